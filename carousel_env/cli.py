@@ -1,0 +1,53 @@
+"""The ``carousel`` command: one subcommand per feature.
+
+Each feature module exposes ``register(subparsers)``, which adds its subcommand and sets
+``func`` (taking the parsed args, returning an exit code). Modules whose dependencies are
+missing (training needs torch) are skipped with a note instead of breaking the others.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from carousel_env.errors import CarouselError
+
+COMMAND_MODULES = (
+    "carousel_env.demo",
+    "carousel_env.solver.cli",
+    "training.cli",
+)
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, list[str]]:
+    parser = argparse.ArgumentParser(prog="carousel", description="Carousel rummy: engine, solver, RL tools")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    unavailable = []
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ImportError as exc:  # e.g. torch not installed: the other commands still work
+            unavailable.append(f"{name} ({exc})")
+            continue
+        module.register(subparsers)
+    return parser, unavailable
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser, unavailable = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        for note in unavailable:
+            print(f"note: commands from {note} are unavailable", file=sys.stderr)
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except CarouselError as exc:
+        print(f"carousel {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,68 @@
+"""``carousel demo``: a full game between simple players, printed as it goes."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from carousel_env.cards import hand_str, table_str
+from carousel_env.game import Action, ActionKind, GameState, Phase, allowed, apply, new_game, next_round
+from carousel_env.render import render_text
+from carousel_env.rules import RoundBonus, Rules, Variant
+
+Player = Callable[[GameState], Action]
+
+
+def greedy_player(state: GameState) -> Action:
+    """Knock when allowed, else the play shedding the most points, else draw, else end."""
+    from carousel_env.solver import solve
+
+    kinds = allowed(state)
+    if ActionKind.KNOCK in kinds:
+        return ActionKind.KNOCK
+    if ActionKind.PLAY in kinds:
+        result = solve(state.table, state.hands[state.current], state.rules, k=1)
+        if result.suggestions:
+            return result.suggestions[0].play
+    if ActionKind.DRAW_AGAIN in kinds:
+        return ActionKind.DRAW_AGAIN
+    return ActionKind.END_TURN
+
+
+def describe(state: GameState, action: Action) -> str:
+    who = f"player {state.current}"
+    if isinstance(action, ActionKind):
+        return f"{who}: {action.value.replace('_', ' ')}"
+    return f"{who}: plays {hand_str(action.added)} -> table {table_str(action.table)}"
+
+
+def play_game(rules: Rules, seed: int, players: list[Player], echo: Callable[[str], None] = print) -> GameState:
+    state = new_game(rules, seed)
+    echo(render_text(state, reveal_all=True))
+    while not state.is_over:
+        if state.phase is Phase.ROUND_OVER:
+            echo(render_text(state, reveal_all=True))
+            state = next_round(state)
+            echo("")
+            echo(render_text(state, reveal_all=True))
+            continue
+        action = players[state.current](state)
+        echo(describe(state, action))
+        state = apply(state, action)
+    echo(render_text(state, reveal_all=True))
+    return state
+
+
+def _run(args: argparse.Namespace) -> int:
+    rules = Rules(num_players=args.players, variant=args.variant, round_bonus=args.round_bonus)
+    play_game(rules, args.seed, [greedy_player] * rules.num_players)
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("demo", help="play a full game between simple players and print it")
+    parser.add_argument("--players", type=int, default=2, help="number of players, 2 to 5 (default 2)")
+    parser.add_argument("--seed", type=int, default=0, help="game seed (default 0)")
+    parser.add_argument("--variant", default=Variant.CAROUSEL.value, choices=[v.value for v in Variant])
+    parser.add_argument("--round-bonus", default=RoundBonus.LOSERS.value, choices=[b.value for b in RoundBonus])
+    parser.set_defaults(func=_run)

@@ -1,0 +1,46 @@
+"""Every error the engine raises derives from :class:`CarouselError`.
+
+Each one is raised before any state changes: states are immutable, so a failed call
+leaves the caller's state exactly as it was.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class CarouselError(ValueError):
+    """Base class: bad input to the engine."""
+
+
+class NotationError(CarouselError):
+    """Malformed card, hand or table text. ``token`` is the offending token."""
+
+    def __init__(self, message: str, token: str) -> None:
+        super().__init__(message)
+        self.token = token
+
+
+class PlayRule(str, Enum):
+    """The rule of RULES.md ("Manipulation", "Jokers on the table") that a play breaks."""
+
+    NO_HAND_CARD = "a play must add at least one card from the hand"
+    NOT_IN_HAND = "played cards must come from the player's hand"
+    TABLE_CARDS_CONSERVED = "every card that was on the table must still be on the table"
+    CARDS_ACCOUNTED = "the new table must hold exactly the old table plus the played cards"
+    INVALID_MELD = "every card on the table must be in a valid meld"
+    JOKER_DECLARATION = "a table joker keeps its declared card unless a real copy releases it"
+    JOKER_TO_HAND = "a joker on the table never goes back to a hand"
+
+
+class IllegalPlay(CarouselError):
+    """A proposed play fails the manipulation check; ``rule`` names the rule broken."""
+
+    def __init__(self, rule: PlayRule, detail: str) -> None:
+        super().__init__(f"illegal play: {rule.value}: {detail}")
+        self.rule = rule
+        self.detail = detail
+
+
+class IllegalAction(CarouselError):
+    """An action that is not allowed at this decision point (wrong phase, wrong player...)."""

@@ -1,0 +1,309 @@
+"""The game: deal, turns, round ends, scoring, games to 150 (RULES.md).
+
+States are immutable (`GameState` is a frozen dataclass of tuples), so a state is its own
+exact copy and a failed action cannot leave anything half-changed. Every transition is a
+pure function ``apply(state, action) -> new state``. A game is reproducible from its seed
+and its sequence of actions: each round's shuffle comes from ``(seed, round_index)``.
+
+Turn structure (Carousel):
+
+* At the start of a turn the engine draws the first card (mandatory, not a decision).
+* ``Phase.DRAWN``: the player has drawn and not played. Allowed: a play (unless three
+  cards were drawn this turn), knock (hand value <= 5), draw again (fewer than three drawn
+  and stock not empty). End turn is allowed only when drawing again is not: declining to
+  play means drawing again, and after the third card (or with the stock empty) the turn
+  ends.
+* ``Phase.PLAYED``: after a play. Allowed: play again, knock, end turn. No more draws.
+* ``Phase.FINAL_TURN``: the stock is exhausted; each player in turn gets one more turn
+  without drawing. Allowed: play, knock, end turn.
+* ``Phase.ROUND_OVER``: call :func:`next_round` to deal the next round.
+* ``Phase.GAME_OVER``: ``state.game_result`` holds the totals and standings.
+
+Manipulation Rummy (source 004): no first draw; a player who can play is in
+``Phase.MUST_PLAY`` (only plays allowed); one who cannot draws one card at a time until
+they can; with the stock empty and no play the turn passes. After a play:
+``Phase.PLAYED`` without knocking.
+
+Why every round ends: every turn but the final ones draws at least one card from a finite
+stock, and a round has exactly one final turn per player once the stock is empty. Within
+a turn there are at most three draws and every play moves at least one card from the
+hand to the table. So a round lasts at most ``stock size + players`` turns and each turn
+a bounded number of actions. ``MAX_TURNS_PER_ROUND`` is a belt-and-braces cap on top.
+A game could in principle repeat zero-point rounds (every hand tied with no knocker), so
+``MAX_ROUNDS`` caps a game; it is never reached in practice (see docs/RULES.md).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from enum import Enum
+
+from carousel_env.cards import Card, Hand, Table, hand_points, make_deck
+from carousel_env.errors import IllegalAction
+from carousel_env.manipulation import Play, check_play, remaining_hand
+from carousel_env.rules import Rules
+from carousel_env.scoring import GameResult, RoundEnd, RoundScore, finish_game, score_round
+
+MAX_ROUNDS = 200
+MAX_TURNS_PER_ROUND = 500
+
+
+class Phase(str, Enum):
+    DRAWN = "drawn"
+    PLAYED = "played"
+    FINAL_TURN = "final_turn"
+    MUST_PLAY = "must_play"
+    ROUND_OVER = "round_over"
+    GAME_OVER = "game_over"
+
+
+class ActionKind(str, Enum):
+    PLAY = "play"
+    KNOCK = "knock"
+    DRAW_AGAIN = "draw_again"
+    END_TURN = "end_turn"
+
+
+# The non-play actions are their kinds; a play is a `Play`.
+Action = ActionKind | Play
+
+
+@dataclass(frozen=True)
+class GameState:
+    rules: Rules
+    seed: int
+    round_index: int
+    dealer: int
+    hands: tuple[Hand, ...]
+    table: Table
+    stock: tuple[Card, ...]  # the top of the stock is the last element
+    current: int
+    phase: Phase
+    draws_this_turn: int
+    turns_this_round: int
+    # Once the stock is exhausted: final turns still to be finished, the current one included.
+    final_turns_left: int | None
+    scores: tuple[int, ...]
+    rounds_won: tuple[int, ...]
+    round_scores: tuple[RoundScore, ...] = ()
+    game_result: GameResult | None = None
+
+    @property
+    def num_players(self) -> int:
+        return self.rules.num_players
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    def hand_value(self, player: int) -> int:
+        return hand_points(self.hands[player])
+
+    @property
+    def last_round(self) -> RoundScore | None:
+        return self.round_scores[-1] if self.round_scores else None
+
+
+# ---------------------------------------------------------------- setup
+
+
+def _round_rng(seed: int, round_index: int) -> random.Random:
+    # String seeds hash with SHA-512 inside `random`, so shuffles are stable across runs
+    # and Python versions.
+    return random.Random(f"carousel:{seed}:round:{round_index}")
+
+
+def new_game(rules: Rules, seed: int) -> GameState:
+    """A new game with round 1 dealt and the first player's turn begun."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise IllegalAction(f"seed must be an int, got {seed!r}")
+    n = rules.num_players
+    dealer = random.Random(f"carousel:{seed}:dealer").randrange(n)
+    return _deal(rules, seed, 0, dealer, scores=(0,) * n, rounds_won=(0,) * n, round_scores=())
+
+
+def _deal(
+    rules: Rules,
+    seed: int,
+    round_index: int,
+    dealer: int,
+    scores: tuple[int, ...],
+    rounds_won: tuple[int, ...],
+    round_scores: tuple[RoundScore, ...],
+) -> GameState:
+    n = rules.num_players
+    deck = make_deck(rules.decks, rules.jokers)
+    _round_rng(seed, round_index).shuffle(deck)
+    hands: list[list[Card]] = [[] for _ in range(n)]
+    # One card at a time, starting with the player to the dealer's left.
+    for k in range(rules.hand_size * n):
+        hands[(dealer + 1 + k) % n].append(deck.pop())
+    state = GameState(
+        rules=rules,
+        seed=seed,
+        round_index=round_index,
+        dealer=dealer,
+        hands=tuple(tuple(sorted(h)) for h in hands),
+        table=(),
+        stock=tuple(deck),
+        current=(dealer + 1) % n,
+        phase=Phase.DRAWN,
+        draws_this_turn=0,
+        turns_this_round=0,
+        final_turns_left=None,
+        scores=scores,
+        rounds_won=rounds_won,
+        round_scores=round_scores,
+    )
+    return _begin_turn(state)
+
+
+def next_round(state: GameState) -> GameState:
+    """Deal the next round (the deal passes one seat to the left)."""
+    if state.phase is not Phase.ROUND_OVER:
+        raise IllegalAction(f"next_round is only allowed when a round is over (phase is {state.phase.value})")
+    return _deal(
+        state.rules,
+        state.seed,
+        state.round_index + 1,
+        (state.dealer + 1) % state.num_players,
+        state.scores,
+        state.rounds_won,
+        state.round_scores,
+    )
+
+
+# ---------------------------------------------------------------- turns
+
+
+def _draw(state: GameState) -> GameState:
+    card = state.stock[-1]
+    hands = list(state.hands)
+    hands[state.current] = tuple(sorted((*hands[state.current], card)))
+    return replace(state, hands=tuple(hands), stock=state.stock[:-1], draws_this_turn=state.draws_this_turn + 1)
+
+
+def _can_play(state: GameState) -> bool:
+    from carousel_env.solver import has_play  # the solver builds on this module's types
+
+    return has_play(state.table, state.hands[state.current], state.rules)
+
+
+def _begin_turn(state: GameState) -> GameState:
+    state = replace(state, draws_this_turn=0, turns_this_round=state.turns_this_round + 1)
+    if state.turns_this_round > MAX_TURNS_PER_ROUND:
+        return _end_round(state, RoundEnd.TURN_CAP)
+    final = state.final_turns_left is not None
+    if not state.rules.must_play:
+        if final:
+            return replace(state, phase=Phase.FINAL_TURN)
+        return replace(_draw(state), phase=Phase.DRAWN)
+    # Manipulation Rummy: draw one at a time until a play is possible or the stock is empty.
+    while not _can_play(state):
+        if not state.stock:
+            return _end_turn(replace(state, phase=Phase.FINAL_TURN if final else Phase.DRAWN))
+        state = _draw(state)
+    return replace(state, phase=Phase.MUST_PLAY)
+
+
+def _end_turn(state: GameState) -> GameState:
+    n = state.num_players
+    if state.final_turns_left is not None:
+        left = state.final_turns_left - 1
+        if left == 0:
+            return _end_round(state, RoundEnd.STOCK_EXHAUSTED)
+        state = replace(state, final_turns_left=left)
+    elif not state.stock:
+        # The stock ran out during this turn: every player, starting with the next one,
+        # takes exactly one more turn without drawing.
+        state = replace(state, final_turns_left=n)
+    return _begin_turn(replace(state, current=(state.current + 1) % n))
+
+
+def _end_round(state: GameState, end: RoundEnd, knocker: int | None = None, went_out: int | None = None) -> GameState:
+    values = [hand_points(h) for h in state.hands]
+    result = score_round(values, state.rules, knocker=knocker, went_out=went_out, end=end)
+    scores = tuple(s + p for s, p in zip(state.scores, result.points))
+    rounds_won = tuple(w + (i in result.winners) for i, w in enumerate(state.rounds_won))
+    state = replace(
+        state,
+        scores=scores,
+        rounds_won=rounds_won,
+        round_scores=(*state.round_scores, result),
+        phase=Phase.ROUND_OVER,
+    )
+    if max(scores) >= state.rules.target_score or state.round_index + 1 >= MAX_ROUNDS:
+        game = finish_game(scores, rounds_won, state.dealer, state.rules)
+        state = replace(state, phase=Phase.GAME_OVER, game_result=game)
+    return state
+
+
+# ---------------------------------------------------------------- decisions
+
+
+def allowed(state: GameState) -> frozenset[ActionKind]:
+    """The kinds of action allowed now. ``PLAY`` means a play may be proposed; whether
+    one exists is the solver's question (any proposal passing the manipulation check)."""
+    phase = state.phase
+    if phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+        return frozenset()
+    rules = state.rules
+    kinds: set[ActionKind] = set()
+    knock_limit = rules.knock_limit
+    can_knock = knock_limit is not None and hand_points(state.hands[state.current]) <= knock_limit
+    if phase is Phase.MUST_PLAY:
+        return frozenset({ActionKind.PLAY})
+    if phase is Phase.DRAWN:
+        max_draws = rules.max_draws
+        drawn_out = max_draws is not None and state.draws_this_turn >= max_draws
+        if not drawn_out:
+            kinds.add(ActionKind.PLAY)
+        if not drawn_out and state.stock:
+            kinds.add(ActionKind.DRAW_AGAIN)
+        else:
+            kinds.add(ActionKind.END_TURN)
+    else:  # PLAYED or FINAL_TURN
+        kinds.update((ActionKind.PLAY, ActionKind.END_TURN))
+    if can_knock:
+        kinds.add(ActionKind.KNOCK)
+    return frozenset(kinds)
+
+
+def apply(state: GameState, action: Action, player: int | None = None) -> GameState:
+    """The state after ``action`` by the current player (``player``, if given, must be the
+    current player). Raises :class:`IllegalAction` or :class:`IllegalPlay` and changes
+    nothing when the action is not allowed."""
+    if state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+        raise IllegalAction(f"no action is allowed: the {'game' if state.is_over else 'round'} is over")
+    if player is not None and player != state.current:
+        raise IllegalAction(f"it is player {state.current}'s turn, not player {player}'s")
+    kind = ActionKind.PLAY if isinstance(action, Play) else action
+    if not isinstance(kind, ActionKind):
+        raise IllegalAction(f"not an action: {action!r}")
+    allowed_now = allowed(state)
+    if kind not in allowed_now:
+        names = ", ".join(sorted(k.value for k in allowed_now)) or "nothing"
+        raise IllegalAction(f"{kind.value} is not allowed now (phase {state.phase.value}; allowed: {names})")
+
+    if kind is ActionKind.DRAW_AGAIN:
+        return _draw(state)
+    if kind is ActionKind.END_TURN:
+        return _end_turn(state)
+    if kind is ActionKind.KNOCK:
+        return _end_round(state, RoundEnd.KNOCK, knocker=state.current)
+    assert isinstance(action, Play)
+    hand = state.hands[state.current]
+    check_play(state.table, hand, action, state.rules)
+    hands = list(state.hands)
+    hands[state.current] = remaining_hand(hand, action)
+    phase = Phase.FINAL_TURN if state.phase is Phase.FINAL_TURN else Phase.PLAYED
+    state = replace(state, hands=tuple(hands), table=action.table, phase=phase)
+    if not hands[state.current]:
+        return _end_round(state, RoundEnd.GOING_OUT, went_out=state.current)
+    return state
+
+
+def card_count(state: GameState) -> int:
+    """Cards in hands, on the table and in the stock (conservation checks)."""
+    return sum(len(h) for h in state.hands) + sum(len(m) for m in state.table) + len(state.stock)

@@ -1,0 +1,109 @@
+"""The manipulation check (RULES.md "Manipulation" and "Jokers on the table").
+
+A play is the multiset of hand cards added plus the complete new table, every joker with
+its declared card. It is legal when:
+
+1. at least one hand card is added, and every added card is in the hand;
+2. the new table holds exactly the old table's real cards plus the added real cards, and
+   exactly the old table's jokers plus the added jokers (so no table card disappears and
+   no table joker goes back to a hand);
+3. every meld of the new table is valid;
+4. table jokers keep their declared card unless released: for every card ``d``, the
+   number of table jokers whose declaration changed away from ``d`` is at most the number
+   of real copies of ``d`` on the new table.
+
+Jokers are interchangeable, so in rule 4 the table jokers are matched to the new table's
+jokers so as to keep as many declarations as possible: the number that changed away
+from ``d`` is ``max(0, old jokers declaring d - new jokers declaring d)``. Any other
+matching only changes more declarations, so if this one breaks the rule, all do.
+
+This module is the single code path that decides legality: the game applies plays
+through it and the solver's suggestions are checked by it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from carousel_env.cards import JOKER, Hand, Table, card_str, face, hand_str, is_table_joker, meld_str
+from carousel_env.errors import IllegalPlay, PlayRule
+from carousel_env.melds import is_valid_meld
+from carousel_env.rules import Rules
+
+
+@dataclass(frozen=True)
+class Play:
+    """Hand cards added (sorted) and the complete new table."""
+
+    added: Hand
+    table: Table
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "added", tuple(sorted(self.added)))
+        object.__setattr__(self, "table", tuple(tuple(m) for m in self.table))
+
+
+def check_play(table: Table, hand: Hand, play: Play, rules: Rules) -> None:
+    """Raise :class:`IllegalPlay` naming the broken rule, or return ``None`` if legal."""
+    if not play.added:
+        raise IllegalPlay(PlayRule.NO_HAND_CARD, "no card was added")
+    missing = Counter(play.added) - Counter(hand)
+    if missing:
+        raise IllegalPlay(PlayRule.NOT_IN_HAND, f"{hand_str(missing.elements())} not in the hand {hand_str(hand)}")
+
+    old_real = Counter(u for m in table for u in m if not is_table_joker(u))
+    new_real = Counter(u for m in play.table for u in m if not is_table_joker(u))
+    added_real = Counter(c for c in play.added if c != JOKER)
+    lost = old_real - new_real
+    if lost:
+        raise IllegalPlay(PlayRule.TABLE_CARDS_CONSERVED, f"{hand_str(lost.elements())} left the table")
+    extra = new_real - old_real - added_real
+    if extra:
+        raise IllegalPlay(
+            PlayRule.CARDS_ACCOUNTED, f"{hand_str(extra.elements())} on the new table came from neither table nor play"
+        )
+    unplaced = (old_real + added_real) - new_real
+    if unplaced:
+        raise IllegalPlay(PlayRule.CARDS_ACCOUNTED, f"played {hand_str(unplaced.elements())} is not on the new table")
+
+    old_jokers = Counter(face(u) for m in table for u in m if is_table_joker(u))
+    new_jokers = Counter(face(u) for m in play.table for u in m if is_table_joker(u))
+    added_jokers = play.added.count(JOKER)
+    old_count, new_count = sum(old_jokers.values()), sum(new_jokers.values())
+    if new_count < old_count + added_jokers:
+        if new_count < old_count:
+            raise IllegalPlay(PlayRule.JOKER_TO_HAND, f"{old_count} jokers were on the table, {new_count} are now")
+        raise IllegalPlay(
+            PlayRule.CARDS_ACCOUNTED, f"{added_jokers} jokers played but only {new_count - old_count} placed"
+        )
+    if new_count > old_count + added_jokers:
+        raise IllegalPlay(PlayRule.CARDS_ACCOUNTED, f"{new_count - old_count - added_jokers} jokers came from nowhere")
+
+    for meld in play.table:
+        if not is_valid_meld(meld, rules):
+            raise IllegalPlay(PlayRule.INVALID_MELD, f"{meld_str(meld)} is neither a set nor a run")
+
+    for declared, was in old_jokers.items():
+        changed_away = was - new_jokers.get(declared, 0)
+        if changed_away > new_real.get(declared, 0):
+            raise IllegalPlay(
+                PlayRule.JOKER_DECLARATION,
+                f"{changed_away} joker(s) declared {card_str(declared)} changed declaration but only "
+                f"{new_real.get(declared, 0)} real {card_str(declared)} on the new table can release them",
+            )
+
+
+def is_legal_play(table: Table, hand: Hand, play: Play, rules: Rules) -> bool:
+    try:
+        check_play(table, hand, play, rules)
+    except IllegalPlay:
+        return False
+    return True
+
+
+def remaining_hand(hand: Hand, play: Play) -> Hand:
+    """The hand after ``play`` (assumes the play was checked)."""
+    rest = Counter(hand)
+    rest.subtract(play.added)
+    return tuple(sorted(rest.elements()))

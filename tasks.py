@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Project tasks that need nothing but Python 3.10+ and pip.
+
+    python3 tasks.py train   # the main job: a short self-play training run (default config)
+    python3 tasks.py test    # lint, format check and the test suite
+    python3 tasks.py demo    # one game between baseline players, printed
+    python3 tasks.py setup   # only create/refresh the virtual environment
+
+Each task first makes sure ``.venv`` exists and holds the project with its extras. Torch
+is installed as ``torch==2.13.0`` before the project, so that the project's torch range is
+already satisfied and pip never pulls a multi-gigabyte CUDA build on its own.
+Set ``CAROUSEL_VENV`` to use another virtual environment folder.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = Path(os.environ.get("CAROUSEL_VENV", ROOT / ".venv"))
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PYTHON = BIN / "python"
+STAMP = VENV / ".carousel-installed"
+TORCH = "torch==2.13.0"
+
+
+def run(*cmd: str | Path) -> None:
+    print("+", " ".join(str(c) for c in cmd), flush=True)
+    subprocess.run([str(c) for c in cmd], cwd=ROOT, check=True)
+
+
+def setup() -> None:
+    pyproject = ROOT / "pyproject.toml"
+    if STAMP.exists() and STAMP.stat().st_mtime >= pyproject.stat().st_mtime:
+        return
+    if not PYTHON.exists():
+        venv.create(VENV, with_pip=True)
+    run(PYTHON, "-m", "pip", "install", "--quiet", TORCH)
+    run(PYTHON, "-m", "pip", "install", "--quiet", "-e", ".[train,dev]")
+    STAMP.touch()
+
+
+def train() -> None:
+    run(BIN / "carousel", "train", "--config", "configs/default.yaml", "--out", "runs/quickstart")
+
+
+def test() -> None:
+    run(BIN / "ruff", "check", ".")
+    run(BIN / "ruff", "format", "--check", ".")
+    run(PYTHON, "-m", "pytest", "-p", "no:cacheprovider")
+
+
+def demo() -> None:
+    run(BIN / "carousel", "demo", "--players", "3", "--seed", "1")
+
+
+TASKS = {"setup": lambda: None, "train": train, "test": test, "demo": demo}
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1 or argv[0] not in TASKS:
+        print(__doc__)
+        return 2
+    try:
+        setup()
+        TASKS[argv[0]]()
+    except subprocess.CalledProcessError as exc:
+        return exc.returncode or 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
