@@ -24,6 +24,7 @@ class NotationError(CarouselError):
 class PlayRule(str, Enum):
     """The rule of RULES.md ("Manipulation", "Jokers on the table") that a play breaks."""
 
+    NOT_A_CARD = "every unit must be a card (0..52 in a hand, a real card or a declared joker on the table)"
     NO_HAND_CARD = "a play must add at least one card from the hand"
     NOT_IN_HAND = "played cards must come from the player's hand"
     TABLE_CARDS_CONSERVED = "every card that was on the table must still be on the table"

@@ -26,7 +26,18 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from carousel_env.cards import JOKER, Hand, Table, card_str, face, hand_str, is_table_joker, meld_str
+from carousel_env.cards import (
+    JOKER,
+    NUM_CARDS,
+    TABLE_JOKER,
+    Hand,
+    Table,
+    card_str,
+    face,
+    hand_str,
+    is_table_joker,
+    meld_str,
+)
 from carousel_env.errors import IllegalPlay, PlayRule
 from carousel_env.melds import is_valid_meld
 from carousel_env.rules import Rules
@@ -46,6 +57,10 @@ class Play:
 
 def check_play(table: Table, hand: Hand, play: Play, rules: Rules) -> None:
     """Raise :class:`IllegalPlay` naming the broken rule, or return ``None`` if legal."""
+    bad = [c for c in play.added if not (isinstance(c, int) and 0 <= c <= JOKER)]
+    bad += [u for m in play.table for u in m if not _is_unit(u)]
+    if bad:
+        raise IllegalPlay(PlayRule.NOT_A_CARD, f"{bad[:3]!r} are not cards or table units")
     if not play.added:
         raise IllegalPlay(PlayRule.NO_HAND_CARD, "no card was added")
     missing = Counter(play.added) - Counter(hand)
@@ -92,6 +107,10 @@ def check_play(table: Table, hand: Hand, play: Play, rules: Rules) -> None:
                 f"{changed_away} joker(s) declared {card_str(declared)} changed declaration but only "
                 f"{new_real.get(declared, 0)} real {card_str(declared)} on the new table can release them",
             )
+
+
+def _is_unit(unit: object) -> bool:
+    return isinstance(unit, int) and (0 <= unit < NUM_CARDS or TABLE_JOKER <= unit < TABLE_JOKER + NUM_CARDS)
 
 
 def is_legal_play(table: Table, hand: Hand, play: Play, rules: Rules) -> bool:

@@ -77,4 +77,4 @@ def sort_meld(meld: Sequence[Unit], rules: Rules) -> Meld:
 def canonical_table(table: Table, rules: Rules) -> Table:
     """Each meld in reading order and the melds sorted: equal tables compare equal."""
     melds = [sort_meld(m, rules) for m in table]
-    return tuple(sorted(melds, key=lambda m: (meld_kind(m) is MeldKind.RUN, suit_of(m[0]), [face(u) for u in m], m)))
+    return tuple(sorted(melds, key=lambda m: (len(set(map(rank_of, m))) > 1, suit_of(m[0]), [face(u) for u in m], m)))

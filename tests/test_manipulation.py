@@ -109,3 +109,15 @@ def test_each_rule_is_named(table, hand, p, rule):
 def test_error_message_names_rule_and_cards():
     with pytest.raises(IllegalPlay, match=r"must come from the player's hand: 6C not in the hand 7C"):
         check_play(parse_table("3C 4C 5C"), parse_hand("7C"), play("6C", "3C 4C 5C 6C"), ONE_DECK)
+
+
+def test_units_that_are_not_cards_are_rejected():
+    table = parse_table("JC QC KC")
+    fake_joker = 64 + 52  # would print as JK=JK
+    p = Play(parse_hand("JK"), ((*table[0], fake_joker),))
+    with pytest.raises(IllegalPlay) as err:
+        check_play(table, parse_hand("JK"), p, ONE_DECK)
+    assert err.value.rule is PlayRule.NOT_A_CARD
+    with pytest.raises(IllegalPlay) as err:
+        check_play(table, parse_hand("JK"), Play((99,), table), ONE_DECK)
+    assert err.value.rule is PlayRule.NOT_A_CARD
