@@ -6,27 +6,11 @@ import argparse
 from collections.abc import Callable
 
 from carousel_env.cards import hand_str, table_str
-from carousel_env.game import Action, ActionKind, GameState, Phase, allowed, apply, new_game, next_round
+from carousel_env.game import Action, ActionKind, GameState, Phase, apply, new_game, next_round
 from carousel_env.render import render_text
 from carousel_env.rules import RoundBonus, Rules, Variant
 
 Player = Callable[[GameState], Action]
-
-
-def greedy_player(state: GameState) -> Action:
-    """Knock when allowed, else the play shedding the most points, else draw, else end."""
-    from carousel_env.solver import solve
-
-    kinds = allowed(state)
-    if ActionKind.KNOCK in kinds:
-        return ActionKind.KNOCK
-    if ActionKind.PLAY in kinds:
-        result = solve(state.table, state.hands[state.current], state.rules, k=1)
-        if result.suggestions:
-            return result.suggestions[0].play
-    if ActionKind.DRAW_AGAIN in kinds:
-        return ActionKind.DRAW_AGAIN
-    return ActionKind.END_TURN
 
 
 def describe(state: GameState, action: Action) -> str:
@@ -55,7 +39,13 @@ def play_game(rules: Rules, seed: int, players: list[Player], echo: Callable[[st
 
 def _run(args: argparse.Namespace) -> int:
     rules = Rules(num_players=args.players, variant=args.variant, round_bonus=args.round_bonus)
-    play_game(rules, args.seed, [greedy_player] * rules.num_players)
+    from carousel_env.baselines import engine_player
+
+    names = args.policy * rules.num_players if len(args.policy) == 1 else args.policy
+    if len(names) != rules.num_players:
+        parser_error = f"--policy takes one name or one per player ({rules.num_players}), got {len(args.policy)}"
+        raise SystemExit(f"carousel demo: error: {parser_error}")
+    play_game(rules, args.seed, [engine_player(name, seed=args.seed + i) for i, name in enumerate(names)])
     return 0
 
 
@@ -65,4 +55,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=0, help="game seed (default 0)")
     parser.add_argument("--variant", default=Variant.CAROUSEL.value, choices=[v.value for v in Variant])
     parser.add_argument("--round-bonus", default=RoundBonus.LOSERS.value, choices=[b.value for b in RoundBonus])
+    parser.add_argument(
+        "--policy",
+        nargs="+",
+        default=["smart"],
+        choices=["random", "greedy", "smart"],
+        help="baseline player(s): one name for every seat or one per seat (default smart)",
+    )
     parser.set_defaults(func=_run)

@@ -1,0 +1,123 @@
+"""Throughput of random legal play through the wrapped Carousel AEC env, and the same
+measurement for PettingZoo's gin_rummy_v4 as a reference point.
+
+    python benchmarks/bench_env.py [--seconds 10] [--players 2 3 5] [--gin-python /tmp/ginvenv/bin/python]
+
+The random player reads the action mask from the observation, as a learner would.
+gin_rummy_v4 was removed from PettingZoo after 1.26.1, so it runs in its own virtual
+environment (``pip install pettingzoo==1.26.1 rlcard pygame``) whose python is given by
+``--gin-python``; the measurement runs there as a subprocess, with the same loop. Without
+it the script says so and prints only Carousel's figures.
+
+``--round-robin N`` also plays N two-player games between every pair of baselines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+# The measurement loop, shared verbatim by both envs (the gin one runs it in a subprocess).
+LOOP = """
+import time, numpy as np
+def measure(make_env, seconds, seed=0):
+    env = make_env()
+    rng = np.random.default_rng(seed)
+    steps = games = 0
+    env.reset(seed=seed)
+    start = time.perf_counter()
+    while True:
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, info = env.last()
+            if term or trunc:
+                action = None
+            else:
+                action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+                steps += 1
+            env.step(action)
+        games += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return steps / elapsed, games / elapsed, steps, games
+        env.reset(seed=seed + games)
+"""
+
+GIN_SCRIPT = (
+    LOOP
+    + """
+import json, sys
+from pettingzoo.classic import gin_rummy_v4
+steps_s, games_s, steps, games = measure(lambda: gin_rummy_v4.env(), float(sys.argv[1]))
+print(json.dumps({"steps_per_s": steps_s, "games_per_s": games_s, "steps": steps, "games": games}))
+"""
+)
+
+
+def carousel(players: int, seconds: float) -> tuple[float, float, int, int]:
+    import carousel_env
+
+    scope: dict = {}
+    exec(LOOP, scope)
+    return scope["measure"](lambda: carousel_env.env(num_players=players), seconds)
+
+
+def gin(python: str, seconds: float) -> dict | str:
+    if not python or not Path(python).exists():
+        return f"no python at {python!r}"
+    try:
+        done = subprocess.run(
+            [python, "-c", GIN_SCRIPT, str(seconds)],
+            capture_output=True,
+            text=True,
+            timeout=seconds * 10 + 60,
+            env={**os.environ, "PYGAME_HIDE_SUPPORT_PROMPT": "1"},
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return str(exc)
+    if done.returncode != 0:
+        return done.stderr.strip().splitlines()[-1] if done.stderr.strip() else f"exit {done.returncode}"
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="time per measurement (default 10)")
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 5])
+    parser.add_argument("--gin-python", default="/tmp/ginvenv/bin/python", help="python of a pettingzoo 1.26.1 venv")
+    parser.add_argument("--round-robin", type=int, default=0, metavar="N", help="also play N games per baseline pair")
+    args = parser.parse_args(argv)
+
+    results = {}
+    for n in args.players:
+        steps_s, games_s, steps, games = carousel(n, args.seconds)
+        results[n] = steps_s
+        print(f"carousel {n}p: {steps_s:8.0f} agent-steps/s  {games_s:6.2f} games/s  ({steps} steps, {games} games)")
+    reference = gin(args.gin_python, args.seconds)
+    if isinstance(reference, dict):
+        print(
+            f"gin_rummy_v4 2p: {reference['steps_per_s']:8.0f} agent-steps/s  {reference['games_per_s']:6.2f} games/s"
+            f"  ({reference['steps']} steps, {reference['games']} games)"
+        )
+        if 2 in results:
+            print(f"ratio carousel 2p / gin_rummy_v4: {results[2] / reference['steps_per_s']:.2f}")
+    else:
+        print(f"gin_rummy_v4: unavailable ({reference})")
+
+    if args.round_robin:
+        from carousel_env.baselines import policy_names, round_robin
+
+        for row in round_robin(list(policy_names()), games=args.round_robin):
+            print(
+                f"{row['a']:>7} vs {row['b']:<7} {row['games']} games: {row['a']} wins {row['a_win_rate']:.0%}, "
+                f"mean totals {row['a_mean_total']:.0f} - {row['b_mean_total']:.0f}"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    sys.exit(main())

@@ -1,0 +1,447 @@
+"""Carousel: a PettingZoo AEC environment.
+
+.. code-block:: python
+
+    import carousel_env
+
+    env = carousel_env.env(num_players=2, render_mode="ansi")
+    env.reset(seed=42)
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, info = env.last()
+        if termination or truncation:
+            action = None
+        else:
+            mask = observation["action_mask"]
+            action = env.action_space(agent).sample(mask)  # a policy goes here
+        env.step(action)
+    env.close()
+
+==================== ==========================================================
+Import               ``carousel_env.env(**config)`` (wrapped), ``carousel_env.raw_env(**config)``
+Registry             ``pettingzoo.make("aec", "carousel/carousel_v0", **config)`` after ``import carousel_env.aec``
+Agents               ``player_0`` .. ``player_{n-1}`` (seats; ``num_players`` 2..5)
+Action space         ``Discrete(3 + k_suggestions)``
+Observation space    ``Dict(observation=Box(0, high, (size,), float32), action_mask=Box(0, 1, (3 + K,), int8))``
+==================== ==========================================================
+
+Carousel is manipulation rummy with cards (the rules: ``RULES.md``). On a turn a player draws,
+then plays (rearranging the whole table), knocks with a hand worth 5 or less, or draws again
+(at most three cards a turn). The engine (:mod:`carousel_env.game`) decides legality; this
+module is a thin layer over it. Plays are not enumerated: the exact solver proposes up to
+``K`` distinct plays per decision and the agent picks one of them.
+
+Configuration (keyword arguments, validated; a bad value raises ``EnvConfigError`` naming the key)
+-----------------------------------------------------------------------------------------------
+* ``num_players`` (2): 2 to 5 (3 to 5 for the ``manipulation_rummy`` variant).
+* ``variant`` ("carousel") and ``round_bonus`` ("losers" | "everyone"): the rules options.
+* ``k_suggestions`` (8): solver suggestions offered per decision (= slots ``K``).
+* ``episode`` ("game"): "game" plays rounds until someone reaches 150 (the next round is dealt
+  inside the env); "round" ends the episode with the first round.
+* ``reward`` ("round_score"): see Rewards. ``reward_scale`` (None = 0.01 for round_score,
+  1.0 for game_result).
+* ``render_mode`` (None | "ansi" | "human" | "rgb_array"); ``render_observer`` (None = the
+  player to act): whose hand the picture shows.
+* The seed is given to ``reset(seed=...)``: ``reset(seed=s)`` plays the engine's game
+  ``new_game(rules, s)``; later ``reset()`` calls draw game seeds from an RNG seeded by ``s``.
+
+Actions
+-------
+====== ====================== =====================================================
+0      ``DRAW_AGAIN``         draw another card (declines to play)
+1      ``KNOCK``              end the round (hand value <= 5)
+2      ``END_TURN``           end the turn (after a play, or when no more draws)
+3 + k  ``FIRST_SUGGESTION+k`` make the solver's suggestion ``k`` (observation slot ``k``)
+====== ====================== =====================================================
+
+The action mask marks the legal actions of the player to act (all zeros for the others and
+after the end). A decision with a single legal action is not asked: the env takes it and
+reports it in ``info["auto_actions"]`` (e.g. drawing again when nothing else is allowed).
+
+Observation (``observation_layout(K)`` / ``raw_env.observation_layout`` give the slices)
+----------------------------------------------------------------------------------------
+A float32 vector ``[global block][K slot blocks of F features]``; every value is >= 0.
+Card-indexed channels use the engine's card index ``(rank - 1) * 4 + suit`` (suits C D H S),
+with index 52 = joker. Seats are relative to the observer (0 = self, 1 = the next seat
+clockwise, ...). Only what the observer may know is encoded: never another hand or the
+stock order.
+
+Global block (size 265):
+
+======================== ===== ==============================================================
+channel                  width meaning
+======================== ===== ==============================================================
+``hand``                 53    own hand: copies of each card (0..2), index 52 = jokers
+``table_cards``          52    real cards on the table (copies)
+``table_jokers``         52    table jokers by their declared card (copies)
+``unseen``               53    deck minus own hand minus table (other hands + stock)
+``self``                 6     hand size/20, hand value/100, may knock, score/150,
+                               rounds won/10, last round's points/100
+``opponents``            20    4 seats x (present, hand size/20, score/150, rounds won/10,
+                               last round's points/100), seat order after the observer
+``dealer``               5     relative seat of the dealer (one-hot)
+``to_play``              5     relative seat of the player to act (one-hot)
+``stock``                1     stock size / deck size
+``draws``                4     cards drawn this turn: 0, 1, 2, 3+ (one-hot)
+``phase``                6     drawn, played, final_turn, must_play, round_over, game_over
+``final_turns``          2     stock exhausted flag, final turns left/5
+``round``                1     round index/10
+``table_melds``          1     melds on the table/20
+``solver``               4     suggestions/K, best points/100, most cards/20, has a play
+======================== ===== ==============================================================
+
+Slot ``k`` (F = 68 features; zero when there is no suggestion ``k`` or it is not the
+observer's decision):
+
+======================== ===== ==============================================================
+``valid``                1     the slot holds a suggestion (its action is legal)
+``cards``                53    cards the play adds from the hand
+``num_cards``            1     cards played/20
+``points``               1     points shed/100
+``hand_after_points``    1     hand value after the play/100
+``hand_after_size``      1     hand size after/20
+``jokers_used``          1     hand jokers played/2
+``goes_out``             1     the play empties the hand
+``can_knock_after``      1     hand value after <= knock limit
+``reason``               5     why the solver lists it: max_points, max_cards, keep_jokers,
+                               knock, size_n (one-hot)
+``melds_after``          1     melds on the table after/20
+``changes_melds``        1     the play changes melds already on the table
+======================== ===== ==============================================================
+
+With K = 8 the vector has 265 + 8 x 68 = 809 values.
+
+Rewards
+-------
+* ``round_score`` (default): when a round ends, every player gets
+  ``reward_scale * (own round points - mean of the other players' round points)``; when the
+  game ends, the end-of-game bonuses are paid the same way. So a whole game returns
+  ``reward_scale * (own final total - mean of the others' final totals)``. Zero-sum.
+* ``game_result``: at the end of the episode, ``reward_scale * (1 - 2 * rank / (n - 1))``
+  (+1 first, -1 last, linear between) by the engine's final standings; with
+  ``episode="round"``, by the round's points with tied players sharing the average rank.
+  Zero-sum.
+Rewards reach every agent through ``_cumulative_rewards`` as PettingZoo expects. The
+wrapped env ends the episode on an illegal action with reward -1 for its author
+(``TerminateIllegalWrapper``); the raw env raises ``IllegalAction``.
+
+Info (every agent, every step)
+------------------------------
+* ``auto_actions``: tuple of ``(agent, action, name)`` taken by the env since the last step.
+* ``round_result`` (when a round ended in this step): ``end``, ``hand_values``, ``points``,
+  ``winners``, ``knocker``, ``went_out``, ``undercut`` (seats are ints).
+* ``game_result`` (when the game ended): ``winner``, ``totals``, ``bonuses``, ``standings``.
+
+Episodes end by termination only (the engine guarantees every round and game ends).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.logger import warn
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from carousel_env.cards import hand_str
+from carousel_env.env_config import EnvConfig
+from carousel_env.errors import IllegalAction
+from carousel_env.game import ActionKind, GameState, Phase, allowed, apply, new_game, next_round
+from carousel_env.observation import ObservationLayout, encode, layout
+
+DRAW_AGAIN = 0
+KNOCK = 1
+END_TURN = 2
+FIRST_SUGGESTION = 3
+NUM_FIXED_ACTIONS = 3
+FIXED_ACTION_NAMES = ("DRAW_AGAIN", "KNOCK", "END_TURN")
+_KINDS = (ActionKind.DRAW_AGAIN, ActionKind.KNOCK, ActionKind.END_TURN)
+
+observation_layout = layout  # observation_layout(K) -> ObservationLayout
+
+
+def action_name(action: int) -> str:
+    return FIXED_ACTION_NAMES[action] if action < FIRST_SUGGESTION else f"PLAY_{action - FIRST_SUGGESTION}"
+
+
+def decision(state: GameState, k: int) -> tuple[np.ndarray, tuple]:
+    """The action mask and the solver's suggestions of the player to act in ``state``."""
+    from carousel_env.solver import solve  # imported late: the solver builds on the engine
+
+    mask = np.zeros(NUM_FIXED_ACTIONS + k, np.int8)
+    kinds = allowed(state)
+    for action, kind in enumerate(_KINDS):
+        if kind in kinds:
+            mask[action] = 1
+    suggestions: tuple = ()
+    if ActionKind.PLAY in kinds:
+        suggestions = solve(state.table, state.hands[state.current], state.rules, k=k).suggestions[:k]
+        mask[FIRST_SUGGESTION : FIRST_SUGGESTION + len(suggestions)] = 1
+    return mask, suggestions
+
+
+def rank_rewards(order: list[list[int]], n: int) -> list[float]:
+    """Zero-sum rewards from groups of tied seats, best group first: +1 first .. -1 last,
+    tied seats sharing the average of their ranks."""
+    rewards = [0.0] * n
+    rank = 0
+    for group in order:
+        mean_rank = rank + (len(group) - 1) / 2
+        for seat in group:
+            rewards[seat] = 1.0 - 2.0 * mean_rank / (n - 1)
+        rank += len(group)
+    return rewards
+
+
+class raw_env(AECEnv):
+    """The bare Carousel AEC environment (see the module docstring)."""
+
+    metadata: ClassVar[dict] = {
+        "name": "carousel_v0",
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(self, render_mode: str | None = None, **config: object) -> None:
+        super().__init__()
+        self.config = EnvConfig.from_kwargs(render_mode=render_mode, **config)
+        self.render_mode = self.config.render_mode
+        self.rules = self.config.rules
+        n = self.config.num_players
+        k = self.config.k_suggestions
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self.observation_layout: ObservationLayout = layout(k)
+        self._num_actions = NUM_FIXED_ACTIONS + k
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, self.observation_layout.high(), dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, (self._num_actions,), dtype=np.int8),
+            }
+        )
+        # One space object per agent, returned on every call (PettingZoo's api_test checks identity).
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self._num_actions) for a in self.possible_agents}
+        self._zero_mask = np.zeros(self._num_actions, np.int8)
+        self._zero_mask.flags.writeable = False
+        self._seed_rng: random.Random | None = None
+        self._state: GameState | None = None
+        self._image = None
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------ read-only views
+
+    @property
+    def game_state(self) -> GameState:
+        """The engine state (full information: for tests, demos and debugging only)."""
+        assert self._state is not None, "call reset() first"
+        return self._state
+
+    @property
+    def suggestions(self) -> tuple:
+        """The solver's suggestions at the current decision (slot ``k`` = action ``3 + k``)."""
+        return self._suggestions
+
+    @property
+    def action_mask(self) -> np.ndarray:
+        return self._mask
+
+    # ------------------------------------------------------------ AEC API
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._seed_rng = random.Random(seed)
+            game_seed = int(seed)
+        else:
+            if self._seed_rng is None:
+                self._seed_rng = random.Random()
+            game_seed = self._seed_rng.getrandbits(62)
+        self.game_seed = game_seed
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self._auto: list[tuple[str, int, str]] = []
+        self._extra_info: dict = {}
+        self._last_action: tuple[str, int, str] | None = None
+        self._state = new_game(self.rules, game_seed)
+        self._settle()
+        self._publish_infos()
+        self.agent_selection = self.possible_agents[self._state.current]
+        self._accumulate_rewards()  # nonzero only if a whole round resolved itself
+        self._deads_step_first()
+
+    def observe(self, agent: str) -> dict:
+        obs = self._obs_cache.get(agent)
+        if obs is None:
+            seat = self._seat[agent]
+            acting = seat == self._state.current and not self._over
+            vec = encode(self._state, seat, self._suggestions if acting else (), self.observation_layout)
+            obs = {"observation": vec, "action_mask": self._mask if acting else self._zero_mask}
+            self._obs_cache[agent] = obs
+        return obs
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        engine_action = self._decode(agent, action)
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._auto = []
+        self._extra_info = {}
+        self._last_action = (agent, int(action), self._describe(int(action)))
+        self._state = apply(self._state, engine_action)
+        self._settle()
+        self._publish_infos()
+        self.agent_selection = self.possible_agents[self._state.current]
+        self._accumulate_rewards()
+        self._deads_step_first()
+        if self.render_mode == "human":
+            self.render()
+
+    # ------------------------------------------------------------ internals
+
+    def _decode(self, agent: str, action: int | None):
+        if action is None or not 0 <= int(action) < self._num_actions:
+            raise IllegalAction(f"{agent}: action must be an int in 0..{self._num_actions - 1}, got {action!r}")
+        a = int(action)
+        if not self._mask[a]:
+            legal = ", ".join(action_name(i) for i in np.flatnonzero(self._mask))
+            raise IllegalAction(f"{agent}: action {a} ({action_name(a)}) is not legal now; legal: {legal}")
+        return _KINDS[a] if a < FIRST_SUGGESTION else self._suggestions[a - FIRST_SUGGESTION].play
+
+    def _describe(self, action: int) -> str:
+        if action < FIRST_SUGGESTION:
+            return FIXED_ACTION_NAMES[action]
+        return f"PLAY {hand_str(self._suggestions[action - FIRST_SUGGESTION].play.added)}"
+
+    def _settle(self) -> None:
+        """Advance until a real decision or the end: pay and deal round ends, and take
+        every decision that has a single legal action (reported in ``auto_actions``)."""
+        self._obs_cache: dict[str, dict] = {}
+        while True:
+            state = self._state
+            if state.phase is Phase.ROUND_OVER or state.phase is Phase.GAME_OVER:
+                self._round_over(state)
+                if state.phase is Phase.GAME_OVER or self.config.episode == "round":
+                    self._over = True
+                    self._mask, self._suggestions = self._zero_mask, ()
+                    self.terminations = dict.fromkeys(self.agents, True)
+                    return
+                self._state = next_round(state)
+                continue
+            self._mask, self._suggestions = decision(state, self.config.k_suggestions)
+            self._over = False
+            legal = np.flatnonzero(self._mask)
+            if len(legal) != 1:
+                return
+            only = int(legal[0])
+            self._auto.append((self.possible_agents[state.current], only, self._describe(only)))
+            play = _KINDS[only] if only < FIRST_SUGGESTION else self._suggestions[only - FIRST_SUGGESTION].play
+            self._state = apply(state, play)
+
+    def _round_over(self, state: GameState) -> None:
+        n = state.num_players
+        result = state.last_round
+        scale = self.config.reward_scale
+        self._extra_info["round_result"] = {
+            "end": result.end.value,
+            "hand_values": result.hand_values,
+            "points": result.points,
+            "winners": result.winners,
+            "knocker": result.knocker,
+            "went_out": result.went_out,
+            "undercut": result.undercut,
+        }
+        game = state.game_result
+        if game is not None:
+            self._extra_info["game_result"] = {
+                "winner": game.winner,
+                "totals": game.totals,
+                "bonuses": game.bonuses,
+                "standings": game.standings,
+            }
+        if self.config.reward == "round_score":
+            paid = [result.points] + ([game.bonuses] if game is not None else [])
+            for points in paid:
+                total = sum(points)
+                for seat, agent in enumerate(self.possible_agents):
+                    self.rewards[agent] += scale * (points[seat] - (total - points[seat]) / (n - 1))
+        elif game is not None or self.config.episode == "round":
+            if game is not None and self.config.episode == "game":
+                order = [[seat] for seat in game.standings]
+            else:
+                by_points = sorted(set(result.points), reverse=True)
+                order = [[s for s in range(n) if result.points[s] == p] for p in by_points]
+            for seat, r in enumerate(rank_rewards(order, n)):
+                self.rewards[self.possible_agents[seat]] += scale * r
+
+    def _publish_infos(self) -> None:
+        auto = tuple(self._auto)
+        self.infos = {a: {"auto_actions": auto, **self._extra_info} for a in self.agents}
+
+    # ------------------------------------------------------------ rendering
+
+    def render(self):
+        if self.render_mode is None:
+            warn("You are calling render method without specifying any render mode.")
+            return None
+        if self._state is None:
+            return None
+        observer = self.config.render_observer
+        if observer is None:
+            observer = self._state.current
+        if self.render_mode == "rgb_array":
+            from carousel_env.render_image import draw_state  # Pillow is only needed here
+
+            return draw_state(self._state, observer, self._last_action, tuple(self._auto))
+        text = self._render_text(observer)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def _render_text(self, observer: int) -> str:
+        from carousel_env.render import render_text
+
+        lines = [render_text(self._state, observer=observer)]
+        if self._last_action is not None:
+            agent, _, name = self._last_action
+            lines.append(f"Last action: {agent} {name}")
+        for agent, _, name in self._auto:
+            lines.append(f"  then (only choice): {agent} {name}")
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        self._image = None
+
+
+def env(**config: object) -> AECEnv:
+    """The Carousel AEC env wrapped like PettingZoo's classic games: an illegal action ends
+    the episode with reward -1 for its author, actions are bounds-checked, and the API
+    call order is enforced."""
+    wrapped = raw_env(**config)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+def _register() -> None:
+    import pettingzoo
+
+    if hasattr(pettingzoo, "register") and "carousel/carousel-v0" not in pettingzoo.aec_registry:
+        pettingzoo.register("aec", "carousel/carousel_v0", entry_point="carousel_env.aec:env")
+
+
+_register()

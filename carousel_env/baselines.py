@@ -1,0 +1,222 @@
+"""Baseline players for the Carousel environment.
+
+Interface: a policy is a callable ``policy(observation, action_mask) -> action`` where
+``observation`` is the env's float32 observation vector (``obs["observation"]``) and
+``action_mask`` its int8 mask (``obs["action_mask"]``); it returns a legal action (an int).
+Policies read suggestion slots through :func:`carousel_env.observation.layout_for_mask`,
+so they work with any ``k_suggestions``. They see only what the observation shows.
+
+Get one by name with :func:`get_policy` (``random``, ``greedy``, ``smart``); names take an
+optional seed for the random parts (``get_policy("random", seed=3)``).
+
+* ``random``: uniform over the legal actions.
+* ``greedy``: knocks as soon as allowed, else makes the play that sheds the most points,
+  else draws again, else ends the turn.
+* ``smart``: a heuristic. Goes out whenever it can. Knocks only when its hand is likely
+  the lowest (its value against each opponent's hand size times the mean value of unseen
+  cards, discounted since opponents shed high cards first). Holds a hand joker unless
+  playing it goes out, enables a knock, or sheds a lot. Early in a turn, draws again
+  instead of a small play, hoping for a bigger one, while the hand is cheap to hold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from carousel_env.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK
+from carousel_env.cards import POINTS
+from carousel_env.observation import POINTS_SCALE, SIZE_SCALE, layout_for_mask
+
+Policy = Callable[[np.ndarray, np.ndarray], int]
+
+_CARD_POINTS = np.array(POINTS, np.float32)  # index 52 = joker (25)
+
+
+def _slot_values(observation: np.ndarray, action_mask: np.ndarray, field: str) -> np.ndarray:
+    lay = layout_for_mask(action_mask)
+    sl = lay.slot_fields[field]
+    return lay.slots(observation)[:, sl.start]
+
+
+class RandomPolicy:
+    """Uniform over the legal actions."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return int(self.rng.choice(np.flatnonzero(action_mask)))
+
+
+def greedy(observation: np.ndarray, action_mask: np.ndarray) -> int:
+    """Knock when allowed, else the max-points play, else draw again, else end the turn."""
+    if action_mask[KNOCK]:
+        return KNOCK
+    plays = np.flatnonzero(action_mask[FIRST_SUGGESTION:])
+    if len(plays):
+        points = _slot_values(observation, action_mask, "points")[plays]
+        return FIRST_SUGGESTION + int(plays[int(np.argmax(points))])
+    if action_mask[DRAW_AGAIN]:
+        return DRAW_AGAIN
+    return END_TURN if action_mask[END_TURN] else int(np.flatnonzero(action_mask)[0])
+
+
+class SmartPolicy:
+    """The heuristic described in the module docstring. Thresholds are in card points."""
+
+    def __init__(self, knock_margin: float = 0.6, small_play: float = 6.0, joker_play: float = 20.0) -> None:
+        self.knock_margin = knock_margin  # knock if own value < margin * estimated lowest opponent
+        self.small_play = small_play  # a play shedding less than this may wait for a better one
+        self.joker_play = joker_play  # a hand joker is spent only on a play shedding this much
+
+    def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        lay = layout_for_mask(action_mask)
+        g = lay.global_fields
+        slots = lay.slots(observation)
+        sf = lay.slot_fields
+        plays = np.flatnonzero(action_mask[FIRST_SUGGESTION:])
+        hand_value = observation[g["self"].start + 1] * POINTS_SCALE
+
+        if len(plays):
+            goes_out = slots[plays, sf["goes_out"].start] > 0
+            if goes_out.any():
+                return FIRST_SUGGESTION + int(plays[int(np.argmax(goes_out))])
+        if action_mask[KNOCK] and self._likely_lowest(observation, lay, hand_value):
+            return KNOCK
+        if len(plays):
+            points = slots[plays, sf["points"].start] * POINTS_SCALE
+            jokers = slots[plays, sf["jokers_used"].start] > 0
+            knock_after = slots[plays, sf["can_knock_after"].start] > 0
+            # A joker is worth holding unless the play is big or lets us knock next.
+            allowed_play = ~jokers | (points >= self.joker_play) | knock_after
+            if allowed_play.any():
+                candidates = plays[allowed_play]
+                best = int(candidates[int(np.argmax(points[allowed_play]))])
+                best_points = float(points[allowed_play].max())
+                draws = int(np.argmax(observation[g["draws"]]))
+                stock = observation[g["stock"].start]
+                # Waiting is only possible before playing (drawing again is legal then).
+                if (
+                    action_mask[DRAW_AGAIN]
+                    and best_points < self.small_play
+                    and draws < 2
+                    and stock > 0.3
+                    and hand_value < 40
+                ):
+                    return DRAW_AGAIN
+                return FIRST_SUGGESTION + best
+        if action_mask[DRAW_AGAIN]:
+            return DRAW_AGAIN
+        if action_mask[END_TURN]:
+            return END_TURN
+        return int(np.flatnonzero(action_mask)[0])
+
+    def _likely_lowest(self, observation: np.ndarray, lay, hand_value: float) -> bool:
+        g = lay.global_fields
+        unseen = observation[g["unseen"]]
+        count = unseen.sum()
+        mean_unseen = float(unseen @ _CARD_POINTS / count) if count else 6.0
+        opp = observation[g["opponents"]].reshape(-1, 5)
+        sizes = opp[opp[:, 0] > 0, 1] * SIZE_SCALE
+        if len(sizes) == 0:
+            return True
+        estimate = float(sizes.min()) * mean_unseen * self.knock_margin
+        return hand_value == 0 or hand_value < estimate
+
+
+_REGISTRY: dict[str, Callable[..., Policy]] = {
+    "random": RandomPolicy,
+    "greedy": lambda **_: greedy,
+    "smart": SmartPolicy,
+}
+
+
+def policy_names() -> tuple[str, ...]:
+    return tuple(_REGISTRY)
+
+
+def get_policy(name: str, **kwargs: object) -> Policy:
+    """A baseline policy by name (``random``, ``greedy``, ``smart``); keyword arguments
+    go to its constructor (``seed`` for ``random``)."""
+    try:
+        factory = _REGISTRY[name]
+    except KeyError:
+        raise ValueError(f"unknown baseline policy {name!r} (choose from {', '.join(_REGISTRY)})") from None
+    return factory(**kwargs)
+
+
+def resolve_policy(spec: str | Policy, seed: int | None = None) -> Policy:
+    """A policy from a name or a callable (callables are returned as they are)."""
+    if isinstance(spec, str):
+        return get_policy(spec, seed=seed) if spec == "random" else get_policy(spec)
+    if callable(spec):
+        return spec
+    raise TypeError(f"a policy is a baseline name or a callable (observation, action_mask) -> action, got {spec!r}")
+
+
+def play_match(policies: list[str | Policy], games: int, seed: int = 0, **config: object) -> dict[str, list[float]]:
+    """Play ``games`` games between ``policies`` (one per seat, seats rotated every game so
+    that no policy keeps the first seat) through the raw env; returns per-policy-index lists of
+    final totals and wins (``{"score": [...], "wins": [...], "games": [...]}``)."""
+    from carousel_env.aec import raw_env
+
+    n = len(policies)
+    env = raw_env(num_players=n, **config)
+    resolved = [resolve_policy(p, seed=seed + i) for i, p in enumerate(policies)]
+    totals: dict[str, list[float]] = {"score": [0.0] * n, "wins": [0.0] * n, "games": [0.0] * n}
+    for game in range(games):
+        shift = game % n  # policy i sits in seat (i + shift) % n
+        env.reset(seed=seed + game)
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            seat = env.possible_agents.index(agent)
+            env.step(resolved[(seat - shift) % n](obs["observation"], obs["action_mask"]))
+        result = env.game_state.game_result
+        for i in range(n):
+            seat = (i + shift) % n
+            totals["score"][i] += result.totals[seat]
+            totals["wins"][i] += result.winner == seat
+            totals["games"][i] += 1
+    return totals
+
+
+def round_robin(names: list[str], games: int, seed: int = 0, **config: object) -> list[dict]:
+    """Two-player matches between every pair of ``names``: win rate and mean final totals."""
+    rows = []
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            t = play_match([a, b], games, seed=seed, **config)
+            played = max(t["games"][0], 1)
+            rows.append(
+                {
+                    "a": a,
+                    "b": b,
+                    "games": int(played),
+                    "a_win_rate": t["wins"][0] / played,
+                    "a_mean_total": t["score"][0] / played,
+                    "b_mean_total": t["score"][1] / played,
+                }
+            )
+    return rows
+
+
+def engine_player(policy: str | Policy, k: int = 8, seed: int | None = None):
+    """Adapt a policy to the engine: a callable ``GameState -> Action`` that plays for the
+    player to act from that player's observation only (for ``carousel demo`` and scripts)."""
+    from carousel_env.aec import _KINDS, decision
+    from carousel_env.observation import encode, layout
+
+    chosen = resolve_policy(policy, seed=seed)
+    lay = layout(k)
+
+    def play(state):
+        mask, suggestions = decision(state, k)
+        action = chosen(encode(state, state.current, suggestions, lay), mask)
+        return _KINDS[action] if action < FIRST_SUGGESTION else suggestions[action - FIRST_SUGGESTION].play
+
+    return play

@@ -1,0 +1,269 @@
+"""The observation vector of the Carousel environment: its layout and its encoder.
+
+The vector is ``[global block][K slot blocks]``: the global block describes what one player
+may know of the game; slot ``k`` describes the solver's suggestion ``k`` (the effect of
+action ``FIRST_SUGGESTION + k``). Slots all have the same features in the same order, so a
+network can encode them with shared weights. :func:`layout` gives the named slices; the
+env's module docstring lists every channel.
+
+Everything is a function of the state as the observer sees it: the observer's own hand,
+the table, public counts (hand sizes, stock size, scores) and the suggestions, which the
+solver computes from the observer's hand and the table only. Other hands and the stock
+order never enter, which the information tests check by shuffling them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+
+import numpy as np
+
+from carousel_env.cards import NUM_CARDS, POINTS, TABLE_JOKER
+from carousel_env.game import GameState, Phase
+
+MAX_PLAYERS = 5
+MAX_OPPONENTS = MAX_PLAYERS - 1
+PHASES = tuple(Phase)
+# The solver's reasons, in the order it lists suggestions; ``size_<n>`` counts as "size".
+REASONS = ("max_points", "max_cards", "keep_jokers", "knock", "size")
+
+# Scales keep features near [0, 1] in ordinary play; the Box bounds below are generous
+# upper limits (scores keep growing until the game ends), never clipped in practice.
+POINTS_SCALE = 100.0
+SCORE_SCALE = 150.0
+SIZE_SCALE = 20.0
+
+# (name, width, upper bound) of each global channel, in vector order.
+GLOBAL_CHANNELS: tuple[tuple[str, int, float], ...] = (
+    ("hand", NUM_CARDS + 1, 2.0),
+    ("table_cards", NUM_CARDS, 2.0),
+    ("table_jokers", NUM_CARDS, 2.0),
+    ("unseen", NUM_CARDS + 1, 2.0),
+    ("self", 6, 20.0),
+    ("opponents", 5 * MAX_OPPONENTS, 20.0),
+    ("dealer", MAX_PLAYERS, 1.0),
+    ("to_play", MAX_PLAYERS, 1.0),
+    ("stock", 1, 1.0),
+    ("draws", 4, 1.0),
+    ("phase", len(PHASES), 1.0),
+    ("final_turns", 2, 1.0),
+    ("round", 1, 20.0),
+    ("table_melds", 1, 20.0),
+    ("solver", 4, 20.0),
+)
+SLOT_CHANNELS: tuple[tuple[str, int, float], ...] = (
+    ("valid", 1, 1.0),
+    ("cards", NUM_CARDS + 1, 2.0),
+    ("num_cards", 1, 20.0),
+    ("points", 1, 20.0),
+    ("hand_after_points", 1, 20.0),
+    ("hand_after_size", 1, 20.0),
+    ("jokers_used", 1, 1.0),
+    ("goes_out", 1, 1.0),
+    ("can_knock_after", 1, 1.0),
+    ("reason", len(REASONS), 1.0),
+    ("melds_after", 1, 20.0),
+    ("changes_melds", 1, 1.0),
+)
+
+
+def _slices(channels: tuple[tuple[str, int, float], ...], start: int = 0) -> dict[str, slice]:
+    out = {}
+    for name, width, _ in channels:
+        out[name] = slice(start, start + width)
+        start += width
+    return out
+
+
+@dataclass(frozen=True)
+class ObservationLayout:
+    """Where everything is in the observation vector (for ``num_slots`` suggestions).
+
+    ``global_fields[name]`` and ``slot_fields[name]`` are slices; slot fields are relative
+    to the start of a slot, ``slot(k)`` is slot ``k``'s slice of the whole vector.
+    """
+
+    num_slots: int
+    global_fields: dict[str, slice] = field(default_factory=dict)
+    slot_fields: dict[str, slice] = field(default_factory=dict)
+    global_size: int = field(init=False)
+    slot_features: int = field(init=False)
+    size: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        # Plain attributes, not properties: the encoder reads them on every call.
+        object.__setattr__(self, "global_size", sum(width for _, width, _ in GLOBAL_CHANNELS))
+        object.__setattr__(self, "slot_features", sum(width for _, width, _ in SLOT_CHANNELS))
+        object.__setattr__(self, "size", self.global_size + self.num_slots * self.slot_features)
+
+    @property
+    def slots_start(self) -> int:
+        return self.global_size
+
+    def slot(self, k: int) -> slice:
+        start = self.slots_start + k * self.slot_features
+        return slice(start, start + self.slot_features)
+
+    def slots(self, vector: np.ndarray) -> np.ndarray:
+        """The slot blocks of ``vector`` (shape ``(..., size)``) as ``(..., num_slots, slot_features)``."""
+        return vector[..., self.slots_start :].reshape(*vector.shape[:-1], self.num_slots, self.slot_features)
+
+    def high(self) -> np.ndarray:
+        """Per-element upper bounds (the lower bound is 0 everywhere)."""
+        parts = [np.full(width, bound, np.float32) for _, width, bound in GLOBAL_CHANNELS]
+        slot = np.concatenate([np.full(width, bound, np.float32) for _, width, bound in SLOT_CHANNELS])
+        return np.concatenate([*parts, np.tile(slot, self.num_slots)])
+
+    def as_dict(self) -> dict:
+        """Plain-data description (for logs and for networks built elsewhere)."""
+        return {
+            "size": self.size,
+            "global_size": self.global_size,
+            "slots_start": self.slots_start,
+            "num_slots": self.num_slots,
+            "slot_features": self.slot_features,
+            "global_fields": {k: (s.start, s.stop) for k, s in self.global_fields.items()},
+            "slot_fields": {k: (s.start, s.stop) for k, s in self.slot_fields.items()},
+        }
+
+
+@cache
+def layout(num_slots: int) -> ObservationLayout:
+    """The layout for ``num_slots`` (= ``k_suggestions``) suggestion slots."""
+    return ObservationLayout(num_slots, _slices(GLOBAL_CHANNELS), _slices(SLOT_CHANNELS))
+
+
+def layout_for_mask(action_mask: np.ndarray) -> ObservationLayout:
+    """The layout matching an action mask (``3 + K`` actions), for policies given only
+    the observation and the mask."""
+    return layout(len(action_mask) - 3)
+
+
+# Precomputed offsets: the encoder runs once per decision, so it indexes plain ints.
+_G = _slices(GLOBAL_CHANNELS)
+_S = _slices(SLOT_CHANNELS)
+_HAND, _TCARDS, _TJOKERS, _UNSEEN = (_G[n].start for n in ("hand", "table_cards", "table_jokers", "unseen"))
+_PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
+_SELF, _OPPONENTS, _DEALER, _TO_PLAY, _STOCK, _DRAWS, _PHASE, _FINAL, _ROUND, _MELDS, _SOLVER = (
+    _G[n].start
+    for n in (
+        "self",
+        "opponents",
+        "dealer",
+        "to_play",
+        "stock",
+        "draws",
+        "phase",
+        "final_turns",
+        "round",
+        "table_melds",
+        "solver",
+    )
+)
+
+
+def _reason_index(reason: str) -> int | None:
+    for i, name in enumerate(REASONS):
+        if reason.startswith(name):
+            return i
+    return None
+
+
+def encode(state: GameState, observer: int, suggestions: tuple, lay: ObservationLayout) -> np.ndarray:
+    """The observation vector of ``observer``. ``suggestions`` are the solver's suggestions
+    for the player to act (pass ``()`` when ``observer`` is not that player)."""
+    rules = state.rules
+    n = state.num_players
+    hand = state.hands[observer]
+    # All card counts in one bincount: each card adds 1 at its channel's offset.
+    idx = [_HAND + c for c in hand]
+    for meld in state.table:
+        for u in meld:
+            idx.append(_TJOKERS - TABLE_JOKER + u if u >= TABLE_JOKER else _TCARDS + u)
+    v = np.bincount(idx, minlength=lay.size).astype(np.float32) if idx else np.zeros(lay.size, np.float32)
+    # Unseen = the deck minus the own hand minus the table (table jokers count as jokers).
+    unseen = v[_UNSEEN : _UNSEEN + NUM_CARDS + 1]
+    unseen[:NUM_CARDS] = rules.decks
+    unseen[NUM_CARDS] = rules.jokers
+    unseen -= v[_HAND : _HAND + NUM_CARDS + 1]
+    unseen[:NUM_CARDS] -= v[_TCARDS : _TCARDS + NUM_CARDS]
+    unseen[NUM_CARDS] -= v[_TJOKERS : _TJOKERS + NUM_CARDS].sum()
+
+    last = state.round_scores[-1].points if state.round_scores else None
+    hand_value = sum([POINTS[c] for c in hand])
+    knock_limit = rules.knock_limit
+    v[_SELF] = len(hand) / SIZE_SCALE
+    v[_SELF + 1] = hand_value / POINTS_SCALE
+    v[_SELF + 2] = knock_limit is not None and hand_value <= knock_limit
+    v[_SELF + 3] = state.scores[observer] / SCORE_SCALE
+    v[_SELF + 4] = state.rounds_won[observer] / 10.0
+    if last is not None:
+        v[_SELF + 5] = last[observer] / POINTS_SCALE
+    o = _OPPONENTS
+    for rel in range(1, n):
+        p = (observer + rel) % n
+        v[o] = 1.0
+        v[o + 1] = len(state.hands[p]) / SIZE_SCALE
+        v[o + 2] = state.scores[p] / SCORE_SCALE
+        v[o + 3] = state.rounds_won[p] / 10.0
+        if last is not None:
+            v[o + 4] = last[p] / POINTS_SCALE
+        o += 5
+    v[_DEALER + (state.dealer - observer) % n] = 1.0
+    v[_TO_PLAY + (state.current - observer) % n] = 1.0
+    v[_STOCK] = len(state.stock) / rules.deck_size
+    v[_DRAWS + min(state.draws_this_turn, 3)] = 1.0
+    v[_PHASE + _PHASE_INDEX[state.phase]] = 1.0
+    if state.final_turns_left is not None:
+        v[_FINAL] = 1.0
+        v[_FINAL + 1] = state.final_turns_left / MAX_PLAYERS
+    v[_ROUND] = state.round_index / 10.0
+    v[_MELDS] = len(state.table) / SIZE_SCALE
+    if suggestions:
+        v[_SOLVER] = len(suggestions) / lay.num_slots
+        v[_SOLVER + 1] = max(s.points for s in suggestions) / POINTS_SCALE
+        v[_SOLVER + 2] = max(s.cards for s in suggestions) / SIZE_SCALE
+        v[_SOLVER + 3] = 1.0
+        old_melds = set(state.table)
+        base = lay.global_size
+        for sug in suggestions[: lay.num_slots]:
+            _encode_slot(v, base, sug, old_melds, knock_limit)
+            base += lay.slot_features
+    return v
+
+
+(
+    _VALID,
+    _CARDS,
+    _NUM_CARDS,
+    _POINTS,
+    _AFTER_POINTS,
+    _AFTER_SIZE,
+    _JOKERS,
+    _GOES_OUT,
+    _KNOCK_AFTER,
+    _REASON,
+    _MELDS_AFTER,
+    _CHANGES,
+) = (sl.start for sl in _S.values())
+
+
+def _encode_slot(v: np.ndarray, base: int, sug, old_melds: set, knock_limit: int | None) -> None:
+    v[base + _VALID] = 1.0
+    for c in sug.play.added:
+        v[base + _CARDS + c] += 1.0
+    v[base + _NUM_CARDS] = sug.cards / SIZE_SCALE
+    v[base + _POINTS] = sug.points / POINTS_SCALE
+    v[base + _AFTER_POINTS] = sug.hand_after_points / POINTS_SCALE
+    v[base + _AFTER_SIZE] = len(sug.hand_after) / SIZE_SCALE
+    v[base + _JOKERS] = sug.jokers_used / 2.0
+    v[base + _GOES_OUT] = not sug.hand_after
+    v[base + _KNOCK_AFTER] = knock_limit is not None and sug.hand_after_points <= knock_limit
+    r = _reason_index(sug.reason)
+    if r is not None:
+        v[base + _REASON + r] = 1.0
+    new_table = sug.play.table
+    v[base + _MELDS_AFTER] = len(new_table) / SIZE_SCALE
+    # A play that only adds melds keeps every old meld as it was; anything else changed some.
+    v[base + _CHANGES] = not old_melds.issubset(new_table)

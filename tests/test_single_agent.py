@@ -1,0 +1,87 @@
+"""The single-agent Gymnasium wrapper: Gymnasium's checker, masks, opponents, MaskablePPO."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from carousel_env.single_agent import CarouselSingleAgentEnv
+
+
+def test_gymnasium_check_env():
+    env = CarouselSingleAgentEnv(opponents="greedy", episode="round")
+    check_env(env, skip_render_check=True)
+
+
+def test_masks_and_seeded_replay():
+    def run(seed):
+        env = CarouselSingleAgentEnv(
+            opponents=["random", "smart"], num_players=3, learner_seat="random", episode="round"
+        )
+        obs, info = env.reset(seed=seed)
+        rng = np.random.default_rng(0)
+        trace = [info["learner"]]
+        for _ in range(30):
+            mask = env.action_masks()
+            assert mask.dtype == bool and mask.any() and np.array_equal(mask, info["action_mask"] > 0)
+            action = int(rng.choice(np.flatnonzero(mask)))
+            obs, reward, terminated, _truncated, info = env.step(action)
+            assert env.observation_space.contains(obs)
+            trace.append((action, reward))
+            if terminated:
+                break
+        return trace
+
+    assert run(7) == run(7)
+
+
+def test_illegal_action_ends_the_episode_or_raises():
+    env = CarouselSingleAgentEnv(episode="round")
+    env.reset(seed=1)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    _, reward, terminated, _, info = env.step(illegal)
+    assert terminated and reward == -1.0 and info["illegal_action"] == illegal
+    strict = CarouselSingleAgentEnv(episode="round", illegal_reward=None)
+    strict.reset(seed=1)
+    with pytest.raises(ValueError, match="not legal"):
+        strict.step(int(np.flatnonzero(~strict.action_masks())[0]))
+
+
+def test_callable_opponent_and_bad_arguments():
+    calls = []
+
+    def first_legal(observation, mask):
+        calls.append(1)
+        return int(np.flatnonzero(mask)[0])
+
+    env = CarouselSingleAgentEnv(opponents=first_legal, episode="round")
+    env.reset(seed=2)
+    for _ in range(4):
+        _, _, terminated, _, _ = env.step(int(np.flatnonzero(env.action_masks())[-1]))
+        if terminated:
+            break
+    assert calls
+    with pytest.raises(ValueError, match="learner_seat"):
+        CarouselSingleAgentEnv(learner_seat=4)
+    with pytest.raises(ValueError, match="opponents"):
+        CarouselSingleAgentEnv(opponents=["random", "random"], num_players=2)
+
+
+def test_gymnasium_registration():
+    env = gym.make("carousel_env.single_agent:Carousel-v0", opponents="greedy", episode="round")
+    obs, _ = env.reset(seed=0)
+    assert obs.shape == env.observation_space.shape
+
+
+def test_maskable_ppo_trains():
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    env = CarouselSingleAgentEnv(opponents="greedy", episode="round")
+    model = sb3_contrib.MaskablePPO(
+        "MlpPolicy", env, n_steps=128, batch_size=64, n_epochs=1, seed=0, policy_kwargs={"net_arch": [64]}
+    )
+    model.learn(256)
+    obs, _ = env.reset(seed=3)
+    action, _ = model.predict(obs, action_masks=env.action_masks())
+    assert env.action_masks()[int(action)]

@@ -1,0 +1,72 @@
+"""End to end on the real environment, through the ``carousel`` command line."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from carousel_env.cli import main
+from training.play import parse_choice, play
+
+CONFIGS = Path(__file__).resolve().parent.parent / "configs"
+
+
+def test_smoke_train_then_eval_and_errors(tmp_path, capsys):
+    run = tmp_path / "run"
+    code = main(["train", "--config", str(CONFIGS / "smoke.yaml"), "--out", str(run), "--set", "eval_games=0",
+                 "--set", "total_timesteps=64", "--set", "num_envs=2"])
+    assert code == 0
+    for name in ("latest.pt", "config.yaml", "metrics.csv", "learning_curves.png"):
+        assert (run / name).exists(), name
+    assert "charts/SPS" in (run / "metrics.csv").read_text()
+    capsys.readouterr()
+    assert main(["eval", "--checkpoint", str(run / "latest.pt"), "--opponents", "random", "--games", "2",
+                 "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["games"] == 2 and 0.0 <= result["win_rate"] <= 1.0
+    lo, hi = result["win_rate_ci"]
+    assert 0.0 <= lo <= result["win_rate"] <= hi <= 1.0
+    for key in ("mean_round_score_diff", "knock_rate", "go_out_rate", "undercut_rate"):
+        assert key in result
+    # errors are reported, not raised: bad config key, corrupt checkpoint, unknown agent
+    assert main(["train", "--config", str(CONFIGS / "smoke.yaml"), "--set", "nope=1", "--out", str(tmp_path)]) == 2
+    (tmp_path / "bad.pt").write_bytes(b"junk")
+    assert main(["eval", "--checkpoint", str(tmp_path / "bad.pt"), "--games", "2"]) == 2
+    assert main(["eval", "--checkpoint", "no_such_agent", "--games", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "nope" in err and "corrupt" in err and "no_such_agent" in err
+
+
+def test_parse_choice_only_accepts_legal_actions():
+    mask = np.array([1, 0, 1, 1, 0], np.int8)
+    assert parse_choice("d", mask) == 0 and parse_choice(" E ", mask) == 2 and parse_choice("1", mask) == 3
+    for bad in ("k", "2", "0", "99", "x", "", "-1"):
+        assert parse_choice(bad, mask) is None
+
+
+def test_play_survives_bad_input_and_exits_on_eof():
+    answers = iter(["hello", "42", "", "d", "e", "1"])
+    out = io.StringIO()
+
+    def fake_input(prompt):
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    assert play(["random"], num_players=2, seat=0, seed=1, input_fn=fake_input, out=out) == 0
+    text = out.getvalue()
+    assert "Your choices" in text and "not a choice here" in text and "bye" in text
+
+
+@pytest.mark.parametrize("command", [["tournament", "--agents", "greedy,random", "--games", "2"]])
+def test_tournament_table(command, capsys, tmp_path):
+    assert main([*command, "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "greedy" in out and "ordinal" in out
+    rows = json.loads((tmp_path / "tournament.json").read_text())
+    assert {r["agent"] for r in rows} == {"greedy", "random"}

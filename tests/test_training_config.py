@@ -1,0 +1,168 @@
+"""Config loading, checkpoint files, evaluation statistics."""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+
+import pytest
+import torch
+
+from carousel_env.errors import CarouselError
+from training import checkpoint
+from training.config import ConfigError, TrainConfig, load_config, save_config
+from training.evaluate import eval_specs, wilson_interval
+from training.network import Agent, ObsLayout
+
+CONFIGS = Path(__file__).resolve().parent.parent / "configs"
+
+
+@pytest.mark.parametrize("name", ["default", "four_player", "smoke"])
+def test_shipped_configs_load_and_cover_every_field(name):
+    config = load_config(CONFIGS / f"{name}.yaml")
+    text = (CONFIGS / f"{name}.yaml").read_text()
+    for field in TrainConfig.__dataclass_fields__:
+        assert f"\n{field}:" in text, field
+    assert config.num_players == (4 if name == "four_player" else 2)
+
+
+def test_unknown_key_is_an_error_naming_it(tmp_path):
+    path = tmp_path / "c.yaml"
+    path.write_text("learning_rat: 0.1\n")
+    with pytest.raises(ConfigError, match="learning_rat"):
+        load_config(path)
+    with pytest.raises(ConfigError, match="nmu_envs"):
+        load_config(None, ["nmu_envs=3"])
+
+
+@pytest.mark.parametrize(
+    "text,key",
+    [
+        ("num_envs: 2.5", "num_envs"),
+        ("anneal_lr: 3", "anneal_lr"),
+        ("learning_rate: fast", "learning_rate"),
+        ("baselines: 7", "baselines"),
+        ("num_envs: true", "num_envs"),
+        ("episode: match", "episode"),
+        ("num_envs: 0", "num_envs"),
+    ],
+)
+def test_ill_typed_values_are_errors_naming_the_key(tmp_path, text, key):
+    path = tmp_path / "c.yaml"
+    path.write_text(text + "\n")
+    with pytest.raises(ConfigError, match=key):
+        load_config(path)
+
+
+def test_overrides_are_parsed_to_the_field_type(tmp_path):
+    config = load_config(
+        CONFIGS / "smoke.yaml",
+        [
+            "learning_rate=1e-3",
+            "num_envs=3",
+            "anneal_lr=false",
+            "baselines=greedy,random",
+            "target_kl=0.02",
+            "exp_name=x",
+        ],
+    )
+    assert config.learning_rate == 1e-3 and isinstance(config.learning_rate, float)
+    assert config.num_envs == 3 and config.anneal_lr is False
+    assert config.baselines == ["greedy", "random"] and config.target_kl == 0.02 and config.exp_name == "x"
+    assert load_config(None, ["target_kl=null"]).target_kl is None
+    with pytest.raises(ConfigError, match="not key=value"):
+        load_config(None, ["num_envs"])
+    save_config(config, tmp_path / "saved.yaml")
+    assert load_config(tmp_path / "saved.yaml") == config
+
+
+def test_config_errors_are_carousel_errors():
+    assert issubclass(ConfigError, CarouselError) and issubclass(checkpoint.CheckpointError, CarouselError)
+
+
+# ---------------------------------------------------------------- checkpoints
+
+LAYOUT = ObsLayout(6, 6, 4, 3)
+
+
+def _ckpt(agent):
+    return checkpoint.make(agent, agent.spec(), counters={"update": 1})
+
+
+def test_checkpoint_roundtrip_and_atomic_write(tmp_path, monkeypatch):
+    agent = Agent(LAYOUT, 16, 8)
+    path = tmp_path / "run" / "latest.pt"
+    checkpoint.atomic_torch_save(_ckpt(agent), path)
+    loaded = checkpoint.build_agent(checkpoint.load(path), path)
+    for a, b in zip(agent.parameters(), loaded.parameters()):
+        assert torch.equal(a, b)
+    before = path.read_bytes()
+
+    def crash(*args, **kwargs):
+        raise OSError("disk full")
+
+    # A crash during the write leaves the old file untouched and no temporary behind.
+    monkeypatch.setattr(torch, "save", crash)
+    with pytest.raises(OSError):
+        checkpoint.atomic_torch_save(_ckpt(Agent(LAYOUT, 16, 8)), path)
+    assert path.read_bytes() == before
+    assert os.listdir(path.parent) == ["latest.pt"]
+
+
+def test_corrupt_checkpoint_is_a_clear_error(tmp_path):
+    path = tmp_path / "latest.pt"
+    checkpoint.atomic_torch_save(_ckpt(Agent(LAYOUT, 16, 8)), path)
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(checkpoint.CheckpointError, match="corrupt"):
+        checkpoint.load(path)
+    path.write_bytes(b"not a checkpoint at all")
+    with pytest.raises(checkpoint.CheckpointError, match="corrupt"):
+        checkpoint.load(path)
+    with pytest.raises(checkpoint.CheckpointError, match="does not exist"):
+        checkpoint.load(tmp_path / "missing.pt")
+
+
+def test_incompatible_checkpoint_is_a_clear_error(tmp_path):
+    path = tmp_path / "latest.pt"
+    torch.save({"format": "something-else"}, path)
+    with pytest.raises(checkpoint.CheckpointError, match="not a carousel-ppo checkpoint"):
+        checkpoint.load(path)
+    data = _ckpt(Agent(LAYOUT, 16, 8))
+    checkpoint.atomic_torch_save({**data, "version": 99}, path)
+    with pytest.raises(checkpoint.CheckpointError, match="version"):
+        checkpoint.load(path)
+    checkpoint.atomic_torch_save(data, path)
+    with pytest.raises(checkpoint.CheckpointError, match="layout"):
+        checkpoint.build_agent(checkpoint.load(path), path, expect_layout=ObsLayout(6, 6, 8, 3).as_dict())
+    bigger = Agent(LAYOUT, 32, 8)
+    with pytest.raises(checkpoint.CheckpointError, match="does not fit"):
+        checkpoint.load_model_state(bigger, checkpoint.load(path), path)
+
+
+# ---------------------------------------------------------------- evaluation maths
+
+
+def test_wilson_interval_known_values():
+    lo, hi = wilson_interval(8, 10)
+    # textbook value for 8/10 at 95%: (0.4902, 0.9433)
+    assert lo == pytest.approx(0.4902, abs=1e-4) and hi == pytest.approx(0.9433, abs=1e-4)
+    lo, hi = wilson_interval(0, 20)
+    assert lo == 0.0 and hi == pytest.approx(0.1611, abs=1e-4)
+    lo, hi = wilson_interval(50, 100)
+    assert lo + hi == pytest.approx(1.0) and hi - lo < 2 * 1.96 * math.sqrt(0.25 / 100) + 1e-9
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_eval_specs_are_mirror_paired_with_rotating_seats():
+    specs = eval_specs(2, 8, seed=100, candidate="C", opponents=["a", "b"])
+    assert len(specs) == 8
+    for first, second in zip(specs[::2], specs[1::2]):
+        assert first.seed == second.seed
+        assert first.controllers == tuple(reversed(second.controllers))
+    assert {s.controllers.index("C") for s in specs} == {0, 1}
+    assert {c for s in specs for c in s.controllers} == {"C", "a", "b"}
+    four = eval_specs(4, 8, seed=0, candidate="C", opponents=["x"])
+    assert {s.controllers.index("C") for s in four} == {0, 1, 2, 3}
+    assert all(sorted(s.controllers) == ["C", "x", "x", "x"] for s in four)

@@ -1,0 +1,141 @@
+"""Self-play plumbing, resume exactness and workers, on the fast fake environment."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from training import checkpoint
+from training.config import load_config
+from training.envs import EnvSpec
+from training.network import Agent, ObsLayout
+from training.ppo import train
+from training.selfplay import Driver, EpisodeSpec, OpponentPool, PoolEntry, collect_rollout, draw_spec
+
+FAKE = "training_fake_env:env"
+CONFIGS = Path(__file__).resolve().parent.parent / "configs"
+LAYOUT = ObsLayout(6, 6, 4, 3)
+
+
+def _config(*extra: str):
+    return load_config(
+        CONFIGS / "smoke.yaml",
+        [
+            f"env_factory={FAKE}",
+            "k_suggestions=4",
+            "baselines=random",
+            "eval_opponent=random",
+            "eval_games=2",
+            "num_envs=3",
+            "num_steps=16",
+            "total_timesteps=192",
+            *extra,
+        ],
+    )
+
+
+def test_rewards_are_routed_to_the_seat_that_earned_them():
+    spec = EnvSpec(num_players=3, k_suggestions=4, factory=FAKE)
+    driver = Driver(spec, num_envs=2)
+    torch.manual_seed(0)
+    agent = Agent(LAYOUT, 16, 8)
+    seeds = iter(range(100, 200))
+
+    def new_spec():
+        return EpisodeSpec(next(seeds), ("learner", "script:random", "learner"))
+
+    rollout = collect_rollout(driver, agent, {}, new_spec, target=40)
+    driver.close()
+    assert rollout.decisions >= 40 and rollout.decisions == sum(len(t.actions) for t in rollout.trajectories)
+    paid = {}
+    for s in rollout.summaries:
+        assert sum(s["returns"]) == pytest.approx(0.0, abs=1e-9)  # zero-sum
+        paid.update({(s["spec"].seed, seat): r for seat, r in enumerate(s["returns"])})
+    # Every learner seat's trajectory return equals what the env paid that seat (a seat
+    # that never got to decide before the episode ended has no trajectory).
+    assert len(rollout.trajectories) >= len(rollout.summaries)
+    for t in rollout.trajectories:
+        assert sum(t.rewards) == pytest.approx(paid[(t.episode_seed, t.seat)])
+    for t in rollout.trajectories:  # the reward sits on the seat's last decision, not spread or lost
+        assert all(r == 0 for r in t.rewards[:-1])
+        assert all(m[a] == 1 for m, a in zip(t.masks, t.actions))
+
+
+def test_pfsp_prefers_opponents_the_learner_loses_to(tmp_path):
+    pool = OpponentPool(tmp_path, max_size=3)
+    pool.entries = [
+        PoolEntry("a", "a.pt", 0, games=50, learner_wins=45),
+        PoolEntry("b", "b.pt", 1, games=50, learner_wins=10),
+    ]
+    w = pool.weights(power=2.0)
+    assert w[1] > 5 * w[0] and w.sum() == pytest.approx(1.0)
+    agent = Agent(LAYOUT, 16, 8)
+    for u in range(5):
+        pool.add(agent, u)
+    assert [e.update for e in pool.entries] == [2, 3, 4]  # oldest dropped
+    rng = np.random.default_rng(0)
+    specs = [draw_spec(rng, 2, 1, pool, ["random"], 0.25, 2.0) for _ in range(400)]
+    share = np.mean([s.controllers.count("script:random") for s in specs])
+    assert 0.18 < share < 0.32
+    assert all(s.controllers.count("learner") == 1 for s in specs)
+
+
+def _params(run_dir: Path) -> torch.Tensor:
+    data = checkpoint.load(run_dir / "latest.pt")
+    return torch.cat([v.flatten().float() for v in data["model"].values()])
+
+
+def _rows(run_dir: Path) -> list[tuple]:
+    timing = ("charts/SPS", "charts/rollout_fraction")
+    with (run_dir / "metrics.csv").open() as f:
+        return [(r["step"], r["name"], r["value"]) for r in csv.DictReader(f) if r["name"] not in timing]
+
+
+def test_resume_continues_exactly(tmp_path):
+    config = _config("eval_interval=1", "checkpoint_interval=1")
+    assert config.num_updates == 4
+    train(config, tmp_path / "straight")
+    train(config, tmp_path / "pieces", max_updates=2)
+    assert checkpoint.load(tmp_path / "pieces" / "latest.pt")["counters"]["update"] == 2
+    # a partial extra update's logs (a crash after logging) must be purged on resume
+    with (tmp_path / "pieces" / "metrics.csv").open("a") as f:
+        f.write("999999,charts/episodic_return,1.0\n")
+    train(config, tmp_path / "pieces", resume=True)
+    assert torch.equal(_params(tmp_path / "straight"), _params(tmp_path / "pieces"))
+    straight, pieces = _rows(tmp_path / "straight"), _rows(tmp_path / "pieces")
+    assert straight == pieces
+    steps = [int(s) for s, name, _ in straight if name == "charts/learning_rate"]
+    assert len(steps) == 4 and steps == sorted(set(steps))  # no step logged twice
+    for name in ("config.yaml", "learning_curves.png", "tb"):
+        assert (tmp_path / "pieces" / name).exists()
+    manifest = checkpoint.load(tmp_path / "pieces" / "latest.pt")["pool"]
+    assert manifest and all((tmp_path / "pieces" / m["path"]).exists() for m in manifest)
+
+
+def test_resume_refuses_a_corrupt_checkpoint(tmp_path):
+    config = _config("total_timesteps=48")
+    train(config, tmp_path / "run")
+    (tmp_path / "run" / "latest.pt").write_bytes(b"garbage")
+    with pytest.raises(checkpoint.CheckpointError, match="corrupt"):
+        train(config, tmp_path / "run", resume=True)
+
+
+def test_workers_give_the_same_run_as_in_process(tmp_path):
+    base = ["total_timesteps=96", "eval_games=0"]
+    train(_config(*base, "num_workers=0"), tmp_path / "w0")
+    train(_config(*base, "num_workers=2"), tmp_path / "w2")
+    assert torch.equal(_params(tmp_path / "w0"), _params(tmp_path / "w2"))
+    assert _rows(tmp_path / "w0") == _rows(tmp_path / "w2")
+
+
+def test_same_seed_same_run_and_other_seed_differs(tmp_path):
+    base = ["total_timesteps=96", "eval_games=0"]
+    train(_config(*base), tmp_path / "a")
+    train(_config(*base), tmp_path / "b")
+    train(_config(*base, "seed=2"), tmp_path / "c")
+    assert torch.equal(_params(tmp_path / "a"), _params(tmp_path / "b"))
+    assert not torch.equal(_params(tmp_path / "a"), _params(tmp_path / "c"))

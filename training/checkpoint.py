@@ -1,0 +1,110 @@
+"""Checkpoints: everything needed to continue a run exactly, written atomically.
+
+A checkpoint holds the model, the optimiser, the step counters, the RNG states (python,
+numpy, torch), the resolved config and the opponent-pool manifest. It is written to a
+temporary file in the same directory and moved into place with ``os.replace`` (atomic on
+POSIX), so a crash mid-write leaves the previous checkpoint intact, never a torn one.
+
+Files load with ``weights_only=True``: a checkpoint is data, and loading one must not run
+code from it.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from carousel_env.errors import CarouselError
+
+FORMAT = "carousel-ppo"
+VERSION = 1
+
+
+class CheckpointError(CarouselError):
+    """A checkpoint file is unreadable, corrupt or does not fit what it is loaded into."""
+
+
+def atomic_torch_save(obj: Any, path: str | Path) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            torch.save(obj, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def rng_state(np_rng: np.random.Generator) -> dict[str, Any]:
+    return {"python": random.getstate(), "numpy": np_rng.bit_generator.state, "torch": torch.get_rng_state()}
+
+
+def restore_rng(state: dict[str, Any], np_rng: np.random.Generator) -> None:
+    random.setstate(state["python"])
+    np_rng.bit_generator.state = state["numpy"]
+    torch.set_rng_state(state["torch"])
+
+
+def load(path: str | Path) -> dict[str, Any]:
+    """Read a checkpoint and check it is one of ours, or raise CheckpointError."""
+    path = Path(path)
+    if not path.is_file():
+        raise CheckpointError(f"checkpoint {path} does not exist")
+    try:
+        data = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as exc:  # torch raises many types for a bad file; all mean "corrupt"
+        raise CheckpointError(f"checkpoint {path} is corrupt or not a checkpoint ({type(exc).__name__})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise CheckpointError(f"checkpoint {path} is not a {FORMAT} checkpoint")
+    if data.get("version") != VERSION:
+        raise CheckpointError(f"checkpoint {path} has format version {data.get('version')}; this code reads {VERSION}")
+    for key in ("model", "spec"):
+        if key not in data:
+            raise CheckpointError(f"checkpoint {path} is incomplete: no {key!r}")
+    return data
+
+
+def make(model: torch.nn.Module, spec: dict, **extra: Any) -> dict[str, Any]:
+    return {"format": FORMAT, "version": VERSION, "model": model.state_dict(), "spec": spec, **extra}
+
+
+def load_model_state(model: torch.nn.Module, data: dict[str, Any], path: str | Path = "checkpoint") -> None:
+    """Load weights, turning a shape/key mismatch into a CheckpointError."""
+    try:
+        model.load_state_dict(data["model"])
+    except (RuntimeError, KeyError) as exc:
+        first = str(exc).strip().splitlines()[0]
+        raise CheckpointError(f"checkpoint {path} does not fit this network: {first}") from None
+
+
+def build_agent(data: dict[str, Any], path: str | Path = "checkpoint", expect_layout: dict | None = None):
+    """The network stored in a checkpoint (frozen copy for play/eval)."""
+    from training.network import Agent
+
+    spec = data["spec"]
+    if expect_layout is not None and spec.get("layout") != expect_layout:
+        raise CheckpointError(
+            f"checkpoint {path} was trained on observation layout {spec.get('layout')}, "
+            f"but this environment has {expect_layout} (different players or k_suggestions?)"
+        )
+    try:
+        # Building a network draws initial weights; fork_rng keeps that off the global torch
+        # RNG, so loading opponents (a resumed run loads them all anew) cannot shift sampling.
+        with torch.random.fork_rng(devices=[]):
+            agent = Agent.from_spec(spec)
+    except (KeyError, TypeError) as exc:
+        raise CheckpointError(f"checkpoint {path} has a malformed network spec ({exc})") from None
+    load_model_state(agent, data, path)
+    agent.eval()
+    return agent

@@ -1,0 +1,106 @@
+"""``carousel train | eval | tournament | play`` (registered into carousel_env.cli)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from training.checkpoint import CheckpointError, load
+    from training.config import from_dict, load_config, parse_overrides
+    from training.ppo import train
+
+    if args.resume:
+        if args.out is None:
+            raise CheckpointError("--resume needs --out RUN_DIR (the run to continue)")
+        # The run's own resolved config wins over --config: the schedule must not change.
+        saved = load(Path(args.out) / "latest.pt")
+        config = from_dict(saved["config"])
+        if args.set:
+            config = from_dict(parse_overrides(args.set), base=config)
+    else:
+        config = load_config(args.config, args.set)
+    out = Path(args.out) if args.out else Path("runs") / config.exp_name
+    run_dir = train(config, out, resume=args.resume, max_updates=args.max_updates)
+    print(f"run saved in {run_dir} (checkpoint {run_dir / 'latest.pt'})")
+    return 0
+
+
+def _print_eval(res: dict) -> None:
+    lo, hi = res["win_rate_ci"]
+    print(f"{res['candidate']} vs {', '.join(res['opponents'])}: {res['games']} games, "
+          f"win rate {res['win_rate']:.3f} (95% CI {lo:.3f}-{hi:.3f})")
+    print(f"  rounds {res['rounds']}, mean round-score difference {res['mean_round_score_diff']:+.2f}")
+    print(f"  knock rate {res['knock_rate']:.3f}, go-out rate {res['go_out_rate']:.3f}, "
+          f"undercut rate (of knocks) {res['undercut_rate']:.3f}")
+    for name, row in res["by_opponent"].items():
+        print(f"  vs {name}: {row['games']} games, win rate {row['win_rate']:.3f}")
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from training.evaluate import evaluate
+
+    res = evaluate(args.checkpoint, args.opponents, games=args.games, num_players=args.players, seed=args.seed,
+                   num_workers=args.workers)
+    if args.json:
+        print(json.dumps({k: v for k, v in res.items() if k != "per_game"}))
+    else:
+        _print_eval(res)
+    return 0
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from training.tournament import format_table, run_tournament, save
+
+    agents = [a for a in args.agents.split(",") if a]
+    rows = run_tournament(agents, games=args.games, num_players=2, seed=args.seed, num_workers=args.workers)
+    print(format_table(rows))
+    if args.out:
+        save(rows, args.out)
+        print(f"saved {Path(args.out) / 'tournament.json'} and tournament.txt")
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from training.play import play
+
+    opponents = [args.checkpoint] + [o for o in (args.opponents or "").split(",") if o]
+    return play(opponents, num_players=args.players, seat=args.seat, seed=args.seed)
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("train", help="self-play PPO training")
+    p.add_argument("--config", default=None, help="YAML config (configs/default.yaml, ...); defaults if omitted")
+    p.add_argument("--out", default=None, help="run directory (default runs/<exp_name>)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key")
+    p.add_argument("--resume", action="store_true", help="continue the run in --out from its latest checkpoint")
+    p.add_argument("--max-updates", type=int, default=None, help="stop after this many updates (resume later)")
+    p.set_defaults(func=cmd_train)
+
+    p = subparsers.add_parser("eval", help="evaluate an agent against baselines or checkpoints")
+    p.add_argument("--checkpoint", required=True, help="checkpoint file, run directory or baseline name")
+    p.add_argument("--opponents", default="greedy", help="comma-separated checkpoints / baseline names")
+    p.add_argument("--games", type=int, default=100, help="games (mirror pairs: rounded up to even)")
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=0, help="worker processes stepping games")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_eval)
+
+    p = subparsers.add_parser("tournament", help="rate checkpoints and baselines against each other (openskill)")
+    p.add_argument("--agents", required=True, help="comma-separated checkpoints / baseline names")
+    p.add_argument("--games", type=int, default=20, help="games per pair")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=0)
+    p.add_argument("--out", default=None, help="directory for tournament.json / tournament.txt")
+    p.set_defaults(func=cmd_tournament)
+
+    p = subparsers.add_parser("play", help="play against an agent at the terminal")
+    p.add_argument("--checkpoint", required=True, help="checkpoint file, run directory or baseline name")
+    p.add_argument("--opponents", default="", help="more opponents for extra seats (comma-separated)")
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--seat", type=int, default=0, help="your seat")
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=cmd_play)

@@ -1,0 +1,251 @@
+"""The training configuration: one flat dataclass, mirrored by the YAML files in ``configs/``.
+
+Every field carries a doc comment (CleanRL style) so that ``configs/*.yaml`` and this file
+are the whole documentation of a run's knobs. Loading is strict on purpose: a typo in a
+YAML key or a ``--set`` override would otherwise silently train with the default.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from carousel_env.errors import CarouselError
+
+
+class ConfigError(CarouselError):
+    """A configuration file or override is wrong; the message names the key."""
+
+
+@dataclass
+class TrainConfig:
+    # ---- experiment
+    exp_name: str = "ppo"
+    """name of the run; the run directory defaults to runs/<exp_name>"""
+    seed: int = 1
+    """seed of every random generator (python, numpy, torch, deals)"""
+    torch_deterministic: bool = True
+    """use deterministic torch kernels so CPU runs repeat exactly"""
+    torch_threads: int = 1
+    """torch intra-op threads in the learner (tiny networks run fastest on one)"""
+
+    # ---- environment
+    num_players: int = 2
+    """players at the table (2 to 5)"""
+    k_suggestions: int = 8
+    """solver suggestions offered per decision (action slots 3..3+K-1)"""
+    episode: str = "round"
+    """episode unit of the environment: 'round' or 'game'"""
+    reward: str = "round_score"
+    """reward of the environment: 'round_score' (zero-sum per round) or 'game_result'"""
+    reward_scale: float | None = None
+    """environment reward multiplier (None: the env's default, 1/100 for round_score, 1 for game_result)"""
+    env_factory: str = "carousel_env:env"
+    """callable building the environment, as module:function (tests plug in a fake here)"""
+
+    # ---- rollout and self-play
+    total_timesteps: int = 2_000_000
+    """learner decisions to train for (env steps of opponents are not counted here)"""
+    num_envs: int = 16
+    """game copies played in parallel"""
+    num_steps: int = 64
+    """learner decisions per game copy per rollout; a rollout then finishes running episodes"""
+    num_workers: int = 0
+    """worker processes stepping the game copies (0: in the learner process)"""
+    learner_seats: int = 1
+    """seats per game played by the learner; the other seats are opponents"""
+    pool_size: int = 8
+    """frozen past checkpoints kept in the opponent pool (oldest dropped first)"""
+    pool_snapshot_interval: int = 10
+    """updates between adding the current policy to the opponent pool"""
+    baseline_share: float = 0.2
+    """share of opponent seats given to scripted baselines instead of pool checkpoints"""
+    baselines: list[str] = field(default_factory=lambda: ["greedy", "random"])
+    """scripted baselines (by name) used for that share, sampled uniformly"""
+    pfsp_power: float = 2.0
+    """PFSP weight of a pool opponent: (1 - learner win rate against it) ** pfsp_power"""
+    opponent_greedy: bool = False
+    """pool opponents play their most likely action instead of sampling"""
+
+    # ---- network
+    hidden_size: int = 128
+    """width of the global encoder and of the value/action trunk"""
+    slot_hidden_size: int = 64
+    """width of the shared per-suggestion-slot MLP"""
+
+    # ---- PPO
+    learning_rate: float = 3e-4
+    """Adam learning rate (start value when annealed)"""
+    anneal_lr: bool = True
+    """decay the learning rate linearly to zero over total_timesteps"""
+    gamma: float = 0.995
+    """discount factor (per learner decision)"""
+    gae_lambda: float = 0.95
+    """lambda of generalised advantage estimation"""
+    num_minibatches: int = 4
+    """minibatches per epoch (their size follows the rollout's size)"""
+    update_epochs: int = 4
+    """passes over each rollout"""
+    norm_adv: bool = True
+    """normalise advantages per minibatch"""
+    clip_coef: float = 0.2
+    """PPO surrogate clipping coefficient"""
+    clip_vloss: bool = True
+    """clip the value loss around the rollout's values (PPO2 style)"""
+    ent_coef: float = 0.01
+    """entropy bonus coefficient (entropy over legal actions only)"""
+    vf_coef: float = 0.5
+    """value loss coefficient"""
+    max_grad_norm: float = 0.5
+    """global gradient-norm clip"""
+    target_kl: float | None = None
+    """stop an update's epochs early once the approximate KL exceeds this (None: never)"""
+
+    # ---- evaluation, logging, checkpoints
+    eval_interval: int = 20
+    """updates between evaluations (0: only at the end)"""
+    eval_games: int = 20
+    """games per evaluation (mirror-paired, so rounded up to an even number)"""
+    eval_opponent: str = "greedy"
+    """baseline the periodic evaluation plays against"""
+    checkpoint_interval: int = 10
+    """updates between checkpoints (the last update always writes one)"""
+    progress_bar: bool = True
+    """show a tqdm progress bar"""
+
+    @property
+    def batch_target(self) -> int:
+        """Learner decisions collected before a rollout stops starting new episodes."""
+        return self.num_envs * self.num_steps
+
+    @property
+    def num_updates(self) -> int:
+        return max(1, self.total_timesteps // self.batch_target)
+
+
+# Values the loader checks beyond their type, so a bad one fails at load time, not mid-run.
+_CHOICES = {"episode": ("round", "game"), "reward": ("round_score", "game_result")}
+_POSITIVE = ("num_envs", "num_steps", "num_minibatches", "update_epochs", "hidden_size", "slot_hidden_size",
+             "learner_seats", "pool_size", "pool_snapshot_interval", "checkpoint_interval", "torch_threads")
+
+
+def _field_types() -> dict[str, Any]:
+    return typing.get_type_hints(TrainConfig)
+
+
+def _coerce(key: str, value: Any, annotation: Any) -> Any:
+    """``value`` as the field's type, or a ConfigError naming ``key``."""
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        args = typing.get_args(annotation)
+        if value is None and type(None) in args:
+            return None
+        (inner,) = [a for a in args if a is not type(None)]
+        return _coerce(key, value, inner)
+    if origin is list:
+        (inner,) = typing.get_args(annotation)
+        if isinstance(value, str):  # `--set baselines=greedy,random`
+            value = [v.strip() for v in value.split(",") if v.strip()]
+        if not isinstance(value, list):
+            raise ConfigError(f"config key {key!r}: expected a list, got {value!r}")
+        return [_coerce(key, v, inner) for v in value]
+    if annotation in (int, float) and isinstance(value, str):
+        # YAML 1.1 reads "1e-3" (no dot) as a string; a number field still means a number.
+        with contextlib.suppress(ValueError):
+            value = annotation(value)
+    # bool is an int subclass, so it is rejected explicitly for int and float fields.
+    if annotation is bool:
+        if isinstance(value, bool):
+            return value
+    elif annotation is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, float) and value.is_integer():  # 1e6 in YAML is a float
+            return int(value)
+    elif annotation is float:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+    elif annotation is str and isinstance(value, str):
+        return value
+    name = getattr(annotation, "__name__", str(annotation))
+    raise ConfigError(f"config key {key!r}: expected {name}, got {value!r} ({type(value).__name__})")
+
+
+def _validate(config: TrainConfig) -> None:
+    for key, choices in _CHOICES.items():
+        if getattr(config, key) not in choices:
+            raise ConfigError(f"config key {key!r}: {getattr(config, key)!r} is not one of {', '.join(choices)}")
+    for key in _POSITIVE:
+        if getattr(config, key) < 1:
+            raise ConfigError(f"config key {key!r}: must be at least 1, got {getattr(config, key)}")
+    if not 2 <= config.num_players <= 5:
+        raise ConfigError(f"config key 'num_players': must be 2 to 5, got {config.num_players}")
+    if config.learner_seats >= config.num_players:
+        raise ConfigError("config key 'learner_seats': must leave at least one opponent seat")
+    if not 0.0 <= config.baseline_share <= 1.0:
+        raise ConfigError(f"config key 'baseline_share': must be in [0, 1], got {config.baseline_share}")
+    if config.num_workers < 0 or config.num_workers > config.num_envs:
+        raise ConfigError(f"config key 'num_workers': must be 0 to num_envs, got {config.num_workers}")
+
+
+def from_dict(values: dict[str, Any], base: TrainConfig | None = None) -> TrainConfig:
+    """A validated config: ``base`` (defaults if None) with ``values`` replacing fields."""
+    types_by_key = _field_types()
+    if not isinstance(values, dict):
+        raise ConfigError(f"a config must be a mapping of keys to values, got {type(values).__name__}")
+    clean = {}
+    for key, value in values.items():
+        if key not in types_by_key:
+            raise ConfigError(f"unknown config key {key!r}")
+        clean[key] = _coerce(key, value, types_by_key[key])
+    config = dataclasses.replace(base or TrainConfig(), **clean)
+    _validate(config)
+    return config
+
+
+def parse_overrides(pairs: list[str]) -> dict[str, Any]:
+    """``["lr=0.1", "baselines=greedy,random"]`` -> a dict; values are YAML scalars."""
+    result = {}
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ConfigError(f"override {pair!r} is not key=value")
+        try:
+            result[key] = yaml.safe_load(text) if text.strip() else ""
+        except yaml.YAMLError:
+            result[key] = text
+    return result
+
+
+def load_config(path: str | Path | None, overrides: list[str] | None = None) -> TrainConfig:
+    """Read a YAML config (None: the defaults) and apply ``key=value`` overrides."""
+    values: dict[str, Any] = {}
+    if path is not None:
+        try:
+            text = Path(path).read_text()
+        except OSError as exc:
+            raise ConfigError(f"cannot read config {path}: {exc.strerror}") from None
+        try:
+            values = yaml.safe_load(text) or {}
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"config {path} is not valid YAML: {exc}") from None
+    config = from_dict(values)
+    if overrides:
+        config = from_dict(parse_overrides(overrides), base=config)
+    return config
+
+
+def to_dict(config: TrainConfig) -> dict[str, Any]:
+    return dataclasses.asdict(config)
+
+
+def save_config(config: TrainConfig, path: str | Path) -> None:
+    Path(path).write_text(yaml.safe_dump(to_dict(config), sort_keys=False))

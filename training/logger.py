@@ -1,0 +1,86 @@
+"""Scalars to TensorBoard, to ``metrics.csv`` (step,name,value) and to a PNG at the end.
+
+On resume every record after the checkpoint's step is dropped from both the CSV and
+TensorBoard (``purge_step``), so curves continue from the checkpoint with no step logged
+twice even if the interrupted run had logged further.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from collections import defaultdict
+from pathlib import Path
+
+
+class MetricLogger:
+    def __init__(self, run_dir: Path, resume_step: int | None = None, tensorboard: bool = True) -> None:
+        self.run_dir = Path(run_dir)
+        self.csv_path = self.run_dir / "metrics.csv"
+        if resume_step is not None and self.csv_path.exists():
+            with self.csv_path.open() as f:
+                rows = [r for r in csv.DictReader(f) if int(r["step"]) <= resume_step]
+            with self.csv_path.open("w", newline="") as f:
+                writer = csv.DictWriter(f, ["step", "name", "value"], lineterminator="\n")
+                writer.writeheader()
+                writer.writerows(rows)
+        elif resume_step is None:
+            self.csv_path.write_text("step,name,value\n")
+        self._csv = self.csv_path.open("a", newline="")
+        self._writer = csv.writer(self._csv, lineterminator="\n")
+        self.tb = None
+        if tensorboard:
+            from torch.utils.tensorboard import SummaryWriter
+
+            purge = resume_step + 1 if resume_step is not None else None
+            self.tb = SummaryWriter(str(self.run_dir / "tb"), purge_step=purge)
+
+    def log(self, step: int, scalars: dict[str, float]) -> None:
+        for name, value in scalars.items():
+            self._writer.writerow([step, name, repr(float(value))])
+            if self.tb is not None:
+                self.tb.add_scalar(name, float(value), step)
+        self._csv.flush()
+
+    def close(self) -> None:
+        self._csv.close()
+        if self.tb is not None:
+            self.tb.close()
+
+
+def read_metrics(path: str | Path) -> dict[str, list[tuple[int, float]]]:
+    series: dict[str, list[tuple[int, float]]] = defaultdict(list)
+    with Path(path).open() as f:
+        for row in csv.DictReader(f):
+            series[row["name"]].append((int(row["step"]), float(row["value"])))
+    return dict(series)
+
+
+PLOTTED = ("charts/episodic_return", "eval/win_rate", "losses/value_loss", "losses/entropy")
+
+
+def plot_learning_curves(csv_path: str | Path, png_path: str | Path) -> None:
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    series = read_metrics(csv_path)
+    fig, axes = plt.subplots(2, 2, figsize=(10, 7))
+    for ax, name in zip(axes.flat, PLOTTED):
+        points = series.get(name, [])
+        if points:
+            xs, ys = zip(*points)
+            ax.plot(xs, ys, marker="." if len(xs) < 30 else None)
+            if name == "eval/win_rate":
+                lo = dict(series.get("eval/win_rate_ci_low", []))
+                hi = dict(series.get("eval/win_rate_ci_high", []))
+                if lo and hi:
+                    ax.fill_between(xs, [lo.get(x, y) for x, y in points], [hi.get(x, y) for x, y in points], alpha=0.2)
+        ax.set_title(name)
+        ax.set_xlabel("learner decisions")
+        ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(png_path, dpi=100)
+    plt.close(fig)

@@ -1,0 +1,138 @@
+"""The policy/value network and the masked categorical distribution.
+
+Action layout (the environment's): 0 draw again, 1 knock, 2 end turn, 3.. suggestion slots.
+The observation vector is ``[global block][K slot blocks of F features]``. Suggestion
+slots are interchangeable (slot k is just the solver's k-th proposal), so one MLP scores
+every slot from ``[slot features, global embedding]``: the network cannot learn a
+preference for a slot index and its size does not grow with K.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+from torch import nn
+
+NUM_FIXED_ACTIONS = 3  # draw again, knock, end turn
+
+
+@dataclass(frozen=True)
+class ObsLayout:
+    """Where the parts of the observation vector are."""
+
+    global_size: int
+    slots_start: int
+    num_slots: int
+    slot_features: int
+
+    @property
+    def size(self) -> int:
+        return self.slots_start + self.num_slots * self.slot_features
+
+    @property
+    def num_actions(self) -> int:
+        return NUM_FIXED_ACTIONS + self.num_slots
+
+    def as_dict(self) -> dict[str, int]:
+        return {"global_size": self.global_size, "slots_start": self.slots_start,
+                "num_slots": self.num_slots, "slot_features": self.slot_features}
+
+
+class MaskedCategorical:
+    """A categorical distribution restricted to the legal actions.
+
+    Illegal logits are replaced by the dtype's most negative value (not -inf, which turns
+    an all-masked row or a 0 * -inf product into NaN), so they get probability exactly 0
+    after the softmax underflows; entropy sums over legal actions only, so the entropy
+    bonus does not reward spreading mass onto actions that can never be taken.
+    """
+
+    def __init__(self, logits: torch.Tensor, mask: torch.Tensor) -> None:
+        self.mask = mask.bool()
+        very_negative = torch.finfo(logits.dtype).min
+        self.logits = torch.where(self.mask, logits, torch.full_like(logits, very_negative))
+        self.log_probs = torch.log_softmax(self.logits, dim=-1)
+        self.probs = self.log_probs.exp()
+
+    def sample(self, generator: torch.Generator | None = None) -> torch.Tensor:
+        return torch.multinomial(self.probs, 1, generator=generator).squeeze(-1)
+
+    def mode(self) -> torch.Tensor:
+        return self.logits.argmax(dim=-1)
+
+    def log_prob(self, actions: torch.Tensor) -> torch.Tensor:
+        return self.log_probs.gather(-1, actions.long().unsqueeze(-1)).squeeze(-1)
+
+    def entropy(self) -> torch.Tensor:
+        terms = torch.where(self.mask, self.probs * self.log_probs, torch.zeros_like(self.probs))
+        return -terms.sum(-1)
+
+
+def _layer(n_in: int, n_out: int, std: float = 2**0.5) -> nn.Linear:
+    # Orthogonal init with CleanRL's gains: small policy outputs start near uniform.
+    layer = nn.Linear(n_in, n_out)
+    nn.init.orthogonal_(layer.weight, std)
+    nn.init.constant_(layer.bias, 0.0)
+    return layer
+
+
+class Agent(nn.Module):
+    def __init__(self, layout: ObsLayout, hidden_size: int = 128, slot_hidden_size: int = 64) -> None:
+        super().__init__()
+        self.layout = layout
+        self.hidden_size = hidden_size
+        self.slot_hidden_size = slot_hidden_size
+        self.global_encoder = nn.Sequential(
+            _layer(layout.global_size, hidden_size), nn.Tanh(), _layer(hidden_size, hidden_size), nn.Tanh()
+        )
+        self.slot_encoder = nn.Sequential(
+            _layer(layout.slot_features + hidden_size, slot_hidden_size), nn.Tanh(),
+            _layer(slot_hidden_size, slot_hidden_size), nn.Tanh(),
+        )
+        self.slot_logit = _layer(slot_hidden_size, 1, std=0.01)
+        # The fixed actions and the value also see the best suggestion on offer (max-pool
+        # over slots): whether to draw again depends on what can be played now.
+        self.trunk = nn.Sequential(_layer(hidden_size + slot_hidden_size, hidden_size), nn.Tanh())
+        self.fixed_logits = _layer(hidden_size, NUM_FIXED_ACTIONS, std=0.01)
+        self.value_head = _layer(hidden_size, 1, std=1.0)
+
+    def _forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        lay = self.layout
+        g = self.global_encoder(obs[:, : lay.global_size])
+        slots = obs[:, lay.slots_start : lay.size].reshape(-1, lay.num_slots, lay.slot_features)
+        g_rep = g.unsqueeze(1).expand(-1, lay.num_slots, -1)
+        slot_h = self.slot_encoder(torch.cat([slots, g_rep], dim=-1))
+        slot_logits = self.slot_logit(slot_h).squeeze(-1)
+        h = self.trunk(torch.cat([g, slot_h.max(dim=1).values], dim=-1))
+        logits = torch.cat([self.fixed_logits(h), slot_logits], dim=-1)
+        return logits, self.value_head(h).squeeze(-1)
+
+    def get_value(self, obs: torch.Tensor) -> torch.Tensor:
+        return self._forward(obs)[1]
+
+    def get_action_and_value(
+        self,
+        obs: torch.Tensor,
+        mask: torch.Tensor,
+        action: torch.Tensor | None = None,
+        generator: torch.Generator | None = None,
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+        """(action, log-prob, entropy, value); samples when ``action`` is None."""
+        logits, value = self._forward(obs)
+        dist = MaskedCategorical(logits, mask)
+        if action is None:
+            action = dist.sample(generator)
+        return action, dist.log_prob(action), dist.entropy(), value
+
+    def distribution(self, obs: torch.Tensor, mask: torch.Tensor) -> MaskedCategorical:
+        return MaskedCategorical(self._forward(obs)[0], mask)
+
+    def spec(self) -> dict:
+        """What a checkpoint needs to rebuild this network."""
+        return {"layout": self.layout.as_dict(), "hidden_size": self.hidden_size,
+                "slot_hidden_size": self.slot_hidden_size}
+
+    @classmethod
+    def from_spec(cls, spec: dict) -> Agent:
+        return cls(ObsLayout(**spec["layout"]), spec["hidden_size"], spec["slot_hidden_size"])

@@ -1,0 +1,288 @@
+"""Self-play PPO for Carousel, in one readable loop (after CleanRL's ppo.py).
+
+Per update: (1) anneal the learning rate; (2) collect a rollout of complete episodes
+against opponents drawn from the pool (PFSP) and scripted baselines; (3) GAE per learner
+trajectory; (4) a few epochs of clipped-surrogate minibatch updates with the stored action
+masks reapplied; (5) log, evaluate, grow the pool, checkpoint.
+
+The maths is in small functions (``gae``, ``ppo_losses``, ``lr_at``) so each detail has a
+unit test of its own.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from training import checkpoint
+from training.config import TrainConfig, from_dict, save_config, to_dict
+from training.envs import EnvSpec, layout_for
+from training.logger import MetricLogger, plot_learning_curves
+from training.network import Agent
+from training.selfplay import Driver, OpponentPool, collect_rollout, draw_spec, learner_scores
+
+# ---------------------------------------------------------------- maths
+
+
+def gae(rewards: np.ndarray, values: np.ndarray, dones: np.ndarray, gamma: float, lam: float,
+        last_value: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Generalised advantage estimates and returns for one trajectory in time order.
+
+    ``dones[t]`` says the episode ended after step ``t`` (no bootstrap through it);
+    ``last_value`` is the value after the final step if the trajectory was cut short."""
+    T = len(rewards)
+    adv = np.zeros(T, dtype=np.float32)
+    next_adv = 0.0
+    for t in reversed(range(T)):
+        next_value = values[t + 1] if t + 1 < T else last_value
+        nonterminal = 1.0 - float(dones[t])
+        delta = rewards[t] + gamma * next_value * nonterminal - values[t]
+        next_adv = delta + gamma * lam * nonterminal * next_adv
+        adv[t] = next_adv
+    return adv, adv + np.asarray(values, dtype=np.float32)
+
+
+def normalize(adv: torch.Tensor) -> torch.Tensor:
+    # A minibatch of one has no spread; the small constant keeps it finite.
+    return (adv - adv.mean()) / (adv.std(unbiased=False) + 1e-8)
+
+
+def ppo_losses(new_logprob, old_logprob, advantages, new_value, old_value, returns, entropy,
+               clip_coef: float, clip_vloss: bool, norm_adv: bool) -> dict[str, torch.Tensor]:
+    """The clipped surrogate, the (optionally clipped) value loss and diagnostics."""
+    logratio = new_logprob - old_logprob
+    ratio = logratio.exp()
+    with torch.no_grad():
+        approx_kl = ((ratio - 1) - logratio).mean()  # the low-variance estimator (Schulman's k3)
+        clipfrac = ((ratio - 1.0).abs() > clip_coef).float().mean()
+    if norm_adv:
+        advantages = normalize(advantages)
+    pg_loss = torch.max(-advantages * ratio, -advantages * torch.clamp(ratio, 1 - clip_coef, 1 + clip_coef)).mean()
+    if clip_vloss:
+        unclipped = (new_value - returns) ** 2
+        clipped_value = old_value + torch.clamp(new_value - old_value, -clip_coef, clip_coef)
+        v_loss = 0.5 * torch.max(unclipped, (clipped_value - returns) ** 2).mean()
+    else:
+        v_loss = 0.5 * ((new_value - returns) ** 2).mean()
+    return {"pg_loss": pg_loss, "v_loss": v_loss, "entropy": entropy.mean(), "approx_kl": approx_kl,
+            "clipfrac": clipfrac}
+
+
+def lr_at(update: int, num_updates: int, base_lr: float, anneal: bool) -> float:
+    """Learning rate for 0-based ``update``: linear from ``base_lr`` down to base_lr/num_updates."""
+    return base_lr * (1.0 - update / num_updates) if anneal else base_lr
+
+
+@dataclass
+class Batch:
+    obs: torch.Tensor
+    masks: torch.Tensor
+    actions: torch.Tensor
+    logprobs: torch.Tensor
+    values: torch.Tensor
+    advantages: torch.Tensor
+    returns: torch.Tensor
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+
+def make_batch(trajectories, gamma: float, lam: float) -> Batch:
+    advs, rets = [], []
+    for traj in trajectories:
+        dones = np.zeros(len(traj.rewards))
+        dones[-1] = 1.0  # rollouts hold complete episodes
+        a, r = gae(np.asarray(traj.rewards), np.asarray(traj.values), dones, gamma, lam)
+        advs.append(a)
+        rets.append(r)
+
+    def cat(name, dtype):
+        return torch.as_tensor(np.concatenate([np.asarray(getattr(t, name)) for t in trajectories]), dtype=dtype)
+
+    return Batch(
+        obs=torch.as_tensor(np.concatenate([np.stack(t.obs) for t in trajectories])),
+        masks=torch.as_tensor(np.concatenate([np.stack(t.masks) for t in trajectories])),
+        actions=cat("actions", torch.long), logprobs=cat("logprobs", torch.float32),
+        values=cat("values", torch.float32),
+        advantages=torch.as_tensor(np.concatenate(advs)), returns=torch.as_tensor(np.concatenate(rets)),
+    )
+
+
+def update_policy(agent: Agent, optimizer: torch.optim.Optimizer, batch: Batch, config: TrainConfig,
+                  rng: np.random.Generator) -> dict[str, float]:
+    """Epochs of minibatch PPO; the rollout's masks are reapplied so the new log-probs and
+    entropy are over the same legal actions the behaviour policy sampled from."""
+    n = len(batch)
+    mb_size = max(1, -(-n // config.num_minibatches))
+    stats: dict[str, list[float]] = {}
+    for _epoch in range(config.update_epochs):
+        order = rng.permutation(n)
+        for start in range(0, n, mb_size):
+            mb = torch.as_tensor(order[start : start + mb_size])
+            _, new_logprob, entropy, new_value = agent.get_action_and_value(
+                batch.obs[mb], batch.masks[mb], batch.actions[mb]
+            )
+            out = ppo_losses(new_logprob, batch.logprobs[mb], batch.advantages[mb], new_value, batch.values[mb],
+                             batch.returns[mb], entropy, config.clip_coef, config.clip_vloss, config.norm_adv)
+            loss = out["pg_loss"] - config.ent_coef * out["entropy"] + config.vf_coef * out["v_loss"]
+            optimizer.zero_grad()
+            loss.backward()
+            grad_norm = nn.utils.clip_grad_norm_(agent.parameters(), config.max_grad_norm)
+            optimizer.step()
+            for k, v in {**out, "grad_norm": grad_norm}.items():
+                stats.setdefault(k, []).append(float(v.detach()))
+        if config.target_kl is not None and np.mean(stats["approx_kl"][-config.num_minibatches :]) > config.target_kl:
+            break
+    y_pred, y_true = batch.values.numpy(), batch.returns.numpy()
+    var_y = np.var(y_true)
+    explained = np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y
+    return {
+        "losses/policy_loss": np.mean(stats["pg_loss"]), "losses/value_loss": np.mean(stats["v_loss"]),
+        "losses/entropy": np.mean(stats["entropy"]), "losses/approx_kl": np.mean(stats["approx_kl"]),
+        "losses/clipfrac": np.mean(stats["clipfrac"]), "losses/grad_norm": np.mean(stats["grad_norm"]),
+        "losses/explained_variance": float(explained),
+    }
+
+
+# ---------------------------------------------------------------- the loop
+
+
+def env_spec_of(config: TrainConfig) -> EnvSpec:
+    return EnvSpec(config.num_players, config.k_suggestions, config.episode, config.reward,
+                   config.reward_scale, config.env_factory)
+
+
+def seed_everything(config: TrainConfig) -> np.random.Generator:
+    random.seed(config.seed)
+    torch.manual_seed(config.seed)
+    torch.set_num_threads(config.torch_threads)
+    torch.use_deterministic_algorithms(config.torch_deterministic)
+    return np.random.default_rng(config.seed)
+
+
+def _save(run_dir: Path, agent, optimizer, config, counters, np_rng, pool: OpponentPool) -> None:
+    data = checkpoint.make(agent, agent.spec(), optimizer=optimizer.state_dict(), counters=counters,
+                           rng=checkpoint.rng_state(np_rng), config=to_dict(config), pool=pool.manifest())
+    checkpoint.atomic_torch_save(data, run_dir / "latest.pt")
+
+
+def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_updates: int | None = None) -> Path:
+    """Train (or continue, with ``resume``) the run in ``run_dir``; returns ``run_dir``.
+
+    ``max_updates`` stops after that many updates in this call (the schedule still spans
+    ``total_timesteps``), so a long run can be done in pieces with ``resume``."""
+    from training.evaluate import evaluate
+
+    run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    np_rng = seed_everything(config)
+    env_spec = env_spec_of(config)
+    layout = layout_for(env_spec)
+    agent = Agent(layout, config.hidden_size, config.slot_hidden_size)
+    optimizer = torch.optim.Adam(agent.parameters(), lr=config.learning_rate, eps=1e-5)
+    pool = OpponentPool(run_dir, config.pool_size)
+    counters = {"update": 0, "global_step": 0, "env_steps": 0, "episodes": 0}
+
+    if resume:
+        data = checkpoint.load(run_dir / "latest.pt")
+        saved = from_dict(data["config"])
+        if saved.hidden_size != config.hidden_size or saved.slot_hidden_size != config.slot_hidden_size:
+            raise checkpoint.CheckpointError(f"checkpoint {run_dir / 'latest.pt'} has a different network size")
+        checkpoint.build_agent(data, run_dir / "latest.pt", expect_layout=layout.as_dict())  # layout check
+        checkpoint.load_model_state(agent, data, run_dir / "latest.pt")
+        try:
+            optimizer.load_state_dict(data["optimizer"])
+            counters = dict(data["counters"])
+            checkpoint.restore_rng(data["rng"], np_rng)
+            pool.load_manifest(data["pool"])
+        except (KeyError, ValueError, TypeError) as exc:
+            raise checkpoint.CheckpointError(
+                f"checkpoint {run_dir / 'latest.pt'} cannot resume training: {exc}"
+            ) from None
+    else:
+        pool.add(agent, 0)
+    save_config(config, run_dir / "config.yaml")
+    logger = MetricLogger(run_dir, resume_step=counters["global_step"] if resume else None)
+
+    num_updates = config.num_updates
+    last_update = num_updates if max_updates is None else min(num_updates, counters["update"] + max_updates)
+    driver = Driver(env_spec, config.num_envs, config.num_workers)
+    bar = None
+    if config.progress_bar:
+        from tqdm import tqdm
+
+        bar = tqdm(total=num_updates, initial=counters["update"], unit="upd", dynamic_ncols=True)
+    latest_eval = ""
+    try:
+        while counters["update"] < last_update:
+            update = counters["update"]
+            t0 = time.perf_counter()
+            lr = lr_at(update, num_updates, config.learning_rate, config.anneal_lr)
+            for group in optimizer.param_groups:
+                group["lr"] = lr
+
+            def new_spec():
+                return draw_spec(np_rng, config.num_players, config.learner_seats, pool, config.baselines,
+                                 config.baseline_share, config.pfsp_power)
+
+            rollout = collect_rollout(driver, agent, pool.policies(config.opponent_greedy), new_spec,
+                                      config.batch_target)
+            for summary in rollout.summaries:
+                for seat, score in learner_scores(summary).items():
+                    controller = summary["spec"].controllers[seat]
+                    if controller.startswith("pool:"):
+                        pool.record(controller[5:], score)
+            t_rollout = time.perf_counter() - t0
+            batch = make_batch(rollout.trajectories, config.gamma, config.gae_lambda)
+            metrics = update_policy(agent, optimizer, batch, config, np_rng)
+            elapsed = time.perf_counter() - t0
+
+            counters["update"] += 1
+            counters["global_step"] += rollout.decisions
+            counters["env_steps"] += rollout.env_steps
+            counters["episodes"] += len(rollout.summaries)
+            returns = [sum(t.rewards) for t in rollout.trajectories]
+            metrics.update({
+                "charts/learning_rate": lr,
+                "charts/episodic_return": float(np.mean(returns)) if returns else 0.0,
+                "charts/episodes": len(rollout.summaries),
+                "charts/batch_size": len(batch),
+                "charts/env_steps": counters["env_steps"],
+                "charts/SPS": rollout.env_steps / elapsed,
+                "charts/rollout_fraction": t_rollout / elapsed,
+                "charts/pool_size": len(pool.entries),
+            })
+            step = counters["global_step"]
+            final = counters["update"] == last_update
+            if config.eval_games > 0 and (
+                (config.eval_interval and counters["update"] % config.eval_interval == 0)
+                or (final and counters["update"] == num_updates)
+            ):
+                res = evaluate(agent, config.eval_opponent, games=config.eval_games, num_players=config.num_players,
+                               seed=config.seed * 1_000_003 + counters["update"], env_spec=env_spec)
+                metrics.update({"eval/win_rate": res["win_rate"], "eval/win_rate_ci_low": res["win_rate_ci"][0],
+                                "eval/win_rate_ci_high": res["win_rate_ci"][1],
+                                "eval/score_diff": res["mean_round_score_diff"]})
+                latest_eval = f"{res['win_rate']:.2f} vs {config.eval_opponent}"
+            logger.log(step, metrics)
+            if counters["update"] % config.pool_snapshot_interval == 0:
+                pool.add(agent, counters["update"])
+            if counters["update"] % config.checkpoint_interval == 0 or final:
+                _save(run_dir, agent, optimizer, config, counters, np_rng, pool)
+            if bar is not None:
+                bar.update(1)
+                bar.set_postfix_str(f"steps/s {metrics['charts/SPS']:.0f}  ret {metrics['charts/episodic_return']:+.3f}"
+                                    + (f"  eval {latest_eval}" if latest_eval else ""))
+    finally:
+        driver.close()
+        logger.close()
+        if bar is not None:
+            bar.close()
+    plot_learning_curves(run_dir / "metrics.csv", run_dir / "learning_curves.png")
+    return run_dir
