@@ -25,8 +25,10 @@ from training.ppo import train  # noqa: E402
 
 
 def measure(config_path: str, workers: int, updates: int, overrides: list[str]) -> dict:
-    config = load_config(config_path, [*overrides, f"num_workers={workers}", "eval_games=0",
-                                       "progress_bar=false", "checkpoint_interval=1000000"])
+    config = load_config(
+        config_path,
+        [*overrides, f"num_workers={workers}", "eval_games=0", "progress_bar=false", "checkpoint_interval=1000000"],
+    )
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
         train(config, tmp, max_updates=updates)
@@ -38,8 +40,14 @@ def measure(config_path: str, workers: int, updates: int, overrides: list[str]) 
     steps = [int(r["step"]) for r in rows if r["name"] == "charts/env_steps"]
     # Per-update steps/s, skipping the warm-up update; the overall figure includes setup.
     timed = sps[1:] or sps
-    return {"workers": workers, "updates": len(sps), "env_steps": int(env_steps[-1]), "learner_steps": steps[-1],
-            "env_steps_per_s": sum(timed) / len(timed), "wall_s": wall}
+    return {
+        "workers": workers,
+        "updates": len(sps),
+        "env_steps": int(env_steps[-1]),
+        "learner_steps": steps[-1],
+        "env_steps_per_s": sum(timed) / len(timed),
+        "wall_s": wall,
+    }
 
 
 def main() -> int:
@@ -52,8 +60,10 @@ def main() -> int:
     print(f"config {args.config} {' '.join(args.set)}; {args.updates} updates per setting (first is warm-up)")
     for w in args.workers:
         r = measure(args.config, w, args.updates, args.set)
-        print(f"num_workers={w}: {r['env_steps_per_s']:8.0f} env steps/s (learning included)  "
-              f"{r['env_steps']} env steps, {r['learner_steps']} learner decisions in {r['wall_s']:.1f}s wall")
+        print(
+            f"num_workers={w}: {r['env_steps_per_s']:8.0f} env steps/s (learning included)  "
+            f"{r['env_steps']} env steps, {r['learner_steps']} learner decisions in {r['wall_s']:.1f}s wall"
+        )
     return 0
 
 

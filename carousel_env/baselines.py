@@ -12,11 +12,12 @@ optional seed for the random parts (``get_policy("random", seed=3)``).
 * ``random``: uniform over the legal actions.
 * ``greedy``: knocks as soon as allowed, else makes the play that sheds the most points,
   else draws again, else ends the turn.
-* ``smart``: a heuristic. Goes out whenever it can. Knocks only when its hand is likely
-  the lowest (its value against each opponent's hand size times the mean value of unseen
-  cards, discounted since opponents shed high cards first). Holds a hand joker unless
-  playing it goes out, enables a knock, or sheds a lot. Early in a turn, draws again
-  instead of a small play, hoping for a bigger one, while the hand is cheap to hold.
+* ``smart``: a heuristic. Goes out whenever it can. Otherwise sheds first: while a play
+  exists it makes the one shedding the most points, and only then considers knocking (a
+  play only lowers the hand and the knock stays allowed after it, so greedy's knock-first
+  gives points away). Knocks only when its hand is likely the lowest (its value against
+  each opponent's hand size times the mean value of unseen cards, discounted since
+  opponents shed high cards first), else draws again or ends the turn.
 """
 
 from __future__ import annotations
@@ -66,47 +67,25 @@ def greedy(observation: np.ndarray, action_mask: np.ndarray) -> int:
 class SmartPolicy:
     """The heuristic described in the module docstring. Thresholds are in card points."""
 
-    def __init__(self, knock_margin: float = 0.6, small_play: float = 6.0, joker_play: float = 20.0) -> None:
+    def __init__(self, knock_margin: float = 0.6) -> None:
         self.knock_margin = knock_margin  # knock if own value < margin * estimated lowest opponent
-        self.small_play = small_play  # a play shedding less than this may wait for a better one
-        self.joker_play = joker_play  # a hand joker is spent only on a play shedding this much
 
     def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         lay = layout_for_mask(action_mask)
-        g = lay.global_fields
         slots = lay.slots(observation)
         sf = lay.slot_fields
         plays = np.flatnonzero(action_mask[FIRST_SUGGESTION:])
-        hand_value = observation[g["self"].start + 1] * POINTS_SCALE
-
         if len(plays):
+            points = slots[plays, sf["points"].start]
             goes_out = slots[plays, sf["goes_out"].start] > 0
             if goes_out.any():
-                return FIRST_SUGGESTION + int(plays[int(np.argmax(goes_out))])
+                return FIRST_SUGGESTION + int(plays[goes_out][int(np.argmax(points[goes_out]))])
+            # Shed before knocking: a play only lowers the hand, and the knock stays
+            # allowed after it (no draw follows a play), so knocking first gives points away.
+            return FIRST_SUGGESTION + int(plays[int(np.argmax(points))])
+        hand_value = observation[lay.global_fields["self"].start + 1] * POINTS_SCALE
         if action_mask[KNOCK] and self._likely_lowest(observation, lay, hand_value):
             return KNOCK
-        if len(plays):
-            points = slots[plays, sf["points"].start] * POINTS_SCALE
-            jokers = slots[plays, sf["jokers_used"].start] > 0
-            knock_after = slots[plays, sf["can_knock_after"].start] > 0
-            # A joker is worth holding unless the play is big or lets us knock next.
-            allowed_play = ~jokers | (points >= self.joker_play) | knock_after
-            if allowed_play.any():
-                candidates = plays[allowed_play]
-                best = int(candidates[int(np.argmax(points[allowed_play]))])
-                best_points = float(points[allowed_play].max())
-                draws = int(np.argmax(observation[g["draws"]]))
-                stock = observation[g["stock"].start]
-                # Waiting is only possible before playing (drawing again is legal then).
-                if (
-                    action_mask[DRAW_AGAIN]
-                    and best_points < self.small_play
-                    and draws < 2
-                    and stock > 0.3
-                    and hand_value < 40
-                ):
-                    return DRAW_AGAIN
-                return FIRST_SUGGESTION + best
         if action_mask[DRAW_AGAIN]:
             return DRAW_AGAIN
         if action_mask[END_TURN]:

@@ -17,15 +17,29 @@ CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 
 def test_smoke_train_then_eval_and_errors(tmp_path, capsys):
     run = tmp_path / "run"
-    code = main(["train", "--config", str(CONFIGS / "smoke.yaml"), "--out", str(run), "--set", "eval_games=0",
-                 "--set", "total_timesteps=64", "--set", "num_envs=2"])
+    code = main(
+        [
+            "train",
+            "--config",
+            str(CONFIGS / "smoke.yaml"),
+            "--out",
+            str(run),
+            "--set",
+            "eval_games=0",
+            "--set",
+            "total_timesteps=64",
+            "--set",
+            "num_envs=2",
+        ]
+    )
     assert code == 0
     for name in ("latest.pt", "config.yaml", "metrics.csv", "learning_curves.png"):
         assert (run / name).exists(), name
     assert "charts/SPS" in (run / "metrics.csv").read_text()
     capsys.readouterr()
-    assert main(["eval", "--checkpoint", str(run / "latest.pt"), "--opponents", "random", "--games", "2",
-                 "--json"]) == 0
+    assert (
+        main(["eval", "--checkpoint", str(run / "latest.pt"), "--opponents", "random", "--games", "2", "--json"]) == 0
+    )
     result = json.loads(capsys.readouterr().out)
     assert result["games"] == 2 and 0.0 <= result["win_rate"] <= 1.0
     lo, hi = result["win_rate_ci"]

@@ -30,11 +30,15 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 def _print_eval(res: dict) -> None:
     lo, hi = res["win_rate_ci"]
-    print(f"{res['candidate']} vs {', '.join(res['opponents'])}: {res['games']} games, "
-          f"win rate {res['win_rate']:.3f} (95% CI {lo:.3f}-{hi:.3f})")
+    print(
+        f"{res['candidate']} vs {', '.join(res['opponents'])}: {res['games']} games, "
+        f"win rate {res['win_rate']:.3f} (95% CI {lo:.3f}-{hi:.3f})"
+    )
     print(f"  rounds {res['rounds']}, mean round-score difference {res['mean_round_score_diff']:+.2f}")
-    print(f"  knock rate {res['knock_rate']:.3f}, go-out rate {res['go_out_rate']:.3f}, "
-          f"undercut rate (of knocks) {res['undercut_rate']:.3f}")
+    print(
+        f"  knock rate {res['knock_rate']:.3f}, go-out rate {res['go_out_rate']:.3f}, "
+        f"undercut rate (of knocks) {res['undercut_rate']:.3f}"
+    )
     for name, row in res["by_opponent"].items():
         print(f"  vs {name}: {row['games']} games, win rate {row['win_rate']:.3f}")
 
@@ -42,8 +46,14 @@ def _print_eval(res: dict) -> None:
 def cmd_eval(args: argparse.Namespace) -> int:
     from training.evaluate import evaluate
 
-    res = evaluate(args.checkpoint, args.opponents, games=args.games, num_players=args.players, seed=args.seed,
-                   num_workers=args.workers)
+    res = evaluate(
+        args.checkpoint,
+        args.opponents,
+        games=args.games,
+        num_players=args.players,
+        seed=args.seed,
+        num_workers=args.workers,
+    )
     if args.json:
         print(json.dumps({k: v for k, v in res.items() if k != "per_game"}))
     else:

@@ -132,8 +132,19 @@ class TrainConfig:
 
 # Values the loader checks beyond their type, so a bad one fails at load time, not mid-run.
 _CHOICES = {"episode": ("round", "game"), "reward": ("round_score", "game_result")}
-_POSITIVE = ("num_envs", "num_steps", "num_minibatches", "update_epochs", "hidden_size", "slot_hidden_size",
-             "learner_seats", "pool_size", "pool_snapshot_interval", "checkpoint_interval", "torch_threads")
+_POSITIVE = (
+    "num_envs",
+    "num_steps",
+    "num_minibatches",
+    "update_epochs",
+    "hidden_size",
+    "slot_hidden_size",
+    "learner_seats",
+    "pool_size",
+    "pool_snapshot_interval",
+    "checkpoint_interval",
+    "torch_threads",
+)
 
 
 def _field_types() -> dict[str, Any]:

@@ -30,8 +30,12 @@ class EnvSpec:
     factory: str = DEFAULT_ENV_FACTORY
 
     def kwargs(self) -> dict[str, Any]:
-        kw: dict[str, Any] = {"num_players": self.num_players, "k_suggestions": self.k_suggestions,
-                              "episode": self.episode, "reward": self.reward}
+        kw: dict[str, Any] = {
+            "num_players": self.num_players,
+            "k_suggestions": self.k_suggestions,
+            "episode": self.episode,
+            "reward": self.reward,
+        }
         if self.reward_scale is not None:
             kw["reward_scale"] = self.reward_scale
         return kw
@@ -79,8 +83,14 @@ def round_records(env) -> list[dict[str, Any]]:
     if state is None:
         return []
     return [
-        {"end": r.end.value, "winners": list(r.winners), "knocker": r.knocker, "went_out": r.went_out,
-         "undercut": bool(r.undercut), "points": list(r.points)}
+        {
+            "end": r.end.value,
+            "winners": list(r.winners),
+            "knocker": r.knocker,
+            "went_out": r.went_out,
+            "undercut": bool(r.undercut),
+            "points": list(r.points),
+        }
         for r in state.round_scores
     ]
 

@@ -109,17 +109,29 @@ def summarise(summaries: list[dict], candidate: str) -> dict:
     n = len(summaries)
     lo, hi = wilson_interval(wins, n)
     return {
-        "games": n, "win_rate": wins / n if n else 0.0, "win_rate_ci": [lo, hi], "rounds": rounds,
+        "games": n,
+        "win_rate": wins / n if n else 0.0,
+        "win_rate_ci": [lo, hi],
+        "rounds": rounds,
         "mean_round_score_diff": diff_sum / rounds if rounds else 0.0,
-        "knock_rate": knocks / rounds if rounds else 0.0, "go_out_rate": outs / rounds if rounds else 0.0,
+        "knock_rate": knocks / rounds if rounds else 0.0,
+        "go_out_rate": outs / rounds if rounds else 0.0,
         "undercut_rate": undercuts / knocks if knocks else 0.0,
         "per_game": per_game,
         "by_opponent": {k: {"games": len(v), "win_rate": sum(v) / len(v)} for k, v in sorted(by_opponent.items())},
     }
 
 
-def evaluate(candidate, opponents, games: int = 100, num_players: int = 2, seed: int = 0,
-             env_spec: EnvSpec | None = None, num_envs: int = 8, num_workers: int = 0) -> dict:
+def evaluate(
+    candidate,
+    opponents,
+    games: int = 100,
+    num_players: int = 2,
+    seed: int = 0,
+    env_spec: EnvSpec | None = None,
+    num_envs: int = 8,
+    num_workers: int = 0,
+) -> dict:
     """Play ``games`` full games of ``candidate`` against ``opponents`` (names, a list or a
     comma-separated string) and summarise. Agents: an Agent, a checkpoint path, a baseline name."""
     if isinstance(opponents, str):
@@ -128,8 +140,9 @@ def evaluate(candidate, opponents, games: int = 100, num_players: int = 2, seed:
     layout_dict = candidate.layout.as_dict() if isinstance(candidate, Agent) else layout_for(spec).as_dict()
     policies: dict[str, NetworkPolicy] = {}
     cand_key = _controller(candidate, "net:candidate", policies, layout_dict, seed)
-    opp_keys = [_controller(o, f"net:opponent{k}", policies, layout_dict, seed + 1 + k)
-                for k, o in enumerate(opponents)]
+    opp_keys = [
+        _controller(o, f"net:opponent{k}", policies, layout_dict, seed + 1 + k) for k, o in enumerate(opponents)
+    ]
     names = dict(zip(opp_keys, opponents))
     if cand_key in opp_keys:  # a baseline against itself: keep the seats apart
         raise CarouselError(f"candidate {candidate!r} is also an opponent; evaluate it against other agents")

@@ -35,8 +35,12 @@ class ObsLayout:
         return NUM_FIXED_ACTIONS + self.num_slots
 
     def as_dict(self) -> dict[str, int]:
-        return {"global_size": self.global_size, "slots_start": self.slots_start,
-                "num_slots": self.num_slots, "slot_features": self.slot_features}
+        return {
+            "global_size": self.global_size,
+            "slots_start": self.slots_start,
+            "num_slots": self.num_slots,
+            "slot_features": self.slot_features,
+        }
 
 
 class MaskedCategorical:
@@ -87,8 +91,10 @@ class Agent(nn.Module):
             _layer(layout.global_size, hidden_size), nn.Tanh(), _layer(hidden_size, hidden_size), nn.Tanh()
         )
         self.slot_encoder = nn.Sequential(
-            _layer(layout.slot_features + hidden_size, slot_hidden_size), nn.Tanh(),
-            _layer(slot_hidden_size, slot_hidden_size), nn.Tanh(),
+            _layer(layout.slot_features + hidden_size, slot_hidden_size),
+            nn.Tanh(),
+            _layer(slot_hidden_size, slot_hidden_size),
+            nn.Tanh(),
         )
         self.slot_logit = _layer(slot_hidden_size, 1, std=0.01)
         # The fixed actions and the value also see the best suggestion on offer (max-pool
@@ -130,8 +136,11 @@ class Agent(nn.Module):
 
     def spec(self) -> dict:
         """What a checkpoint needs to rebuild this network."""
-        return {"layout": self.layout.as_dict(), "hidden_size": self.hidden_size,
-                "slot_hidden_size": self.slot_hidden_size}
+        return {
+            "layout": self.layout.as_dict(),
+            "hidden_size": self.hidden_size,
+            "slot_hidden_size": self.slot_hidden_size,
+        }
 
     @classmethod
     def from_spec(cls, spec: dict) -> Agent:

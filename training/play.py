@@ -36,8 +36,10 @@ def describe_choices(env, mask: np.ndarray) -> list[str]:
     suggestions = env.unwrapped.suggestions
     for k, sug in enumerate(suggestions):
         if mask[FIRST_SUGGESTION + k]:
-            lines.append(f"{k + 1:>2}  play {hand_str(sug.play.added)}  (-{sug.points} pts, "
-                         f"hand after {sug.hand_after_points})  ->  {table_str(sug.play.table)}")
+            lines.append(
+                f"{k + 1:>2}  play {hand_str(sug.play.added)}  (-{sug.points} pts, "
+                f"hand after {sug.hand_after_points})  ->  {table_str(sug.play.table)}"
+            )
     lines += [NAMES[a] for a in (DRAW_AGAIN, KNOCK, END_TURN) if mask[a]]
     return lines
 
@@ -54,8 +56,15 @@ def parse_choice(text: str, mask: np.ndarray) -> int | None:
     return action if 0 <= action < len(mask) and mask[action] else None
 
 
-def play(opponents: list[str], num_players: int = 2, seat: int = 0, seed: int = 0, k_suggestions: int = 8,
-         input_fn: Callable[[str], str] = input, out=sys.stdout) -> int:
+def play(
+    opponents: list[str],
+    num_players: int = 2,
+    seat: int = 0,
+    seed: int = 0,
+    k_suggestions: int = 8,
+    input_fn: Callable[[str], str] = input,
+    out=sys.stdout,
+) -> int:
     import carousel_env
 
     env = carousel_env.env(num_players=num_players, k_suggestions=k_suggestions, episode="game")
@@ -63,8 +72,11 @@ def play(opponents: list[str], num_players: int = 2, seat: int = 0, seed: int = 
     others = [s for s in range(num_players) if s != seat]
     controllers = {s: _opponent(opponents[i % len(opponents)], layout, seed + s) for i, s in enumerate(others)}
     env.reset(seed=seed)
-    print(f"You are player {seat}. Opponents: " + ", ".join(
-        f"player {s} = {opponents[i % len(opponents)]}" for i, s in enumerate(others)), file=out)
+    print(
+        f"You are player {seat}. Opponents: "
+        + ", ".join(f"player {s} = {opponents[i % len(opponents)]}" for i, s in enumerate(others)),
+        file=out,
+    )
     rounds_seen = 0
     for agent in env.agent_iter():
         obs, _, term, trunc, _info = env.last()
@@ -72,8 +84,10 @@ def play(opponents: list[str], num_players: int = 2, seat: int = 0, seed: int = 
         if len(state.round_scores) > rounds_seen:
             rounds_seen = len(state.round_scores)
             r = state.round_scores[-1]
-            print(f"\n== round {rounds_seen} over ({r.end.value}): points {list(r.points)}, "
-                  f"totals {list(state.scores)}", file=out)
+            print(
+                f"\n== round {rounds_seen} over ({r.end.value}): points {list(r.points)}, totals {list(state.scores)}",
+                file=out,
+            )
         if term or trunc:
             env.step(None)
             continue

@@ -42,8 +42,9 @@ def make_scripted(name: str, seed: int | None = None):
 class NetworkPolicy:
     """A frozen network; ``act`` takes a batch. ``greedy`` plays the most likely action."""
 
-    def __init__(self, agent: Agent, name: str = "net", greedy: bool = False,
-                 generator: torch.Generator | None = None) -> None:
+    def __init__(
+        self, agent: Agent, name: str = "net", greedy: bool = False, generator: torch.Generator | None = None
+    ) -> None:
         self.agent = agent
         self.name = name
         self.greedy = greedy

@@ -30,8 +30,9 @@ from training.selfplay import Driver, OpponentPool, collect_rollout, draw_spec, 
 # ---------------------------------------------------------------- maths
 
 
-def gae(rewards: np.ndarray, values: np.ndarray, dones: np.ndarray, gamma: float, lam: float,
-        last_value: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+def gae(
+    rewards: np.ndarray, values: np.ndarray, dones: np.ndarray, gamma: float, lam: float, last_value: float = 0.0
+) -> tuple[np.ndarray, np.ndarray]:
     """Generalised advantage estimates and returns for one trajectory in time order.
 
     ``dones[t]`` says the episode ended after step ``t`` (no bootstrap through it);
@@ -53,8 +54,18 @@ def normalize(adv: torch.Tensor) -> torch.Tensor:
     return (adv - adv.mean()) / (adv.std(unbiased=False) + 1e-8)
 
 
-def ppo_losses(new_logprob, old_logprob, advantages, new_value, old_value, returns, entropy,
-               clip_coef: float, clip_vloss: bool, norm_adv: bool) -> dict[str, torch.Tensor]:
+def ppo_losses(
+    new_logprob,
+    old_logprob,
+    advantages,
+    new_value,
+    old_value,
+    returns,
+    entropy,
+    clip_coef: float,
+    clip_vloss: bool,
+    norm_adv: bool,
+) -> dict[str, torch.Tensor]:
     """The clipped surrogate, the (optionally clipped) value loss and diagnostics."""
     logratio = new_logprob - old_logprob
     ratio = logratio.exp()
@@ -70,8 +81,13 @@ def ppo_losses(new_logprob, old_logprob, advantages, new_value, old_value, retur
         v_loss = 0.5 * torch.max(unclipped, (clipped_value - returns) ** 2).mean()
     else:
         v_loss = 0.5 * ((new_value - returns) ** 2).mean()
-    return {"pg_loss": pg_loss, "v_loss": v_loss, "entropy": entropy.mean(), "approx_kl": approx_kl,
-            "clipfrac": clipfrac}
+    return {
+        "pg_loss": pg_loss,
+        "v_loss": v_loss,
+        "entropy": entropy.mean(),
+        "approx_kl": approx_kl,
+        "clipfrac": clipfrac,
+    }
 
 
 def lr_at(update: int, num_updates: int, base_lr: float, anneal: bool) -> float:
@@ -108,14 +124,17 @@ def make_batch(trajectories, gamma: float, lam: float) -> Batch:
     return Batch(
         obs=torch.as_tensor(np.concatenate([np.stack(t.obs) for t in trajectories])),
         masks=torch.as_tensor(np.concatenate([np.stack(t.masks) for t in trajectories])),
-        actions=cat("actions", torch.long), logprobs=cat("logprobs", torch.float32),
+        actions=cat("actions", torch.long),
+        logprobs=cat("logprobs", torch.float32),
         values=cat("values", torch.float32),
-        advantages=torch.as_tensor(np.concatenate(advs)), returns=torch.as_tensor(np.concatenate(rets)),
+        advantages=torch.as_tensor(np.concatenate(advs)),
+        returns=torch.as_tensor(np.concatenate(rets)),
     )
 
 
-def update_policy(agent: Agent, optimizer: torch.optim.Optimizer, batch: Batch, config: TrainConfig,
-                  rng: np.random.Generator) -> dict[str, float]:
+def update_policy(
+    agent: Agent, optimizer: torch.optim.Optimizer, batch: Batch, config: TrainConfig, rng: np.random.Generator
+) -> dict[str, float]:
     """Epochs of minibatch PPO; the rollout's masks are reapplied so the new log-probs and
     entropy are over the same legal actions the behaviour policy sampled from."""
     n = len(batch)
@@ -128,8 +147,18 @@ def update_policy(agent: Agent, optimizer: torch.optim.Optimizer, batch: Batch, 
             _, new_logprob, entropy, new_value = agent.get_action_and_value(
                 batch.obs[mb], batch.masks[mb], batch.actions[mb]
             )
-            out = ppo_losses(new_logprob, batch.logprobs[mb], batch.advantages[mb], new_value, batch.values[mb],
-                             batch.returns[mb], entropy, config.clip_coef, config.clip_vloss, config.norm_adv)
+            out = ppo_losses(
+                new_logprob,
+                batch.logprobs[mb],
+                batch.advantages[mb],
+                new_value,
+                batch.values[mb],
+                batch.returns[mb],
+                entropy,
+                config.clip_coef,
+                config.clip_vloss,
+                config.norm_adv,
+            )
             loss = out["pg_loss"] - config.ent_coef * out["entropy"] + config.vf_coef * out["v_loss"]
             optimizer.zero_grad()
             loss.backward()
@@ -143,9 +172,12 @@ def update_policy(agent: Agent, optimizer: torch.optim.Optimizer, batch: Batch, 
     var_y = np.var(y_true)
     explained = np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y
     return {
-        "losses/policy_loss": np.mean(stats["pg_loss"]), "losses/value_loss": np.mean(stats["v_loss"]),
-        "losses/entropy": np.mean(stats["entropy"]), "losses/approx_kl": np.mean(stats["approx_kl"]),
-        "losses/clipfrac": np.mean(stats["clipfrac"]), "losses/grad_norm": np.mean(stats["grad_norm"]),
+        "losses/policy_loss": np.mean(stats["pg_loss"]),
+        "losses/value_loss": np.mean(stats["v_loss"]),
+        "losses/entropy": np.mean(stats["entropy"]),
+        "losses/approx_kl": np.mean(stats["approx_kl"]),
+        "losses/clipfrac": np.mean(stats["clipfrac"]),
+        "losses/grad_norm": np.mean(stats["grad_norm"]),
         "losses/explained_variance": float(explained),
     }
 
@@ -154,8 +186,9 @@ def update_policy(agent: Agent, optimizer: torch.optim.Optimizer, batch: Batch, 
 
 
 def env_spec_of(config: TrainConfig) -> EnvSpec:
-    return EnvSpec(config.num_players, config.k_suggestions, config.episode, config.reward,
-                   config.reward_scale, config.env_factory)
+    return EnvSpec(
+        config.num_players, config.k_suggestions, config.episode, config.reward, config.reward_scale, config.env_factory
+    )
 
 
 def seed_everything(config: TrainConfig) -> np.random.Generator:
@@ -167,8 +200,15 @@ def seed_everything(config: TrainConfig) -> np.random.Generator:
 
 
 def _save(run_dir: Path, agent, optimizer, config, counters, np_rng, pool: OpponentPool) -> None:
-    data = checkpoint.make(agent, agent.spec(), optimizer=optimizer.state_dict(), counters=counters,
-                           rng=checkpoint.rng_state(np_rng), config=to_dict(config), pool=pool.manifest())
+    data = checkpoint.make(
+        agent,
+        agent.spec(),
+        optimizer=optimizer.state_dict(),
+        counters=counters,
+        rng=checkpoint.rng_state(np_rng),
+        config=to_dict(config),
+        pool=pool.manifest(),
+    )
     checkpoint.atomic_torch_save(data, run_dir / "latest.pt")
 
 
@@ -228,11 +268,19 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
                 group["lr"] = lr
 
             def new_spec():
-                return draw_spec(np_rng, config.num_players, config.learner_seats, pool, config.baselines,
-                                 config.baseline_share, config.pfsp_power)
+                return draw_spec(
+                    np_rng,
+                    config.num_players,
+                    config.learner_seats,
+                    pool,
+                    config.baselines,
+                    config.baseline_share,
+                    config.pfsp_power,
+                )
 
-            rollout = collect_rollout(driver, agent, pool.policies(config.opponent_greedy), new_spec,
-                                      config.batch_target)
+            rollout = collect_rollout(
+                driver, agent, pool.policies(config.opponent_greedy), new_spec, config.batch_target
+            )
             for summary in rollout.summaries:
                 for seat, score in learner_scores(summary).items():
                     controller = summary["spec"].controllers[seat]
@@ -248,27 +296,40 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
             counters["env_steps"] += rollout.env_steps
             counters["episodes"] += len(rollout.summaries)
             returns = [sum(t.rewards) for t in rollout.trajectories]
-            metrics.update({
-                "charts/learning_rate": lr,
-                "charts/episodic_return": float(np.mean(returns)) if returns else 0.0,
-                "charts/episodes": len(rollout.summaries),
-                "charts/batch_size": len(batch),
-                "charts/env_steps": counters["env_steps"],
-                "charts/SPS": rollout.env_steps / elapsed,
-                "charts/rollout_fraction": t_rollout / elapsed,
-                "charts/pool_size": len(pool.entries),
-            })
+            metrics.update(
+                {
+                    "charts/learning_rate": lr,
+                    "charts/episodic_return": float(np.mean(returns)) if returns else 0.0,
+                    "charts/episodes": len(rollout.summaries),
+                    "charts/batch_size": len(batch),
+                    "charts/env_steps": counters["env_steps"],
+                    "charts/SPS": rollout.env_steps / elapsed,
+                    "charts/rollout_fraction": t_rollout / elapsed,
+                    "charts/pool_size": len(pool.entries),
+                }
+            )
             step = counters["global_step"]
             final = counters["update"] == last_update
             if config.eval_games > 0 and (
                 (config.eval_interval and counters["update"] % config.eval_interval == 0)
                 or (final and counters["update"] == num_updates)
             ):
-                res = evaluate(agent, config.eval_opponent, games=config.eval_games, num_players=config.num_players,
-                               seed=config.seed * 1_000_003 + counters["update"], env_spec=env_spec)
-                metrics.update({"eval/win_rate": res["win_rate"], "eval/win_rate_ci_low": res["win_rate_ci"][0],
-                                "eval/win_rate_ci_high": res["win_rate_ci"][1],
-                                "eval/score_diff": res["mean_round_score_diff"]})
+                res = evaluate(
+                    agent,
+                    config.eval_opponent,
+                    games=config.eval_games,
+                    num_players=config.num_players,
+                    seed=config.seed * 1_000_003 + counters["update"],
+                    env_spec=env_spec,
+                )
+                metrics.update(
+                    {
+                        "eval/win_rate": res["win_rate"],
+                        "eval/win_rate_ci_low": res["win_rate_ci"][0],
+                        "eval/win_rate_ci_high": res["win_rate_ci"][1],
+                        "eval/score_diff": res["mean_round_score_diff"],
+                    }
+                )
                 latest_eval = f"{res['win_rate']:.2f} vs {config.eval_opponent}"
             logger.log(step, metrics)
             if counters["update"] % config.pool_snapshot_interval == 0:
@@ -277,8 +338,10 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
                 _save(run_dir, agent, optimizer, config, counters, np_rng, pool)
             if bar is not None:
                 bar.update(1)
-                bar.set_postfix_str(f"steps/s {metrics['charts/SPS']:.0f}  ret {metrics['charts/episodic_return']:+.3f}"
-                                    + (f"  eval {latest_eval}" if latest_eval else ""))
+                bar.set_postfix_str(
+                    f"steps/s {metrics['charts/SPS']:.0f}  ret {metrics['charts/episodic_return']:+.3f}"
+                    + (f"  eval {latest_eval}" if latest_eval else "")
+                )
     finally:
         driver.close()
         logger.close()

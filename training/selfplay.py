@@ -91,8 +91,11 @@ class Runner:
             self.specs[i] = spec
             # Baselines are seeded from the episode, so their play does not depend on which
             # process runs them.
-            self.scripted[i] = {s: make_scripted(c.split(":", 1)[1], seed=spec.seed + s)
-                                for s, c in enumerate(spec.controllers) if c.startswith("script:")}
+            self.scripted[i] = {
+                s: make_scripted(c.split(":", 1)[1], seed=spec.seed + s)
+                for s, c in enumerate(spec.controllers)
+                if c.startswith("script:")
+            }
             self.returns[i] = np.zeros(self.n)
             self.envs[i].reset(seed=spec.seed)
             reports.append(self._advance(i, steps=0))
@@ -116,8 +119,13 @@ class Runner:
             env.step(int(self.scripted[i][seat](obs["observation"], obs["action_mask"])))
             steps += 1
         self.returns[i] += rewards
-        summary = {"returns": (self.returns[i] + 0).tolist(), "rounds": round_records(env),
-                   "totals": game_totals(env), "winner": game_winner(env), "spec": self.specs[i]}
+        summary = {
+            "returns": (self.returns[i] + 0).tolist(),
+            "rounds": round_records(env),
+            "totals": game_totals(env),
+            "winner": game_winner(env),
+            "spec": self.specs[i],
+        }
         return Report(i, rewards, steps, summary=summary)
 
     def close(self) -> None:
@@ -166,8 +174,15 @@ class Driver:
         else:
             for _, conn, ids in self.workers:
                 mine = set(ids)
-                conn.send(("step", ({i: a for i, a in actions.items() if i in mine},
-                                    {i: s for i, s in resets.items() if i in mine})))
+                conn.send(
+                    (
+                        "step",
+                        (
+                            {i: a for i, a in actions.items() if i in mine},
+                            {i: s for i, s in resets.items() if i in mine},
+                        ),
+                    )
+                )
             reports = []
             for _, conn, _ in self.workers:
                 try:
@@ -378,12 +393,22 @@ def learner_scores(summary: dict) -> dict[int, float]:
     controllers = summary["spec"].controllers
     returns = summary["returns"]
     best = max(returns[s] for s, c in enumerate(controllers) if c == LEARNER)
-    return {s: 1.0 if best > returns[s] else 0.5 if best == returns[s] else 0.0
-            for s, c in enumerate(controllers) if c != LEARNER}
+    return {
+        s: 1.0 if best > returns[s] else 0.5 if best == returns[s] else 0.0
+        for s, c in enumerate(controllers)
+        if c != LEARNER
+    }
 
 
-def draw_spec(rng: np.random.Generator, num_players: int, learner_seats: int, pool: OpponentPool,
-              baselines: list[str], baseline_share: float, pfsp_power: float) -> EpisodeSpec:
+def draw_spec(
+    rng: np.random.Generator,
+    num_players: int,
+    learner_seats: int,
+    pool: OpponentPool,
+    baselines: list[str],
+    baseline_share: float,
+    pfsp_power: float,
+) -> EpisodeSpec:
     """A training episode: a fresh deal, random learner seats, PFSP or baseline opponents."""
     seed = int(rng.integers(2**31 - 1))
     seats = set(rng.choice(num_players, size=learner_seats, replace=False).tolist())

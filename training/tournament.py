@@ -14,8 +14,9 @@ from pathlib import Path
 from training.evaluate import evaluate
 
 
-def run_tournament(agents: list[str], games: int = 20, num_players: int = 2, seed: int = 0,
-                   num_workers: int = 0) -> list[dict]:
+def run_tournament(
+    agents: list[str], games: int = 20, num_players: int = 2, seed: int = 0, num_workers: int = 0
+) -> list[dict]:
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
@@ -31,8 +32,17 @@ def run_tournament(agents: list[str], games: int = 20, num_players: int = 2, see
             record[b]["games"] += 1
             record[a]["wins"] += score
             record[b]["wins"] += 1.0 - score
-    rows = [{"agent": a, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal(), "games": record[a]["games"],
-             "win_rate": record[a]["wins"] / max(record[a]["games"], 1)} for a, r in ratings.items()]
+    rows = [
+        {
+            "agent": a,
+            "mu": r.mu,
+            "sigma": r.sigma,
+            "ordinal": r.ordinal(),
+            "games": record[a]["games"],
+            "win_rate": record[a]["wins"] / max(record[a]["games"], 1),
+        }
+        for a, r in ratings.items()
+    ]
     return sorted(rows, key=lambda row: -row["ordinal"])
 
 
@@ -40,8 +50,10 @@ def format_table(rows: list[dict]) -> str:
     width = max([len("agent")] + [len(r["agent"]) for r in rows])
     lines = [f"{'#':>2}  {'agent':<{width}}  {'ordinal':>8}  {'mu':>7}  {'sigma':>6}  {'games':>5}  {'win rate':>8}"]
     for i, r in enumerate(rows, 1):
-        lines.append(f"{i:>2}  {r['agent']:<{width}}  {r['ordinal']:>8.2f}  {r['mu']:>7.2f}  {r['sigma']:>6.2f}  "
-                     f"{r['games']:>5}  {r['win_rate']:>8.3f}")
+        lines.append(
+            f"{i:>2}  {r['agent']:<{width}}  {r['ordinal']:>8.2f}  {r['mu']:>7.2f}  {r['sigma']:>6.2f}  "
+            f"{r['games']:>5}  {r['win_rate']:>8.3f}"
+        )
     return "\n".join(lines)
 
 

@@ -5,10 +5,11 @@ counts 25) and the exact maximum number of cards over every play that
 :func:`carousel_env.manipulation.check_play` accepts, plus up to ``k`` distinct suggested
 plays; ``has_play`` only answers whether any legal play exists.
 
-How (see the modules): ``prepare`` reduces the position to per-card counts and the
-release choices of table jokers; ``dp`` sweeps run positions (low ace .. high ace) with
-open-run counts per suit as the state, keeping the best points per number of cards and
-jokers; ``build`` rebuilds a table from the back-pointers; ``select`` picks the slots.
+How (see the modules): ``prepare`` reduces the position to per-card counts laid out per
+cell (run position, suit); ``core`` (compiled with numba) sweeps the cells with open-run
+counts per suit as the state: first for the three exact optima, then for the best points
+per (cards, hand jokers) entry a slot may pick, with back-pointers; ``build`` rebuilds a
+table from the traced choices; ``select`` picks the slots. Nothing is cached between calls.
 
 Suggestion slots (distinct multisets of played cards; a slot that does not exist or
 repeats an earlier play is skipped, so the list is compact):
@@ -25,7 +26,8 @@ Among plays with the same cards count, jokers count and points, the one returned
 by the DP's deterministic order (same input, same play).
 
 Joker declarations on the new table: a table joker keeps its declaration unless a real copy
-of it is on the new table and releasing it helps; a joker placed in a run declares the
+of it is on the new table (then the solver may release it: it releases as many as the rule
+allows, which is never worse); a joker placed in a run declares the
 card it fills; a joker placed in a set declares the missing suit whose real card has the
 fewest copies on the new table (ties C, D, H, S), so that it stays easy to release. The
 new table is in ``carousel_env.melds.canonical_table`` order.
@@ -35,12 +37,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from carousel_env.cards import JOKER_POINTS, Hand, Table, hand_points
+from carousel_env.cards import Hand, Table, hand_points
 from carousel_env.manipulation import Play, remaining_hand
 from carousel_env.rules import Rules
-from carousel_env.solver import dp
+from carousel_env.solver import core
 from carousel_env.solver.build import build
-from carousel_env.solver.prepare import live_hand, position_of, variants
+from carousel_env.solver.prepare import layout, live_hand, position_of
 from carousel_env.solver.select import choose
 
 __all__ = ["SolveResult", "Suggestion", "has_play", "solve"]
@@ -67,61 +69,40 @@ class SolveResult:
 _NONE = SolveResult(None, None, ())
 
 
-def solve(table: Table, hand: Hand, rules: Rules, k: int = 8) -> SolveResult:
-    """Exact best points and cards, and up to ``k`` suggestions (see the module docstring)."""
+def _prepare(table: Table, hand: Hand, rules: Rules):
+    """``(position, layout)`` or ``None`` when no hand card can be in any meld."""
     if not hand:
-        return _NONE
+        return None
     pos = position_of(table, hand)
     live = live_hand(pos, rules.ace_low, rules.ace_high)
     if not any(live) and not pos.hand_jokers:
-        return _NONE
-    lays = [(var, dp.layout(var, live, rules.ace_low, rules.ace_high)) for var in variants(pos, live)]
+        return None
+    return pos, layout(pos, live, rules.ace_low, rules.ace_high)
 
-    # Pass 1: the exact optima, cheaply (no cards dimension).
-    best_points = best_cards = plain_points = None
-    for var, lay in lays:
-        for t, (pts, n) in dp.run_scalar(lay).items():
-            j = t - var.wild_mandatory
-            if n + j < 1:
-                continue
-            pts += JOKER_POINTS * j
-            best_points = pts if best_points is None else max(best_points, pts)
-            best_cards = n + j if best_cards is None else max(best_cards, n + j)
-            if j == 0:
-                plain_points = pts if plain_points is None else max(plain_points, pts)
-    if best_points is None or best_cards is None:
-        return _NONE
 
-    # Pass 2: best points per (cards, jokers), exact for every entry a slot can pick.
+def solve(table: Table, hand: Hand, rules: Rules, k: int = 8) -> SolveResult:
+    """Exact best points and cards, and up to ``k`` suggestions (see the module docstring)."""
+    found = _prepare(table, hand, rules)
+    if found is None:
+        return _NONE
+    pos, lay = found
+    best_points, best_cards, plain_points = core.optima(*lay.arrays, pos.hand_jokers).tolist()
+    if best_cards <= 0:
+        return _NONE
+    # The entries any slot may pick: at least need_n cards, or at least need_p points.
     hand_total = hand_points(hand)
     need_n = max(1, best_cards - k)
-    need_p = best_points if plain_points is None else plain_points
+    need_p = plain_points if plain_points > 0 else best_points
     if rules.knock_limit is not None:
         need_p = min(need_p, hand_total - rules.knock_limit)
-    best: dict[tuple[int, int], int] = {}
-    where: dict[tuple[int, int], tuple[int, int, int]] = {}
-    runs = []
-    for vi, (var, lay) in enumerate(lays):
-        final, backs = dp.run(lay, need_n, need_p)
-        runs.append(backs)
-        for t, vals in final.items():
-            j = t - var.wild_mandatory
-            for n, pts in vals.items():
-                entry = (n + j, j)
-                total = pts + JOKER_POINTS * j
-                if entry[0] < 1 or (entry[0] < need_n and total < need_p):
-                    continue  # possibly inexact (pruned): no slot may use it
-                old = best.get(entry)
-                if old is None or total > old:
-                    best[entry] = total
-                    where[entry] = (vi, t, n)
-    assert max(best.values()) == best_points and max(e[0] for e in best) == best_cards
-
+    states, edges, bounds, fut = core.explore(*lay.arrays, pos.hand_jokers, need_n, need_p)
+    table_best, where, back, offsets = core.vector(states, edges, bounds, fut, pos.hand_jokers, need_n, need_p)
+    best = {(int(c), int(j)): int(table_best[c, j]) for c, j in zip(*(table_best >= 0).nonzero())}
     suggestions = []
     for reason, entry in choose(best, k, hand_total, rules.knock_limit):
-        vi, t, n = where[entry]
-        var, lay = lays[vi]
-        added, new_table = build(lay, var, pos, dp.trace(lay, runs[vi], t, n), t, rules)
+        state, n = where[entry]
+        codes = core.trace(edges, back, offsets, len(bounds) - 2, state, n).tolist()
+        added, new_table = build(lay, pos, codes, entry[1], rules)
         play = Play(added, new_table)
         after = remaining_hand(hand, play)
         suggestions.append(Suggestion(play, best[entry], entry[0], entry[1], after, hand_points(after), reason))
@@ -130,15 +111,8 @@ def solve(table: Table, hand: Hand, rules: Rules, k: int = 8) -> SolveResult:
 
 def has_play(table: Table, hand: Hand, rules: Rules) -> bool:
     """Whether any legal play exists (same answer as ``solve(...).best_cards is not None``)."""
-    if not hand:
+    found = _prepare(table, hand, rules)
+    if found is None:
         return False
-    pos = position_of(table, hand)
-    live = live_hand(pos, rules.ace_low, rules.ace_high)
-    if not any(live) and not pos.hand_jokers:
-        return False
-    for var in variants(pos, live):
-        lay = dp.layout(var, live, rules.ace_low, rules.ace_high)
-        for t, (_pts, n) in dp.run_scalar(lay).items():
-            if n + t - var.wild_mandatory >= 1:
-                return True
-    return False
+    pos, lay = found
+    return bool(core.optima(*lay.arrays, pos.hand_jokers)[1] > 0)

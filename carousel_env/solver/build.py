@@ -18,62 +18,74 @@ from __future__ import annotations
 from carousel_env.cards import JOKER, NUM_CARDS, Table, joker_as
 from carousel_env.melds import canonical_table
 from carousel_env.rules import Rules
-from carousel_env.solver.dp import Choice, Layout, face_at
-from carousel_env.solver.prepare import Position, Variant
+from carousel_env.solver.prepare import Layout, Position, face_at
 
 
-def build(
-    lay: Layout, var: Variant, pos: Position, choices: list[Choice], t: int, rules: Rules
-) -> tuple[tuple[int, ...], Table]:
-    """``(added hand cards, new table)`` for one traced optimum."""
-    both_aces = 1 in lay.positions and 14 in lay.positions
+def decode(code: int) -> tuple[int, int, int, int, int, int, int]:
+    """A cell's choice ``(dn, aside, w, k3, b, x, r)`` from ``core``'s packed code: hand cards
+    played, aces set aside for the high end, wildcards into runs, long runs extended, runs
+    started, units to sets, table jokers released."""
+    return (
+        code & 31,
+        (code >> 5) & 7,
+        (code >> 8) & 7,
+        (code >> 11) & 7,
+        (code >> 14) & 7,
+        (code >> 17) & 7,
+        code >> 20,
+    )
+
+
+def build(lay: Layout, pos: Position, codes: list[int], jokers: int, rules: Rules) -> tuple[tuple[int, ...], Table]:
+    """``(added hand cards, new table)`` for one traced optimum (``codes``: one per DP layer,
+    four cells then the set close per position; ``jokers``: hand jokers played)."""
+    cells = [[decode(codes[5 * i + s]) for s in range(4)] for i in range(len(lay.positions))]
     added: list[int] = []
     final_real = list(pos.table_real)
-    for p, (picked, _wset) in zip(lay.positions, choices):
-        if p == 14 and both_aces:
+    for p, picked in zip(lay.positions, cells):
+        if p == 14 and lay.both_aces:
             continue
         for s, opt in enumerate(picked):
-            dn = opt[2]
             f = face_at(p, s)
-            final_real[f] += dn
-            added.extend([f] * dn)
-    added.extend([JOKER] * (t - var.wild_mandatory))
+            final_real[f] += opt[0]
+            added.extend([f] * opt[0])
+    added.extend([JOKER] * jokers)
 
     melds: list[tuple[int, ...]] = []
     runs: list[list[list[int]]] = [[], [], [], []]
     aside: list[list[int]] = [[], [], [], []]  # aces kept for the high end
-    for p, (picked, wset) in zip(lay.positions, choices):
+    for i, (p, picked) in enumerate(zip(lay.positions, cells)):
+        wset = codes[5 * i + 4]
         set_units: list[tuple[int, int]] = []  # (suit, unit)
-        for s, opt in enumerate(picked):
-            _new, x, dn, w, k3, b, d = opt
+        for s, (dn, d, w, k3, b, x, r) in enumerate(picked):
             f = face_at(p, s)
-            if p == 14 and both_aces:
+            if p == 14 and lay.both_aces:
                 units = aside[s]
                 aside[s] = []
             else:
                 # hand cards first, so the sets (taken from the front) hold real cards
-                units = [f] * dn + [f] * pos.table_real[f] + [joker_as(f)] * var.kept[f]
+                units = [f] * dn + [f] * pos.table_real[f] + [joker_as(f)] * (pos.table_jokers[f] - r)
                 if d:
                     aside[s] = units[len(units) - d :]
                     units = units[: len(units) - d]
             for u in units[:x]:
                 set_units.append((s, u))
             run_units = units[x:] + [joker_as(f)] * w
-            short = [r for r in runs[s] if len(r) < 3]
-            long_ = [r for r in runs[s] if len(r) >= 3]
+            short = [run for run in runs[s] if len(run) < 3]
+            long_ = [run for run in runs[s] if len(run) >= 3]
             extended = short + long_[:k3]
-            for r in long_[k3:]:
-                melds.append(tuple(r))
-            assert len(run_units) == len(extended) + b, (p, s, opt)
-            for r, u in zip(extended, run_units):
-                r.append(u)
+            for run in long_[k3:]:
+                melds.append(tuple(run))
+            assert len(run_units) == len(extended) + b, (p, s)
+            for run, u in zip(extended, run_units):
+                run.append(u)
             runs[s] = extended + [[u] for u in run_units[len(extended) :]]
         if set_units or wset:
             melds.extend(_deal_sets(set_units, wset, p, final_real))
     for s in range(4):
-        for r in runs[s]:
-            assert len(r) >= 3, r
-            melds.append(tuple(r))
+        for run in runs[s]:
+            assert len(run) >= 3, run
+            melds.append(tuple(run))
     # The sweep may grow one run from the low ace to the high ace (14 units, a wrap);
     # the same units always split into A..J and Q-K-A, so only the rebuild needs to care.
     melds = [piece for m in melds for piece in ((m[:-3], m[-3:]) if len(m) > 13 else (m,))]

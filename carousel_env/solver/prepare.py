@@ -1,4 +1,4 @@
-"""Turn a position into the counting problems the rank DP solves.
+"""Turn a position into the arrays the compiled rank DP (``core``) sweeps.
 
 Only counts matter to meld validity, so a position becomes per-face counts (face = real
 card 0..51):
@@ -6,24 +6,23 @@ card 0..51):
 * ``table_real[f]``: real copies of ``f`` on the table (mandatory, score nothing);
 * ``hand[f]``: real copies of ``f`` in the hand (optional, score their points);
 * ``hand_jokers``: optional wildcards worth 25 each;
-* ``table_jokers[f]``: table jokers declaring ``f``.
+* ``table_jokers[f]``: table jokers declaring ``f``: mandatory units of face ``f`` unless
+  released, which ``check_play`` allows for as many as the new table holds real ``f``
+  (the DP decides that per cell from the hand copies it plays).
 
-A table joker is either *kept* (it is one more mandatory unit of face ``f``) or *released*
-(a mandatory wildcard). ``check_play`` allows ``r_f`` released jokers of ``f`` exactly when
-the new table holds at least ``r_f`` real ``f``: the table's own ``table_real[f]`` plus the
-hand copies played. So one :class:`Variant` fixes every ``r_f`` and turns the release
-condition into "play at least ``max(0, r_f - table_real[f])`` hand copies of ``f``"
-(``forced``). Releasing more is never worse when it costs no forced card, because a
-released joker may be placed back on its old face; so only
-``r_f in [min(k_f, table_real[f]), min(k_f, table_real[f] + hand[f])]`` is enumerated.
+The sweep visits positions ``1..14`` in run order (``1`` the low ace, ``14`` the high
+ace) and, at each, the four suits (cells).
 """
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 
+import numpy as np
+
 from carousel_env.cards import JOKER, NUM_CARDS, Hand, Table, face, is_table_joker
+
+RANK_POINTS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 1)  # by position; 14 is the high ace
 
 
 @dataclass(frozen=True)
@@ -34,16 +33,8 @@ class Position:
     hand_jokers: int
 
 
-@dataclass(frozen=True)
-class Variant:
-    """One choice of released table jokers: the DP's input."""
-
-    mandatory: tuple[int, ...]  # table real + kept jokers, per face
-    kept: tuple[int, ...]  # kept table jokers per face (part of ``mandatory``)
-    forced: tuple[int, ...]  # hand copies that must be played (releases), per face
-    released: tuple[int, ...]  # released table jokers per old declaration
-    wild_mandatory: int  # released table jokers: wildcards that must be placed
-    wild_optional: int  # hand jokers
+def face_at(position: int, suit: int) -> int:
+    return ((position - 1) % 13) * 4 + suit
 
 
 def position_of(table: Table, hand: Hand) -> Position:
@@ -65,29 +56,53 @@ def position_of(table: Table, hand: Hand) -> Position:
     return Position(tuple(real), tuple(jok), tuple(h), jokers)
 
 
-def variants(pos: Position, hand: tuple[int, ...]) -> list[Variant]:
-    """Every release choice worth trying (see the module docstring), fewest forced cards first.
+@dataclass(frozen=True)
+class Layout:
+    """The sweep's inputs, per position index ``i`` (``positions[i]``) and suit ``s``."""
 
-    ``hand`` is the (possibly pruned) hand count vector the DP will use.
-    """
-    declared = [f for f in range(NUM_CARDS) if pos.table_jokers[f]]
-    ranges = []
-    for f in declared:
-        k, t = pos.table_jokers[f], pos.table_real[f]
-        ranges.append(range(min(k, t), min(k, t + hand[f]) + 1))
-    result = []
-    for choice in itertools.product(*ranges):
-        kept = list(pos.table_jokers)
-        forced = [0] * NUM_CARDS
-        released = [0] * NUM_CARDS
-        for f, r in zip(declared, choice):
-            kept[f] -= r
-            released[f] = r
-            forced[f] = max(0, r - pos.table_real[f])
-        mandatory = tuple(pos.table_real[f] + kept[f] for f in range(NUM_CARDS))
-        result.append(Variant(mandatory, tuple(kept), tuple(forced), tuple(released), sum(choice), pos.hand_jokers))
-    result.sort(key=lambda v: sum(v.forced))
-    return result
+    positions: tuple[int, ...]
+    both_aces: bool  # the last position is the high ace, whose units were set aside at the low ace
+    arrays: tuple[np.ndarray, ...]  # ``core.explore``'s array arguments, in order
+
+
+def layout(pos: Position, hand: tuple[int, ...], ace_low: bool, ace_high: bool) -> Layout:
+    """``hand``: the (live) hand counts the DP may play."""
+    both = ace_low and ace_high
+    positions = tuple(range(1 if ace_low else 2, (14 if ace_high else 13) + 1))
+    npos = len(positions)
+    lay_t = np.zeros((npos, 4), dtype=np.int64)
+    lay_k = np.zeros((npos, 4), dtype=np.int64)
+    lay_h = np.zeros((npos, 4), dtype=np.int64)
+    realu = np.zeros((npos + 2, 4), dtype=np.int64)  # units that may stand at a cell (padded by 2)
+    lastace = np.zeros(npos, dtype=np.int64)
+    for i, p in enumerate(positions):
+        for s in range(4):
+            f = face_at(p, s)
+            realu[i, s] = pos.table_real[f] + pos.table_jokers[f] + hand[f]
+            if p == 14 and both:
+                continue  # the aces set aside at position 1, carried in the state
+            lay_t[i, s], lay_k[i, s], lay_h[i, s] = pos.table_real[f], pos.table_jokers[f], hand[f]
+    if both:
+        lastace[npos - 1] = 1
+    wild = pos.hand_jokers + sum(pos.table_jokers)
+    # a run of a suit can only pass a cell near a real unit of that suit, or on 3+ wildcards
+    near = np.zeros((npos + 2, 4), dtype=np.int64)
+    for i in range(npos):
+        for s in range(4):
+            near[i, s] = realu[max(0, i - 2) : i + 3, s].any()
+    avail = realu + np.where((near != 0) | (wild >= 3), wild, 0)
+    setok = np.array([(realu[i] > 0).sum() + wild >= 3 and not lastace[i] for i in range(npos)], dtype=np.int64)
+    defer = np.zeros((npos, 4), dtype=np.int64)
+    if both:
+        for s in range(4):
+            if avail[npos - 3, s] and avail[npos - 2, s]:  # a queen and a king may stand above it
+                defer[0, s] = realu[0, s]
+    # the most table jokers that cells after (i, s) can still release
+    releasable = np.minimum(lay_k, lay_t + lay_h).ravel()
+    rafter = (np.cumsum(releasable[::-1])[::-1] - releasable).reshape(npos, 4)
+    rp = np.array([RANK_POINTS[p] for p in positions], dtype=np.int64)
+    arrays = (lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, np.ascontiguousarray(rafter), rp)
+    return Layout(positions, both, arrays)
 
 
 def live_hand(pos: Position, ace_low: bool, ace_high: bool) -> tuple[int, ...]:
@@ -117,10 +132,8 @@ def _alive(f: int, units: list[int], wild: int, ace_low: bool, ace_high: bool) -
     others = sum(1 for s in range(4) if s != suit and units[rank0 * 4 + s])
     if others + wild >= 2:
         return True
-    if rank0 == 0:
-        positions = ([1] if ace_low else []) + ([14] if ace_high else [])
-    else:
-        positions = [rank0 + 1]
+    ace_positions = ([1] if ace_low else []) + ([14] if ace_high else [])
+    positions = ace_positions if rank0 == 0 else [rank0 + 1]
     lo, hi = (1 if ace_low else 2), (14 if ace_high else 13)
     for p in positions:
         for start in range(max(lo, p - 2), min(p, hi - 2) + 1):

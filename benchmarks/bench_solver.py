@@ -1,0 +1,121 @@
+"""Solver vs MILP reference on fixed seeded position sets.
+
+    .venv/bin/python benchmarks/bench_solver.py [--n 200] [--milp-n 60] [--no-milp]
+
+Positions: ``tests/data/solver_positions.jsonl`` when it exists (one-deck / two-deck,
+synthetic / game, each a set), else the synthetic generators of tests/positions.py. Prints
+per set the solver's median and p99 per position, the MILP's (both objectives, on the
+first ``--milp-n`` positions of the set) and the ratio of medians; start-up time (import +
+first solve, in a fresh interpreter) with a cold numba cache (empty NUMBA_CACHE_DIR) and a
+warm one; peak resident memory; and the load average (other processes skew timings).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+DATA = ROOT / "tests" / "data" / "solver_positions.jsonl"
+
+_STARTUP = """
+import time
+t0 = time.perf_counter()
+from carousel_env.cards import parse_hand, parse_table
+from carousel_env.rules import carousel
+from carousel_env.solver import solve
+solve(parse_table("3C 4C 5C 6C | 3D 4D 5D 6D"), parse_hand("6H JK"), carousel(2))
+print(time.perf_counter() - t0)
+"""
+
+
+def startup(cache_dir: str | None) -> float:
+    """Seconds for import + first solve in a fresh interpreter (``cache_dir``: NUMBA_CACHE_DIR)."""
+    env = dict(os.environ)
+    if cache_dir is not None:
+        env["NUMBA_CACHE_DIR"] = cache_dir
+    out = subprocess.run(
+        [sys.executable, "-c", _STARTUP], env=env, cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    return float(out.stdout.strip())
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def position_sets(n: int, seed: int):
+    from carousel_env.cards import parse_hand, parse_table
+    from carousel_env.rules import carousel, manipulation_rummy
+
+    if DATA.exists():
+        sets: dict[str, list] = {}
+        for line in DATA.read_text().splitlines():
+            item = json.loads(line)
+            rules = manipulation_rummy(4) if item["variant"] == "manipulation_rummy" else carousel(item["decks"] + 1)
+            name = f"{item['source']} {item['decks']} deck(s) {item['variant']}"
+            sets.setdefault(name, []).append((rules, parse_table(item["table"]), parse_hand(item["hand"])))
+        return [(name, items[:n]) for name, items in sorted(sets.items())]
+    from tests.positions import synthetic_positions
+
+    one, two = carousel(2), carousel(3)
+    return [
+        ("synthetic 1 deck + 1 joker", [(one, t, h) for t, h in synthetic_positions(n, seed, 1, 1, one)]),
+        ("synthetic 2 decks + 2 jokers", [(two, t, h) for t, h in synthetic_positions(n, seed, 2, 2, two)]),
+    ]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=200, help="positions per set")
+    ap.add_argument("--milp-n", type=int, default=60, help="positions per set also timed with the MILP")
+    ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--no-milp", action="store_true")
+    args = ap.parse_args()
+
+    print(f"load average before: {os.getloadavg()}")
+    with tempfile.TemporaryDirectory() as empty:
+        print(f"start-up (import + first solve), cold numba cache: {startup(empty):.2f} s")
+    startup(None)  # make sure the default cache is filled
+    print(f"start-up (import + first solve), warm numba cache: {startup(None):.3f} s")
+
+    from carousel_env.solver import solve
+
+    if not args.no_milp:
+        from tests.milp_reference import milp_best
+    for name, items in position_sets(args.n, args.seed):
+        ts, tm = [], []
+        for i, (rules, table, hand) in enumerate(items):
+            a = time.perf_counter()
+            solve(table, hand, rules)
+            ts.append(time.perf_counter() - a)
+            if not args.no_milp and i < args.milp_n:
+                a = time.perf_counter()
+                milp_best(table, hand, rules, "points")
+                milp_best(table, hand, rules, "cards")
+                tm.append(time.perf_counter() - a)
+        line = f"{name}: n={len(ts)} solver median {1000 * statistics.median(ts):.3f} ms"
+        line += f" p99 {1000 * _pct(ts, 0.99):.1f} ms max {1000 * max(ts):.0f} ms"
+        if tm:
+            line += (
+                f" | milp (n={len(tm)}) median {1000 * statistics.median(tm):.2f} ms p99 {1000 * _pct(tm, 0.99):.1f} ms"
+            )
+            line += f" | median ratio {statistics.median(tm) / statistics.median(ts):.1f}x"
+        print(line, flush=True)
+    print(f"peak resident memory: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+    print(f"load average after: {os.getloadavg()}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
