@@ -24,7 +24,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         config = load_config(args.config, args.set)
     out = Path(args.out) if args.out else Path("runs") / config.exp_name
     run_dir = train(config, out, resume=args.resume, max_updates=args.max_updates)
-    print(f"run saved in {run_dir} (checkpoint {run_dir / 'latest.pt'})")
+    print(f"run saved in {run_dir} (checkpoint {run_dir / 'latest.pt'}, curves {run_dir / 'learning_curves.png'})")
+    _print_last_eval(run_dir / "metrics.csv", config.eval_opponent)
     return 0
 
 
@@ -78,6 +79,25 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     opponents = [args.checkpoint] + [o for o in (args.opponents or "").split(",") if o]
     return play(opponents, num_players=args.players, seat=args.seat, seed=args.seed)
+
+
+def _print_last_eval(metrics_csv: Path, opponent: str) -> None:
+    """Repeat the run's latest evaluation, so a run's last line says how good it is."""
+    import csv
+
+    if not metrics_csv.exists():
+        return
+    latest: dict[str, float] = {}
+    with metrics_csv.open() as f:
+        for row in csv.DictReader(f):
+            if row["name"].startswith("eval/"):
+                latest[row["name"]] = float(row["value"])
+    if "eval/win_rate" in latest:
+        low, high = latest.get("eval/win_rate_ci_low", 0.0), latest.get("eval/win_rate_ci_high", 1.0)
+        print(
+            f"latest evaluation vs {opponent}: win rate {latest['eval/win_rate']:.3f} "
+            f"(95% CI {low:.3f}-{high:.3f}), mean round-score difference {latest.get('eval/score_diff', 0.0):+.2f}"
+        )
 
 
 def register(subparsers) -> None:

@@ -37,8 +37,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from carousel_env.cards import Hand, Table, hand_points
+from carousel_env.cards import JOKER, Hand, Table, face, hand_points, joker_as, make_card, rank_of, suit_of
 from carousel_env.manipulation import Play, remaining_hand
+from carousel_env.melds import is_valid_meld
 from carousel_env.rules import Rules
 from carousel_env.solver import core
 from carousel_env.solver.build import build
@@ -109,8 +110,38 @@ def solve(table: Table, hand: Hand, rules: Rules, k: int = 8) -> SolveResult:
     return SolveResult(best_points, best_cards, tuple(suggestions))
 
 
+def _lays_off(table: Table, hand: Hand, rules: Rules) -> bool:
+    """Whether one hand card (or a hand joker) can be added to one table meld as it stands.
+
+    A cheap sufficient test (such a play is legal: every other meld and every declaration
+    stays as it is); every candidate is confirmed by ``is_valid_meld``."""
+    have = set(hand)
+    joker = JOKER in have
+    for meld in table:
+        faces = [face(u) for u in meld]
+        ranks = {rank_of(f) for f in faces}
+        if len(ranks) == 1:
+            if len(meld) != 3:
+                continue
+            rank = next(iter(ranks))
+            present = {suit_of(f) for f in faces}
+            candidates = [make_card(rank, s) for s in range(4) if s not in present]
+        else:
+            suit = suit_of(faces[0])
+            candidates = [make_card(r, suit) for r in {r - 1 for r in ranks} | {r + 1 for r in ranks} if 1 <= r <= 13]
+            candidates.append(make_card(1, suit))
+        for c in candidates:
+            if c in have and is_valid_meld(meld + (c,), rules):
+                return True
+            if joker and is_valid_meld(meld + (joker_as(c),), rules):
+                return True
+    return False
+
+
 def has_play(table: Table, hand: Hand, rules: Rules) -> bool:
     """Whether any legal play exists (same answer as ``solve(...).best_cards is not None``)."""
+    if hand and _lays_off(table, hand, rules):
+        return True
     found = _prepare(table, hand, rules)
     if found is None:
         return False

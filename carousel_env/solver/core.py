@@ -209,19 +209,20 @@ def _dominated(key, fp, fn, table, states, mask):
 
 
 @njit(cache=True)
-def _build(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, need_n, need_p):
+def _build(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, need_n, need_p, need_q):
     """The reachable states layer by layer: ``states`` rows (key, forward max real cards,
     forward max points, alive), ``edges`` rows, and the layer bounds.
 
-    ``need_n < 0``: optima only: no edges, and a state is dropped when a better state of
+    ``need_q >= 0``: optima only: no edges, and a state is dropped when a better state of
     the same layer (:func:`_dominated`) matches its forward values (exact for the three
-    optima, not per cards count). Otherwise every edge is kept and a state is dropped
-    when even every later live hand card and every hand joker could reach neither
-    ``need_n`` cards nor ``need_p`` points.
+    optima, not per cards count), or when even every later live hand card and every hand
+    joker could reach neither ``need_n`` cards nor ``need_p`` points, nor ``need_q`` points
+    with no hand joker. Otherwise every edge is kept and a state is dropped when it could
+    reach neither ``need_n`` cards nor ``need_p`` points.
     """
     npos = lay_t.shape[0]
     nlayers = 5 * npos + 1
-    optima = need_n < 0
+    optima = need_q >= 0
     # the most real cards and points still playable after each layer
     fut_n = np.zeros(nlayers, dtype=np.int64)
     fut_p = np.zeros(nlayers, dtype=np.int64)
@@ -295,10 +296,11 @@ def _build(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, 
                     edges[nedges, _E_CODE] = out[j, 2]
                     nedges += 1
         for b in range(hi, nstates):
-            if optima:
-                if s == 4 and _dominated(states[b, 0], states[b, 2], states[b, 1], table, states, mask):
+            if states[b, 1] + fut_n[layer + 1] + hj < need_n and states[b, 2] + fut_p[layer + 1] + 25 * hj < need_p:
+                if not optima or states[b, 2] + fut_p[layer + 1] < need_q:
                     states[b, 3] = 0
-            elif states[b, 1] + fut_n[layer + 1] + hj < need_n and states[b, 2] + fut_p[layer + 1] + 25 * hj < need_p:
+                    continue
+            if optima and _dominated(states[b, 0], states[b, 2], states[b, 1], table, states, mask):
                 states[b, 3] = 0
         bounds[layer + 2] = nstates
     return states[:nstates], edges[:nedges], bounds
@@ -307,18 +309,46 @@ def _build(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, 
 @njit(cache=True)
 def optima(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj):
     """``(best points, best cards, best points with no hand joker)``; 0 where only the empty
-    play exists (every card scores at least 1 point)."""
-    states, _edges, bounds = _build(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, -1, 0)
-    nlayers = bounds.shape[0] - 1
-    best = np.zeros(3, dtype=np.int64)
-    for b in range(bounds[nlayers - 1], bounds[nlayers]):
-        d = ((states[b, 0] >> _D_SHIFT) & 15) - _D_BIAS
-        if states[b, 3] and 0 <= d <= hj:
-            best[0] = max(best[0], states[b, 2] + 25 * d)
-            best[1] = max(best[1], states[b, 1] + d)
-            if d == 0:
-                best[2] = max(best[2], states[b, 2])
-    return best
+    play exists (every card scores at least 1 point).
+
+    Rounds of :func:`_build` with targets ``need`` (cards, points, points with no hand
+    joker), starting at the upper bounds (every live hand card played): a round drops the
+    states that can reach no target. An objective whose round optimum reaches its target
+    is exact (its optimal path reaches the target, so no state of it was dropped) and
+    keeps that value as its target (still exact in later rounds); an objective that falls
+    short has its target lowered, by a step that doubles each round, never below the value
+    found (which is achievable, so that round is exact for it)."""
+    top_n = hj
+    top_p = 0
+    for i in range(lay_h.shape[0]):
+        for s in range(4):
+            top_n += lay_h[i, s]
+            top_p += lay_h[i, s] * rp[i]
+    need = np.array([top_p + 25 * hj, top_n, top_p], dtype=np.int64)
+    step = np.array([10, 1, 10], dtype=np.int64)
+    while True:
+        states, _edges, bounds = _build(
+            lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, need[1], need[0], need[2]
+        )
+        nlayers = bounds.shape[0] - 1
+        best = np.zeros(3, dtype=np.int64)
+        for b in range(bounds[nlayers - 1], bounds[nlayers]):
+            d = ((states[b, 0] >> _D_SHIFT) & 15) - _D_BIAS
+            if states[b, 3] and 0 <= d <= hj:
+                best[0] = max(best[0], states[b, 2] + 25 * d)
+                best[1] = max(best[1], states[b, 1] + d)
+                if d == 0:
+                    best[2] = max(best[2], states[b, 2])
+        done = True
+        for j in range(3):
+            if best[j] >= need[j]:
+                need[j] = best[j]
+            else:
+                done = False
+                need[j] = max(best[j], need[j] - step[j])
+                step[j] *= 2
+        if done:
+            return best
 
 
 @njit(cache=True)
@@ -326,7 +356,7 @@ def explore(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp,
     """The pruned DAG for ``need_n`` / ``need_p`` and, per state, the best future points,
     cards and points without hand jokers (``_NEG``: the state cannot finish)."""
     states, edges, bounds = _build(
-        lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, need_n, need_p
+        lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, need_n, need_p, -1
     )
     nstates = states.shape[0]
     nlayers = bounds.shape[0] - 1
