@@ -37,6 +37,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from carousel_env.cards import JOKER, Hand, Table, face, hand_points, joker_as, make_card, rank_of, suit_of
 from carousel_env.manipulation import Play, remaining_hand
 from carousel_env.melds import is_valid_meld
@@ -87,7 +89,7 @@ def solve(table: Table, hand: Hand, rules: Rules, k: int = 8) -> SolveResult:
     if found is None:
         return _NONE
     pos, lay = found
-    best_points, best_cards, plain_points = core.optima(*lay.arrays, pos.hand_jokers).tolist()
+    best_points, best_cards, plain_points = core.optima(*lay.arrays, pos.hand_jokers, 0).tolist()
     if best_cards <= 0:
         return _NONE
     # The entries any slot may pick: at least need_n cards, or at least need_p points.
@@ -96,8 +98,7 @@ def solve(table: Table, hand: Hand, rules: Rules, k: int = 8) -> SolveResult:
     need_p = plain_points if plain_points > 0 else best_points
     if rules.knock_limit is not None:
         need_p = min(need_p, hand_total - rules.knock_limit)
-    states, edges, bounds, fut = core.explore(*lay.arrays, pos.hand_jokers, need_n, need_p)
-    table_best, where, back, offsets = core.vector(states, edges, bounds, fut, pos.hand_jokers, need_n, need_p)
+    edges, bounds, table_best, where, back, offsets = _explore(lay, pos, best_cards, best_points, need_n, need_p)
     best = {(int(c), int(j)): int(table_best[c, j]) for c, j in zip(*(table_best >= 0).nonzero())}
     suggestions = []
     for reason, entry in choose(best, k, hand_total, rules.knock_limit):
@@ -108,6 +109,37 @@ def solve(table: Table, hand: Hand, rules: Rules, k: int = 8) -> SolveResult:
         after = remaining_hand(hand, play)
         suggestions.append(Suggestion(play, best[entry], entry[0], entry[1], after, hand_points(after), reason))
     return SolveResult(best_points, best_cards, tuple(suggestions))
+
+
+def _explore(lay, pos, best_cards: int, best_points: int, need_n: int, need_p: int):
+    """``core.explore`` then ``core.vector``, exact for every entry a slot may pick.
+
+    With no hand joker, rounds with a points target per cards count (``core._build``):
+    first the most any ``n`` cards could score (the ``n`` dearest live hand cards, at most
+    ``best_points``); a count whose best falls short of its target is retried with a lower
+    target (a step that doubles, never below the best found, which is achievable)."""
+    if pos.hand_jokers:
+        tgt = np.zeros(1, dtype=np.int64)
+    else:
+        lay_h, rp = lay.arrays[2], lay.arrays[9]
+        pts = sorted((int(rp[i]) for i, s in zip(*lay_h.nonzero()) for _ in range(int(lay_h[i, s]))), reverse=True)
+        tgt = np.array([min(best_points, sum(pts[:n])) for n in range(len(pts) + 1)], dtype=np.int64)
+        step = np.full(len(pts) + 1, 5, dtype=np.int64)
+    while True:
+        states, edges, bounds, fut = core.explore(*lay.arrays, pos.hand_jokers, need_n, need_p, tgt)
+        table_best, where, back, offsets = core.vector(states, edges, bounds, fut, pos.hand_jokers, need_n, need_p, tgt)
+        if len(tgt) == 1:
+            break
+        done = True
+        for n in range(need_n, best_cards + 1):
+            found = int(table_best[n].max()) if n < table_best.shape[0] else -1
+            if found < tgt[n]:
+                done = False
+                tgt[n] = max(found, tgt[n] - step[n])
+                step[n] *= 2
+        if done:
+            break
+    return edges, bounds, table_best, where, back, offsets
 
 
 def _lays_off(table: Table, hand: Hand, rules: Rules) -> bool:
@@ -131,19 +163,22 @@ def _lays_off(table: Table, hand: Hand, rules: Rules) -> bool:
             candidates = [make_card(r, suit) for r in {r - 1 for r in ranks} | {r + 1 for r in ranks} if 1 <= r <= 13]
             candidates.append(make_card(1, suit))
         for c in candidates:
-            if c in have and is_valid_meld(meld + (c,), rules):
+            if c in have and is_valid_meld((*meld, c), rules):
                 return True
-            if joker and is_valid_meld(meld + (joker_as(c),), rules):
+            if joker and is_valid_meld((*meld, joker_as(c)), rules):
                 return True
     return False
 
 
 def has_play(table: Table, hand: Hand, rules: Rules) -> bool:
-    """Whether any legal play exists (same answer as ``solve(...).best_cards is not None``)."""
+    """Whether any legal play exists (same answer as ``solve(...).best_cards is not None``).
+
+    A hand card or joker that fits a table meld as it stands answers at once; otherwise the
+    optima pass decides."""
     if hand and _lays_off(table, hand, rules):
         return True
     found = _prepare(table, hand, rules)
     if found is None:
         return False
     pos, lay = found
-    return bool(core.optima(*lay.arrays, pos.hand_jokers)[1] > 0)
+    return bool(core.optima(*lay.arrays, pos.hand_jokers, 1)[1] > 0)

@@ -22,16 +22,20 @@ State (one int64, see the ``_*_SHIFT`` constants):
   can form sets exactly when some ``k`` has ``largest <= k`` and ``3k <= total + wild
   <= 4k`` (deal the units round-robin by suit into ``k`` sets).
 
-Three passes over one DAG:
+The passes:
 
-1. ``_build``: the reachable states, layer by layer (hash tables on flat arrays), and
-   the edges between them, each with the hand cards it plays and their points;
-2. backward: per state the exact best future points, future cards and future points
-   with no hand joker (hence the exact optima at the root, and sharp pruning bounds);
+1. ``optima``: ``_build`` with no edges, in rounds with targets (every live hand card
+   played first): states that can reach no target, or that a state with longer open
+   runs (:func:`_dominated`) matches, are dropped; a round whose optima reach their
+   targets is exact (see :func:`optima`);
+2. ``explore``: ``_build`` with the edges (each with the hand cards it plays and their
+   points), keeping the states that can reach ``need_n`` cards or ``need_p`` points
+   (with per-count points targets, see :func:`_build`); then backward, per state the
+   exact best future points, future cards and future points with no hand joker;
 3. forward vector pass: per state, the best points for every count of real hand cards
    played, keeping only entries that can still reach ``need_n`` cards or ``need_p``
    points (so every final entry a suggestion slot can pick is exact), with one
-   back-pointer (edge) per entry.
+   back-pointer (edge) per entry, stored only for the counts that can still matter.
 
 Everything is int64 so that every jitted function compiles for one signature.
 """
@@ -50,7 +54,8 @@ _MX_SHIFT = 57  # largest per suit, 3 bits
 _NEG = -(1 << 40)
 
 # edge columns
-_E_FROM, _E_TO, _E_DN, _E_DP, _E_CODE = 0, 1, 2, 3, 4
+# an edge is two int64: (from | to << 32, code | hand cards << 32 | their points << 40)
+_LOW = (1 << 32) - 1
 
 
 @njit(cache=True)
@@ -209,7 +214,7 @@ def _dominated(key, fp, fn, table, states, mask):
 
 
 @njit(cache=True)
-def _build(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, need_n, need_p, need_q):
+def _build(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, need_n, need_p, need_q, tgt):
     """The reachable states layer by layer: ``states`` rows (key, forward max real cards,
     forward max points, alive), ``edges`` rows, and the layer bounds.
 
@@ -218,7 +223,10 @@ def _build(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, 
     optima, not per cards count), or when even every later live hand card and every hand
     joker could reach neither ``need_n`` cards nor ``need_p`` points, nor ``need_q`` points
     with no hand joker. Otherwise every edge is kept and a state is dropped when it could
-    reach neither ``need_n`` cards nor ``need_p`` points.
+    reach neither ``need_n`` cards nor ``need_p`` points, where with ``tgt`` (one entry per
+    real cards count, used only when longer than 1 and with no hand joker) reaching ``n``
+    cards counts only with at least ``tgt[n]`` points: a play with ``n`` cards skips at least
+    the points the state's best prefix skipped, and at least the ``top - n`` cheapest cards.
     """
     npos = lay_t.shape[0]
     nlayers = 5 * npos + 1
@@ -231,9 +239,35 @@ def _build(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, 
         h = lay_h[i, s] if s < 4 else 0
         fut_n[layer] = fut_n[layer + 1] + h
         fut_p[layer] = fut_p[layer + 1] + h * rp[i]
+    top_n, top_p = fut_n[0], fut_p[0]
+    targeted = tgt.shape[0] > 1 and hj == 0
+    # after each layer, the points of the q cheapest live hand cards seen so far (``bseen``)
+    # and of the m cheapest still to come (``bfut``); ``_NEG`` negated where there are fewer
+    bseen = np.full((nlayers if targeted else 1, top_n + 1), -_NEG, dtype=np.int64)
+    bfut = np.full((nlayers if targeted else 1, top_n + 1), -_NEG, dtype=np.int64)
+    if targeted:
+        pts = np.empty(top_n, dtype=np.int64)
+        at = np.empty(top_n, dtype=np.int64)
+        m = 0
+        for layer in range(nlayers - 1):
+            i, s = layer // 5, layer % 5
+            if s < 4:
+                for _ in range(lay_h[i, s]):
+                    pts[m] = rp[i]
+                    at[m] = layer
+                    m += 1
+        for layer in range(nlayers - 1):
+            seen = np.sort(pts[at <= layer])
+            later = np.sort(pts[at > layer])
+            bseen[layer, 0] = 0
+            for q in range(seen.shape[0]):
+                bseen[layer, q + 1] = bseen[layer, q] + seen[q]
+            bfut[layer, 0] = 0
+            for q in range(later.shape[0]):
+                bfut[layer, q + 1] = bfut[layer, q] + later[q]
     bounds = np.zeros(nlayers + 1, dtype=np.int64)
     states = np.empty((1024, 4), dtype=np.int64)
-    edges = np.empty((1 if optima else 4096, 5), dtype=np.int64)
+    edges = np.empty((1 if optima else 4096, 2), dtype=np.int64)
     states[0, 0] = np.int64(_D_BIAS) << _D_SHIFT
     states[0, 1:] = 0
     states[0, 3] = 1
@@ -289,17 +323,35 @@ def _build(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, 
                 states[b, 1] = max(states[b, 1], states[a, 1] + dn)
                 states[b, 2] = max(states[b, 2], states[a, 2] + dn * rp[i])
                 if not optima:
-                    edges[nedges, _E_FROM] = a
-                    edges[nedges, _E_TO] = b
-                    edges[nedges, _E_DN] = dn
-                    edges[nedges, _E_DP] = dn * rp[i]
-                    edges[nedges, _E_CODE] = out[j, 2]
+                    edges[nedges, 0] = a | (b << 32)
+                    edges[nedges, 1] = out[j, 2] | (dn << 32) | ((dn * rp[i]) << 40)
                     nedges += 1
         for b in range(hi, nstates):
-            if states[b, 1] + fut_n[layer + 1] + hj < need_n and states[b, 2] + fut_p[layer + 1] + 25 * hj < need_p:
-                if not optima or states[b, 2] + fut_p[layer + 1] < need_q:
+            reach_n = states[b, 1] + fut_n[layer + 1] + hj
+            if targeted and states[b, 2] + fut_p[layer + 1] < need_p:
+                # every play through b skips q >= q0 seen cards worth at least ``skipped``
+                skipped = top_p - fut_p[layer + 1] - states[b, 2]
+                seen_n = top_n - fut_n[layer + 1]
+                q0 = seen_n - states[b, 1]
+                useful = False
+                for n in range(need_n, min(reach_n, top_n) + 1):
+                    skip = top_n - n
+                    for q in range(max(q0, skip - fut_n[layer + 1]), min(skip, seen_n) + 1):
+                        if top_p - max(skipped, bseen[layer, q]) - bfut[layer, skip - q] >= tgt[n]:
+                            useful = True
+                            break
+                    if useful:
+                        break
+                if not useful:
                     states[b, 3] = 0
                     continue
+            elif (
+                reach_n < need_n
+                and states[b, 2] + fut_p[layer + 1] + 25 * hj < need_p
+                and (not optima or states[b, 2] + fut_p[layer + 1] < need_q)
+            ):
+                states[b, 3] = 0
+                continue
             if optima and _dominated(states[b, 0], states[b, 2], states[b, 1], table, states, mask):
                 states[b, 3] = 0
         bounds[layer + 2] = nstates
@@ -307,7 +359,7 @@ def _build(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, 
 
 
 @njit(cache=True)
-def optima(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj):
+def optima(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, any_play):
     """``(best points, best cards, best points with no hand joker)``; 0 where only the empty
     play exists (every card scores at least 1 point).
 
@@ -317,7 +369,10 @@ def optima(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, 
     is exact (its optimal path reaches the target, so no state of it was dropped) and
     keeps that value as its target (still exact in later rounds); an objective that falls
     short has its target lowered, by a step that doubles each round, never below the value
-    found (which is achievable, so that round is exact for it)."""
+    found (which is achievable, so that round is exact for it).
+
+    ``any_play``: stop at the first round that finds a play (only ``best cards > 0`` is
+    then meaningful)."""
     top_n = hj
     top_p = 0
     for i in range(lay_h.shape[0]):
@@ -328,7 +383,7 @@ def optima(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, 
     step = np.array([10, 1, 10], dtype=np.int64)
     while True:
         states, _edges, bounds = _build(
-            lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, need[1], need[0], need[2]
+            lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, need[1], need[0], need[2], step[:1]
         )
         nlayers = bounds.shape[0] - 1
         best = np.zeros(3, dtype=np.int64)
@@ -347,16 +402,17 @@ def optima(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, 
                 done = False
                 need[j] = max(best[j], need[j] - step[j])
                 step[j] *= 2
-        if done:
+        if done or (any_play and best[1] > 0):
             return best
 
 
 @njit(cache=True)
-def explore(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, need_n, need_p):
-    """The pruned DAG for ``need_n`` / ``need_p`` and, per state, the best future points,
-    cards and points without hand jokers (``_NEG``: the state cannot finish)."""
+def explore(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, need_n, need_p, tgt):
+    """The pruned DAG for ``need_n`` / ``need_p`` / ``tgt`` (see :func:`_build`) and, per
+    state, the best future points, cards and points without hand jokers (``_NEG``: the
+    state cannot finish)."""
     states, edges, bounds = _build(
-        lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, need_n, need_p, -1
+        lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, need_n, need_p, -1, tgt
     )
     nstates = states.shape[0]
     nlayers = bounds.shape[0] - 1
@@ -369,20 +425,24 @@ def explore(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp,
             if d == 0:
                 fut[b, 2] = 0
     for e in range(edges.shape[0] - 1, -1, -1):
-        a, b = edges[e, _E_FROM], edges[e, _E_TO]
+        a, b = edges[e, 0] & _LOW, edges[e, 0] >> 32
         if fut[b, 1] == _NEG:
             continue
-        fut[a, 0] = max(fut[a, 0], fut[b, 0] + edges[e, _E_DP])
-        fut[a, 1] = max(fut[a, 1], fut[b, 1] + edges[e, _E_DN])
+        dn, dp = (edges[e, 1] >> 32) & 255, edges[e, 1] >> 40
+        fut[a, 0] = max(fut[a, 0], fut[b, 0] + dp)
+        fut[a, 1] = max(fut[a, 1], fut[b, 1] + dn)
         if fut[b, 2] != _NEG:
-            fut[a, 2] = max(fut[a, 2], fut[b, 2] + edges[e, _E_DP])
+            fut[a, 2] = max(fut[a, 2], fut[b, 2] + dp)
     return states, edges, bounds, fut
 
 
 @njit(cache=True)
-def vector(states, edges, bounds, fut, hj, need_n, need_p):
+def vector(states, edges, bounds, fut, hj, need_n, need_p, tgt):
     """Pass 3: best points per (cards, hand jokers) for every entry with at least ``need_n``
-    cards or ``need_p`` points (exact: no prefix of such a play is ever pruned).
+    cards or ``need_p`` points (exact: no prefix of such a play is ever pruned), and with
+    ``tgt`` (see :func:`_build`) only the entries of ``n >= need_n`` cards that reach
+    ``tgt[n]`` points or ``need_p`` (exact; the caller checks that each count reached its
+    target, else the best of that count may be missing).
 
     Returns ``(best, where, back, offsets)``: ``best[c, j]`` the points (-1: none or not
     needed), ``where[c, j]`` the (final state, real cards) holding it; ``back`` and
@@ -390,21 +450,31 @@ def vector(states, edges, bounds, fut, hj, need_n, need_p):
     """
     nstates = states.shape[0]
     nlayers = bounds.shape[0] - 1
+    # entry (state a, n real cards) at offsets[a] + n, for n in lo[a] .. hi[a] - 1: an entry
+    # with fewer than lo[a] cards (at most 10 points each) can reach neither need_n nor need_p
     offsets = np.zeros(nstates + 1, dtype=np.int64)
+    lo = np.zeros(nstates, dtype=np.int64)
+    hi = np.zeros(nstates, dtype=np.int64)
+    start = 0
     for a in range(nstates):
-        width = states[a, 1] + 1 if fut[a, 1] != _NEG else 0
-        offsets[a + 1] = offsets[a] + width
-    val = np.full(offsets[nstates], -1, dtype=np.int64)
-    back = np.full(offsets[nstates], -1, dtype=np.int64)
+        if fut[a, 1] != _NEG:
+            hi[a] = states[a, 1] + 1
+            if a:
+                lo[a] = min(hi[a], max(0, min(need_n - fut[a, 1], (need_p - fut[a, 0] + 9) // 10)))
+        offsets[a] = start - lo[a]
+        start += hi[a] - lo[a]
+    offsets[nstates] = start
+    val = np.full(start, -1, dtype=np.int64)
+    back = np.full(start, -1, dtype=np.int64)
     val[0] = 0
     for e in range(edges.shape[0]):
-        a, b = edges[e, _E_FROM], edges[e, _E_TO]
+        a, b = edges[e, 0] & _LOW, edges[e, 0] >> 32
         fn, fp = fut[b, 1], fut[b, 0]
         if fn == _NEG:
             continue
-        dn, dp = edges[e, _E_DN], edges[e, _E_DP]
+        dn, dp = (edges[e, 1] >> 32) & 255, edges[e, 1] >> 40
         oa, ob = offsets[a], offsets[b]
-        for n in range(offsets[a + 1] - oa):
+        for n in range(lo[a], hi[a]):
             v = val[oa + n]
             if v < 0:
                 continue
@@ -421,13 +491,15 @@ def vector(states, edges, bounds, fut, hj, need_n, need_p):
         if fut[b, 1] == _NEG:
             continue
         d = ((states[b, 0] >> _D_SHIFT) & 15) - _D_BIAS
-        for n in range(offsets[b + 1] - offsets[b]):
+        for n in range(lo[b], hi[b]):
             v = val[offsets[b] + n]
             if v < 0:
                 continue
             cards, pts = n + d, v + 25 * d
             if cards < 1 or (cards < need_n and pts < need_p):
                 continue  # possibly inexact (pruned): no slot may use it
+            if tgt.shape[0] > 1 and hj == 0 and pts < need_p and pts < tgt[cards]:
+                continue
             if pts > best[cards, d]:
                 best[cards, d] = pts
                 where[cards, d, 0] = b
@@ -441,7 +513,7 @@ def trace(edges, back, offsets, nlayers, state, n):
     codes = np.empty(nlayers, dtype=np.int64)
     for layer in range(nlayers - 1, -1, -1):
         e = back[offsets[state] + n]
-        codes[layer] = edges[e, _E_CODE]
-        n -= edges[e, _E_DN]
-        state = edges[e, _E_FROM]
+        codes[layer] = edges[e, 1] & _LOW
+        n -= (edges[e, 1] >> 32) & 255
+        state = edges[e, 0] & _LOW
     return codes
