@@ -17,6 +17,7 @@ ace) and, at each, the four suits (cells).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -65,33 +66,38 @@ class Layout:
     arrays: tuple[np.ndarray, ...]  # ``core.explore``'s array arguments, in order
 
 
+@lru_cache(maxsize=4)
+def _faces(ace_low: bool, ace_high: bool) -> tuple[tuple[int, ...], np.ndarray]:
+    """The sweep's positions and the face at every (position index, suit) cell."""
+    positions = tuple(range(1 if ace_low else 2, (14 if ace_high else 13) + 1))
+    faces = np.array([[face_at(p, s) for s in range(4)] for p in positions], dtype=np.int64)
+    return positions, faces
+
+
 def layout(pos: Position, hand: tuple[int, ...], ace_low: bool, ace_high: bool) -> Layout:
     """``hand``: the (live) hand counts the DP may play."""
     both = ace_low and ace_high
-    positions = tuple(range(1 if ace_low else 2, (14 if ace_high else 13) + 1))
+    positions, faces = _faces(ace_low, ace_high)
     npos = len(positions)
-    lay_t = np.zeros((npos, 4), dtype=np.int64)
-    lay_k = np.zeros((npos, 4), dtype=np.int64)
-    lay_h = np.zeros((npos, 4), dtype=np.int64)
+    # Whole-array numpy here: this runs once per solve, including every no-play position.
+    table_real = np.asarray(pos.table_real, dtype=np.int64)[faces]
+    table_jokers = np.asarray(pos.table_jokers, dtype=np.int64)[faces]
+    hand_here = np.asarray(hand, dtype=np.int64)[faces]
     realu = np.zeros((npos + 2, 4), dtype=np.int64)  # units that may stand at a cell (padded by 2)
+    realu[:npos] = table_real + table_jokers + hand_here
+    lay_t, lay_k, lay_h = table_real, table_jokers, hand_here
     lastace = np.zeros(npos, dtype=np.int64)
-    for i, p in enumerate(positions):
-        for s in range(4):
-            f = face_at(p, s)
-            realu[i, s] = pos.table_real[f] + pos.table_jokers[f] + hand[f]
-            if p == 14 and both:
-                continue  # the aces set aside at position 1, carried in the state
-            lay_t[i, s], lay_k[i, s], lay_h[i, s] = pos.table_real[f], pos.table_jokers[f], hand[f]
     if both:
+        # the high ace's units are the aces set aside at position 1, carried in the state
+        lay_t[-1] = lay_k[-1] = lay_h[-1] = 0
         lastace[npos - 1] = 1
     wild = pos.hand_jokers + sum(pos.table_jokers)
     # a run of a suit can only pass a cell near a real unit of that suit, or on 3+ wildcards
+    present = np.vstack([np.zeros((2, 4), dtype=bool), realu > 0])  # row i + 2 is cell i
     near = np.zeros((npos + 2, 4), dtype=np.int64)
-    for i in range(npos):
-        for s in range(4):
-            near[i, s] = realu[max(0, i - 2) : i + 3, s].any()
+    near[:npos] = np.logical_or.reduce([present[k : k + npos] for k in range(5)])
     avail = realu + np.where((near != 0) | (wild >= 3), wild, 0)
-    setok = np.array([(realu[i] > 0).sum() + wild >= 3 and not lastace[i] for i in range(npos)], dtype=np.int64)
+    setok = (((realu[:npos] > 0).sum(axis=1) + wild >= 3) & (lastace == 0)).astype(np.int64)
     defer = np.zeros((npos, 4), dtype=np.int64)
     if both:
         for s in range(4):
