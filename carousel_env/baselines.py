@@ -15,9 +15,10 @@ optional seed for the random parts (``get_policy("random", seed=3)``).
 * ``smart``: a heuristic. Goes out whenever it can. Otherwise sheds first: while a play
   exists it makes the one shedding the most points, and only then considers knocking (a
   play only lowers the hand and the knock stays allowed after it, so greedy's knock-first
-  gives points away). Knocks only when its hand is likely the lowest (its value against
-  each opponent's hand size times the mean value of unseen cards, discounted since
-  opponents shed high cards first), else draws again or ends the turn.
+  gives points away). Heads-up it knocks as soon as allowed; with more players only when
+  its hand is likely the lowest (its value against each opponent's hand size times the
+  mean value of unseen cards, discounted since opponents shed high cards first). Else it
+  draws again or ends the turn.
 """
 
 from __future__ import annotations
@@ -99,7 +100,9 @@ class SmartPolicy:
         mean_unseen = float(unseen @ _CARD_POINTS / count) if count else 6.0
         opp = observation[g["opponents"]].reshape(-1, 5)
         sizes = opp[opp[:, 0] > 0, 1] * SIZE_SCALE
-        if len(sizes) == 0:
+        if len(sizes) <= 1:
+            # Heads-up, a knock at <= 5 is rarely undercut and waiting gives the opponent
+            # turns to shed or knock first: knock at once.
             return True
         estimate = float(sizes.min()) * mean_unseen * self.knock_margin
         return hand_value == 0 or hand_value < estimate
