@@ -182,6 +182,11 @@ def decision(state: GameState, k: int) -> tuple[np.ndarray, tuple]:
     return mask, suggestions
 
 
+def engine_action(action: int, suggestions: tuple):
+    """The engine action of env action ``action`` given the decision's ``suggestions``."""
+    return _KINDS[action] if action < FIRST_SUGGESTION else suggestions[action - FIRST_SUGGESTION].play
+
+
 def rank_rewards(order: list[list[int]], n: int) -> list[float]:
     """Zero-sum rewards from groups of tied seats, best group first: +1 first .. -1 last,
     tied seats sharing the average of their ranks."""
@@ -319,11 +324,11 @@ class raw_env(AECEnv):
         if not self._mask[a]:
             legal = ", ".join(action_name(i) for i in np.flatnonzero(self._mask))
             raise IllegalAction(f"{agent}: action {a} ({action_name(a)}) is not legal now; legal: {legal}")
-        return _KINDS[a] if a < FIRST_SUGGESTION else self._suggestions[a - FIRST_SUGGESTION].play
+        return engine_action(a, self._suggestions)
 
     def _describe(self, action: int) -> str:
         if action < FIRST_SUGGESTION:
-            return FIXED_ACTION_NAMES[action]
+            return action_name(action)
         return f"PLAY {hand_str(self._suggestions[action - FIRST_SUGGESTION].play.added)}"
 
     def _settle(self) -> None:
@@ -348,8 +353,7 @@ class raw_env(AECEnv):
                 return
             only = int(legal[0])
             self._auto.append((self.possible_agents[state.current], only, self._describe(only)))
-            play = _KINDS[only] if only < FIRST_SUGGESTION else self._suggestions[only - FIRST_SUGGESTION].play
-            self._state = apply(state, play)
+            self._state = apply(state, engine_action(only, self._suggestions))
 
     def _round_over(self, state: GameState) -> None:
         n = state.num_players

@@ -190,7 +190,7 @@ def round_robin(names: list[str], games: int, seed: int = 0, **config: object) -
 def engine_player(policy: str | Policy, k: int = 8, seed: int | None = None):
     """Adapt a policy to the engine: a callable ``GameState -> Action`` that plays for the
     player to act from that player's observation only (for ``carousel demo`` and scripts)."""
-    from carousel_env.aec import _KINDS, decision
+    from carousel_env.aec import decision, engine_action
     from carousel_env.observation import encode, layout
 
     chosen = resolve_policy(policy, seed=seed)
@@ -199,6 +199,6 @@ def engine_player(policy: str | Policy, k: int = 8, seed: int | None = None):
     def play(state):
         mask, suggestions = decision(state, k)
         action = chosen(encode(state, state.current, suggestions, lay), mask)
-        return _KINDS[action] if action < FIRST_SUGGESTION else suggestions[action - FIRST_SUGGESTION].play
+        return engine_action(action, suggestions)
 
     return play

@@ -145,7 +145,7 @@ def _alive(f: int, units: list[int], wild: int, ace_low: bool, ace_high: bool) -
         for start in range(max(lo, p - 2), min(p, hi - 2) + 1):
             missing = 0
             for q in range(start, start + 3):
-                if q != p and not units[((q - 1) % 13) * 4 + suit]:
+                if q != p and not units[face_at(q, suit)]:
                     missing += 1
             if missing <= wild:
                 return True
