@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Enum
+from functools import lru_cache
 
 from carousel_env.cards import Meld, Table, Unit, face, meld_str, rank_of, suit_of
 from carousel_env.rules import Rules
@@ -53,6 +54,13 @@ def is_valid_meld(meld: Sequence[Unit], rules: Rules) -> bool:
     return meld_kind(meld, rules.ace_low, rules.ace_high) is not None
 
 
+@lru_cache(maxsize=1 << 16)
+def is_valid_meld_cached(meld: Meld, ace_low: bool, ace_high: bool) -> bool:
+    """``is_valid_meld`` for a hashable meld, remembered: the same melds stay on the table
+    turn after turn and every play is checked against all of them."""
+    return meld_kind(meld, ace_low, ace_high) is not None
+
+
 def invalid_melds(table: Table, rules: Rules) -> list[Meld]:
     return [m for m in table if not is_valid_meld(m, rules)]
 
@@ -74,7 +82,12 @@ def sort_meld(meld: Sequence[Unit], rules: Rules) -> Meld:
     return tuple(sorted(meld, key=lambda u: _run_position(u, high)))
 
 
+def meld_order_key(meld: Meld) -> tuple:
+    """Where a meld (already in reading order) stands in a canonical table: sets first,
+    then by suit and faces."""
+    return (len(set(map(rank_of, meld))) > 1, suit_of(meld[0]), [face(u) for u in meld], meld)
+
+
 def canonical_table(table: Table, rules: Rules) -> Table:
     """Each meld in reading order and the melds sorted: equal tables compare equal."""
-    melds = [sort_meld(m, rules) for m in table]
-    return tuple(sorted(melds, key=lambda m: (len(set(map(rank_of, m))) > 1, suit_of(m[0]), [face(u) for u in m], m)))
+    return tuple(sorted((sort_meld(m, rules) for m in table), key=meld_order_key))

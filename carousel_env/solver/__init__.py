@@ -5,11 +5,12 @@ counts 25) and the exact maximum number of cards over every play that
 :func:`carousel_env.manipulation.check_play` accepts, plus up to ``k`` distinct suggested
 plays; ``has_play`` only answers whether any legal play exists.
 
-How (see the modules): ``prepare`` reduces the position to per-card counts laid out per
-cell (run position, suit); ``core`` (compiled with numba) sweeps the cells with open-run
-counts per suit as the state: first for the three exact optima, then for the best points
-per (cards, hand jokers) entry a slot may pick, with back-pointers; ``build`` rebuilds a
-table from the traced choices; ``select`` picks the slots. Nothing is cached between calls.
+How (see the modules, all compiled with numba): ``prepare`` reduces the position to
+per-card counts laid out per cell (run position, suit); ``core`` sweeps the cells with
+open-run counts per suit as the state, for the exact optima and the best points per
+(cards, hand jokers) entry a slot may pick, with back-pointers; ``build`` rebuilds a table
+from the traced choices; ``pipeline`` runs all of it and picks the slots in one compiled
+call. Nothing is cached between calls.
 
 Suggestion slots (distinct multisets of played cards; a slot that does not exist or
 repeats an earlier play is skipped, so the list is compact):
@@ -39,14 +40,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from carousel_env.cards import JOKER, Hand, Table, face, hand_points, joker_as, make_card, rank_of, suit_of
-from carousel_env.manipulation import Play, remaining_hand
+from carousel_env.cards import JOKER, Hand, Table, face, joker_as, make_card, rank_of, suit_of
+from carousel_env.manipulation import Play
 from carousel_env.melds import is_valid_meld
 from carousel_env.rules import Rules
-from carousel_env.solver import core
-from carousel_env.solver.build import build
-from carousel_env.solver.prepare import layout, live_hand, position_of
-from carousel_env.solver.select import choose
+from carousel_env.solver import pipeline
 
 __all__ = ["SolveResult", "Suggestion", "has_play", "solve"]
 
@@ -70,76 +68,45 @@ class SolveResult:
 
 
 _NONE = SolveResult(None, None, ())
+# States of the unpruned sweep before ``solve`` switches to the pruned passes.
+FULL_SWEEP_STATES = 20_000
 
 
-def _prepare(table: Table, hand: Hand, rules: Rules):
-    """``(position, layout)`` or ``None`` when no hand card can be in any meld."""
-    if not hand:
-        return None
-    pos = position_of(table, hand)
-    live = live_hand(pos, rules.ace_low, rules.ace_high)
-    if not any(live) and not pos.hand_jokers:
-        return None
-    return pos, layout(pos, live, rules.ace_low, rules.ace_high)
+def _position_arrays(table: Table, hand: Hand) -> tuple[np.ndarray, np.ndarray]:
+    return np.array([u for meld in table for u in meld], dtype=np.int64), np.array(hand, dtype=np.int64)
 
 
 def solve(table: Table, hand: Hand, rules: Rules, k: int = 8) -> SolveResult:
     """Exact best points and cards, and up to ``k`` suggestions (see the module docstring)."""
-    found = _prepare(table, hand, rules)
-    if found is None:
+    if not hand:
         return _NONE
-    pos, lay = found
-    best_points, best_cards, plain_points = core.optima(*lay.arrays, pos.hand_jokers, 0).tolist()
-    if best_cards <= 0:
+    limit = -1 if rules.knock_limit is None else rules.knock_limit
+    packed = pipeline.solve_packed(
+        *_position_arrays(table, hand), rules.ace_low, rules.ace_high, k, limit, FULL_SWEEP_STATES
+    ).tolist()
+    best_points, best_cards, count = packed[:3]
+    if best_cards < 0:
         return _NONE
-    # The entries any slot may pick: at least need_n cards, or at least need_p points.
-    hand_total = hand_points(hand)
-    need_n = max(1, best_cards - k)
-    need_p = plain_points if plain_points > 0 else best_points
-    if rules.knock_limit is not None:
-        need_p = min(need_p, hand_total - rules.knock_limit)
-    edges, bounds, table_best, where, back, offsets = _explore(lay, pos, best_cards, best_points, need_n, need_p)
-    best = {(int(c), int(j)): int(table_best[c, j]) for c, j in zip(*(table_best >= 0).nonzero())}
     suggestions = []
-    for reason, entry in choose(best, k, hand_total, rules.knock_limit):
-        state, n = where[entry]
-        codes = core.trace(edges, back, offsets, len(bounds) - 2, state, n).tolist()
-        added, new_table = build(lay, pos, codes, entry[1], rules)
-        play = Play(added, new_table)
-        after = remaining_hand(hand, play)
-        suggestions.append(Suggestion(play, best[entry], entry[0], entry[1], after, hand_points(after), reason))
+    at = 3
+    for _ in range(count):
+        slot, cards, jokers, points, after_points = packed[at : at + 5]
+        at += 5
+        added = tuple(packed[at + 1 : at + 1 + packed[at]])
+        at += 1 + len(added)
+        after = tuple(packed[at + 1 : at + 1 + packed[at]])
+        at += 1 + len(after)
+        nmelds = packed[at]
+        lengths = packed[at + 1 : at + 1 + nmelds]
+        at += 1 + nmelds
+        melds = []
+        for n in lengths:
+            melds.append(tuple(packed[at : at + n]))
+            at += n
+        reason = pipeline.SLOT_NAMES[slot] if slot < len(pipeline.SLOT_NAMES) else f"size_{cards}"
+        play = Play(added, tuple(melds))
+        suggestions.append(Suggestion(play, points, cards, jokers, after, after_points, reason))
     return SolveResult(best_points, best_cards, tuple(suggestions))
-
-
-def _explore(lay, pos, best_cards: int, best_points: int, need_n: int, need_p: int):
-    """``core.explore`` then ``core.vector``, exact for every entry a slot may pick.
-
-    With no hand joker, rounds with a points target per cards count (``core._build``):
-    first the most any ``n`` cards could score (the ``n`` dearest live hand cards, at most
-    ``best_points``); a count whose best falls short of its target is retried with a lower
-    target (a step that doubles, never below the best found, which is achievable)."""
-    if pos.hand_jokers:
-        tgt = np.zeros(1, dtype=np.int64)
-    else:
-        lay_h, rp = lay.arrays[2], lay.arrays[9]
-        pts = sorted((int(rp[i]) for i, s in zip(*lay_h.nonzero()) for _ in range(int(lay_h[i, s]))), reverse=True)
-        tgt = np.array([min(best_points, sum(pts[:n])) for n in range(len(pts) + 1)], dtype=np.int64)
-        step = np.full(len(pts) + 1, 5, dtype=np.int64)
-    while True:
-        states, edges, bounds, fut = core.explore(*lay.arrays, pos.hand_jokers, need_n, need_p, tgt)
-        table_best, where, back, offsets = core.vector(states, edges, bounds, fut, pos.hand_jokers, need_n, need_p, tgt)
-        if len(tgt) == 1:
-            break
-        done = True
-        for n in range(need_n, best_cards + 1):
-            found = int(table_best[n].max()) if n < table_best.shape[0] else -1
-            if found < tgt[n]:
-                done = False
-                tgt[n] = max(found, tgt[n] - step[n])
-                step[n] *= 2
-        if done:
-            break
-    return edges, bounds, table_best, where, back, offsets
 
 
 def _lays_off(table: Table, hand: Hand, rules: Rules) -> bool:
@@ -175,10 +142,8 @@ def has_play(table: Table, hand: Hand, rules: Rules) -> bool:
 
     A hand card or joker that fits a table meld as it stands answers at once; otherwise the
     optima pass decides."""
-    if hand and _lays_off(table, hand, rules):
-        return True
-    found = _prepare(table, hand, rules)
-    if found is None:
+    if not hand:
         return False
-    pos, lay = found
-    return bool(core.optima(*lay.arrays, pos.hand_jokers, 1)[1] > 0)
+    if _lays_off(table, hand, rules):
+        return True
+    return pipeline.has_play_packed(*_position_arrays(table, hand), rules.ace_low, rules.ace_high)

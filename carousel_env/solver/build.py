@@ -1,8 +1,8 @@
-"""Rebuild a concrete new table from the DP's choices, position by position.
+"""Rebuild a concrete new table from the DP's choices, position by position (compiled).
 
-Runs are lists of units kept per suit while sweeping; sets are dealt at each position.
-Every unit of one face is interchangeable for validity, so the rebuild only decides
-presentation, deterministically:
+Runs are kept per suit while sweeping; sets are dealt at each position. Every unit of one
+face is interchangeable for validity, so the rebuild only decides presentation,
+deterministically:
 
 * a hand joker or released table joker put into a run declares the card it fills;
 * one put into a set declares the missing suit whose real card has the fewest copies on
@@ -11,112 +11,202 @@ presentation, deterministically:
 * a kept table joker keeps its declaration;
 * when several long runs of a suit could be extended, the oldest is extended first;
 * the table is returned in ``canonical_table`` order (each meld in reading order).
+
+Compiled: it runs once per suggestion, inside ``pipeline.solve_packed``, which also puts
+the melds in canonical order.
 """
 
 from __future__ import annotations
 
-from carousel_env.cards import JOKER, NUM_CARDS, Table, joker_as
-from carousel_env.melds import canonical_table
-from carousel_env.rules import Rules
-from carousel_env.solver.prepare import Layout, Position, face_at
+import numpy as np
+from numba import njit
+
+from carousel_env.cards import TABLE_JOKER
+
+_MAX_UNITS = 128  # every card of two decks and four jokers, with room to spare
+_MAX_MELDS = 64
+_MAX_RUNS = 64  # runs open at once over all suits, and their length (a sweep may pass 14 positions)
+_RUN_ROOM = 16
 
 
-def decode(code: int) -> tuple[int, int, int, int, int, int, int]:
-    """A cell's choice ``(dn, aside, w, k3, b, x, r)`` from ``core``'s packed code: hand cards
-    played, aces set aside for the high end, wildcards into runs, long runs extended, runs
-    started, units to sets, table jokers released."""
-    return (
-        code & 31,
-        (code >> 5) & 7,
-        (code >> 8) & 7,
-        (code >> 11) & 7,
-        (code >> 14) & 7,
-        (code >> 17) & 7,
-        code >> 20,
-    )
+@njit(cache=True)
+def _face_at(position, suit):
+    return ((position - 1) % 13) * 4 + suit
 
 
-def build(lay: Layout, pos: Position, codes: list[int], jokers: int, rules: Rules) -> tuple[tuple[int, ...], Table]:
-    """``(added hand cards, new table)`` for one traced optimum (``codes``: one per DP layer,
-    four cells then the set close per position; ``jokers``: hand jokers played)."""
-    cells = [[decode(codes[5 * i + s]) for s in range(4)] for i in range(len(lay.positions))]
-    added: list[int] = []
-    final_real = list(pos.table_real)
-    for p, picked in zip(lay.positions, cells):
-        if p == 14 and lay.both_aces:
+@njit(cache=True)
+def _emit(units, n, out, lengths, state):
+    """Append ``units[:n]`` as one meld to the flat output (``state``: [units used, melds])."""
+    at = state[0]
+    for j in range(n):
+        out[at + j] = units[j]
+    lengths[state[1]] = n
+    state[0] += n
+    state[1] += 1
+
+
+@njit(cache=True)
+def _emit_run(units, n, out, lengths, state):
+    """A run in reading order. The sweep may grow one from the low ace to the high ace (14
+    units, a wrap): the same units always split into A..J and Q-K-A; a run of all 13 ranks
+    reads 2..K then the ace (``sort_meld``: an ace after a king is high)."""
+    if n == 13 and (units[0] & 63) < 4:
+        last = units[0]
+        for j in range(12):
+            units[j] = units[j + 1]
+        units[12] = last
+        _emit(units, n, out, lengths, state)
+    elif n > 13:
+        _emit(units, n - 3, out, lengths, state)
+        _emit(units[n - 3 :], 3, out, lengths, state)
+    else:
+        _emit(units, n, out, lengths, state)
+
+
+@njit(cache=True)
+def _deal_sets(units, nunits, wild, position, final_real, out, lengths, state):
+    """Deal ``units`` (suit-major keys ``suit * 256 + unit``) and ``wild`` wildcards into the
+    fewest sets ``k`` that can hold them, round-robin, then fill each to 3 and then to 4 with
+    jokers (smallest sets first), each meld in suit order."""
+    keys = np.sort(units[:nunits])
+    total = nunits + wild
+    per_suit = np.zeros(4, dtype=np.int64)
+    for j in range(nunits):
+        per_suit[keys[j] >> 8] += 1
+    k = max(per_suit.max(), 1)
+    while 4 * k < total:
+        k += 1
+    assert 3 * k <= total  # the DP only closes sets it can deal
+    groups = np.zeros((k, 4), dtype=np.int64)
+    sizes = np.zeros(k, dtype=np.int64)
+    for j in range(nunits):
+        g = j % k
+        groups[g, sizes[g]] = keys[j]
+        sizes[g] += 1
+    order = np.argsort(sizes, kind="mergesort")  # stable: ties keep group order
+    for fill_to in (3, 4):
+        for g in order:
+            while sizes[g] < fill_to and wild:
+                present = np.zeros(4, dtype=np.bool_)
+                for j in range(sizes[g]):
+                    present[groups[g, j] >> 8] = True
+                best = -1
+                for s in range(4):
+                    if present[s]:
+                        continue
+                    if best < 0 or final_real[_face_at(position, s)] < final_real[_face_at(position, best)]:
+                        best = s
+                groups[g, sizes[g]] = (best << 8) | (TABLE_JOKER + _face_at(position, best))
+                sizes[g] += 1
+                wild -= 1
+    meld = np.empty(4, dtype=np.int64)
+    for g in range(k):
+        ordered = np.sort(groups[g, : sizes[g]])
+        for j in range(sizes[g]):
+            meld[j] = ordered[j] & 255
+        _emit(meld, sizes[g], out, lengths, state)
+
+
+@njit(cache=True)
+def assemble(positions, both_aces, table_real, table_jokers, codes):
+    """The new table as flat units and meld lengths, and the real hand cards played per face."""
+    npos = positions.shape[0]
+    added = np.zeros(52, dtype=np.int64)
+    final_real = table_real.copy()
+    for i in range(npos):
+        if positions[i] == 14 and both_aces:
             continue
-        for s, opt in enumerate(picked):
-            f = face_at(p, s)
-            final_real[f] += opt[0]
-            added.extend([f] * opt[0])
-    added.extend([JOKER] * jokers)
-
-    melds: list[tuple[int, ...]] = []
-    runs: list[list[list[int]]] = [[], [], [], []]
-    aside: list[list[int]] = [[], [], [], []]  # aces kept for the high end
-    for i, (p, picked) in enumerate(zip(lay.positions, cells)):
-        wset = codes[5 * i + 4]
-        set_units: list[tuple[int, int]] = []  # (suit, unit)
-        for s, (dn, d, w, k3, b, x, r) in enumerate(picked):
-            f = face_at(p, s)
-            if p == 14 and lay.both_aces:
-                units = aside[s]
-                aside[s] = []
+        for s in range(4):
+            dn = codes[5 * i + s] & 31
+            added[_face_at(positions[i], s)] += dn
+            final_real[_face_at(positions[i], s)] += dn
+    out = np.empty(_MAX_UNITS, dtype=np.int64)
+    lengths = np.empty(_MAX_MELDS, dtype=np.int64)
+    state = np.zeros(2, dtype=np.int64)
+    runs = np.empty((_MAX_RUNS, _RUN_ROOM), dtype=np.int64)
+    run_len = np.zeros(_MAX_RUNS, dtype=np.int64)
+    free = 0  # next unused row of ``runs``
+    suit_runs = np.empty((4, _MAX_RUNS), dtype=np.int64)  # open runs per suit, in order
+    suit_count = np.zeros(4, dtype=np.int64)
+    aside = np.empty((4, 8), dtype=np.int64)  # aces kept at the low ace for the high end
+    aside_n = np.zeros(4, dtype=np.int64)
+    units = np.empty(16, dtype=np.int64)
+    set_units = np.empty(32, dtype=np.int64)
+    kept = np.empty(_MAX_RUNS, dtype=np.int64)
+    for i in range(npos):
+        p = positions[i]
+        nset = 0
+        for s in range(4):
+            code = codes[5 * i + s]
+            dn, d, w, k3, b, x, r = (
+                code & 31,
+                (code >> 5) & 7,
+                (code >> 8) & 7,
+                (code >> 11) & 7,
+                (code >> 14) & 7,
+                (code >> 17) & 7,
+                code >> 20,
+            )
+            f = _face_at(p, s)
+            n = 0
+            if p == 14 and both_aces:
+                for j in range(aside_n[s]):
+                    units[n] = aside[s, j]
+                    n += 1
+                aside_n[s] = 0
             else:
                 # hand cards first, so the sets (taken from the front) hold real cards
-                units = [f] * dn + [f] * pos.table_real[f] + [joker_as(f)] * (pos.table_jokers[f] - r)
+                for _ in range(dn + table_real[f]):
+                    units[n] = f
+                    n += 1
+                for _ in range(table_jokers[f] - r):
+                    units[n] = TABLE_JOKER + f
+                    n += 1
                 if d:
-                    aside[s] = units[len(units) - d :]
-                    units = units[: len(units) - d]
-            for u in units[:x]:
-                set_units.append((s, u))
-            run_units = units[x:] + [joker_as(f)] * w
-            short = [run for run in runs[s] if len(run) < 3]
-            long_ = [run for run in runs[s] if len(run) >= 3]
-            extended = short + long_[:k3]
-            for run in long_[k3:]:
-                melds.append(tuple(run))
-            assert len(run_units) == len(extended) + b, (p, s)
-            for run, u in zip(extended, run_units):
-                run.append(u)
-            runs[s] = extended + [[u] for u in run_units[len(extended) :]]
-        if set_units or wset:
-            melds.extend(_deal_sets(set_units, wset, p, final_real))
+                    for j in range(d):
+                        aside[s, j] = units[n - d + j]
+                    aside_n[s] = d
+                    n -= d
+            for j in range(x):
+                set_units[nset] = (s << 8) | units[j]
+                nset += 1
+            for _ in range(w):
+                units[n] = TABLE_JOKER + f
+                n += 1
+            # extend the short runs (they must grow), then the oldest k3 long ones; close the rest
+            nkept = 0
+            for j in range(suit_count[s]):
+                if run_len[suit_runs[s, j]] < 3:
+                    kept[nkept] = suit_runs[s, j]
+                    nkept += 1
+            long_seen = 0
+            for j in range(suit_count[s]):
+                run = suit_runs[s, j]
+                if run_len[run] >= 3:
+                    if long_seen < k3:
+                        kept[nkept] = run
+                        nkept += 1
+                    else:
+                        _emit_run(runs[run], run_len[run], out, lengths, state)
+                    long_seen += 1
+            assert n - x == nkept + b
+            for j in range(nkept):
+                run = kept[j]
+                runs[run, run_len[run]] = units[x + j]
+                run_len[run] += 1
+                suit_runs[s, j] = run
+            for j in range(b):
+                runs[free, 0] = units[x + nkept + j]
+                run_len[free] = 1
+                suit_runs[s, nkept + j] = free
+                free += 1
+            suit_count[s] = nkept + b
+        wset = codes[5 * i + 4]
+        if nset or wset:
+            _deal_sets(set_units, nset, wset, p, final_real, out, lengths, state)
     for s in range(4):
-        for run in runs[s]:
-            assert len(run) >= 3, run
-            melds.append(tuple(run))
-    # The sweep may grow one run from the low ace to the high ace (14 units, a wrap);
-    # the same units always split into A..J and Q-K-A, so only the rebuild needs to care.
-    melds = [piece for m in melds for piece in ((m[:-3], m[-3:]) if len(m) > 13 else (m,))]
-    return tuple(sorted(added)), canonical_table(tuple(melds), rules)
-
-
-def _deal_sets(units: list[tuple[int, int]], wild: int, position: int, final_real: list[int]) -> list[tuple[int, ...]]:
-    units = sorted(units)
-    total = len(units) + wild
-    top = max((sum(1 for s, _ in units if s == suit) for suit in range(4)), default=0)
-    k = next(k for k in range(max(top, 1), total // 3 + 1) if 3 * k <= total <= 4 * k)
-    groups: list[list[tuple[int, int]]] = [[] for _ in range(k)]
-    for i, su in enumerate(units):
-        groups[i % k].append(su)
-    order = sorted(range(k), key=lambda g: len(groups[g]))
-    for g in order:  # first bring every set to 3
-        while len(groups[g]) < 3 and wild:
-            groups[g].append(_wild_unit(groups[g], position, final_real))
-            wild -= 1
-    for g in order:
-        while len(groups[g]) < 4 and wild:
-            groups[g].append(_wild_unit(groups[g], position, final_real))
-            wild -= 1
-    assert wild == 0
-    return [tuple(u for _, u in grp) for grp in groups]
-
-
-def _wild_unit(group: list[tuple[int, int]], position: int, final_real: list[int]) -> tuple[int, int]:
-    present = {s for s, _ in group}
-    missing = [s for s in range(4) if s not in present]
-    suit = min(missing, key=lambda s: (final_real[face_at(position, s)], s))
-    f = face_at(position, suit)
-    assert 0 <= f < NUM_CARDS
-    return (suit, joker_as(f))
+        for j in range(suit_count[s]):
+            run = suit_runs[s, j]
+            assert run_len[run] >= 3
+            _emit_run(runs[run], run_len[run], out, lengths, state)
+    return out[: state[0]], lengths[: state[1]], added

@@ -52,6 +52,7 @@ _D_BIAS = 4
 _TX_SHIFT = 52  # set units at this position, 5 bits
 _MX_SHIFT = 57  # largest per suit, 3 bits
 _NEG = -(1 << 40)
+NO_BUDGET = 1 << 62  # no state budget
 
 # edge columns
 # an edge is two int64: (from | to << 32, code | hand cards << 32 | their points << 40)
@@ -214,7 +215,9 @@ def _dominated(key, fp, fn, table, states, mask):
 
 
 @njit(cache=True)
-def _build(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, need_n, need_p, need_q, tgt):
+def _build(
+    lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, need_n, need_p, need_q, tgt, max_states
+):
     """The reachable states layer by layer: ``states`` rows (key, forward max real cards,
     forward max points, alive), ``edges`` rows, and the layer bounds.
 
@@ -355,6 +358,8 @@ def _build(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, 
             if optima and _dominated(states[b, 0], states[b, 2], states[b, 1], table, states, mask):
                 states[b, 3] = 0
         bounds[layer + 2] = nstates
+        if nstates > max_states:  # given up: a single bound tells the caller
+            return states[:nstates], edges[:nedges], bounds[:1]
     return states[:nstates], edges[:nedges], bounds
 
 
@@ -383,7 +388,22 @@ def optima(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, 
     step = np.array([10, 1, 10], dtype=np.int64)
     while True:
         states, _edges, bounds = _build(
-            lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, need[1], need[0], need[2], step[:1]
+            lay_t,
+            lay_k,
+            lay_h,
+            realu,
+            near,
+            setok,
+            defer,
+            lastace,
+            rafter,
+            rp,
+            hj,
+            need[1],
+            need[0],
+            need[2],
+            step[:1],
+            NO_BUDGET,
         )
         nlayers = bounds.shape[0] - 1
         best = np.zeros(3, dtype=np.int64)
@@ -407,14 +427,16 @@ def optima(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, 
 
 
 @njit(cache=True)
-def explore(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, need_n, need_p, tgt):
+def explore(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, need_n, need_p, tgt, max_states):
     """The pruned DAG for ``need_n`` / ``need_p`` / ``tgt`` (see :func:`_build`) and, per
     state, the best future points, cards and points without hand jokers (``_NEG``: the
     state cannot finish)."""
     states, edges, bounds = _build(
-        lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, need_n, need_p, -1, tgt
+        lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, need_n, need_p, -1, tgt, max_states
     )
     nstates = states.shape[0]
+    if bounds.shape[0] == 1:
+        return states, edges, bounds, np.empty((0, 3), dtype=np.int64)
     nlayers = bounds.shape[0] - 1
     fut = np.full((nstates, 3), _NEG, dtype=np.int64)  # points, cards, points with no hand joker
     for b in range(bounds[nlayers - 1], bounds[nlayers]):
