@@ -137,14 +137,15 @@ Episodes end by termination only (the engine guarantees every round and game end
 from __future__ import annotations
 
 import random
+from functools import cache
 from typing import ClassVar
 
 import numpy as np
 from gymnasium import spaces
 from gymnasium.logger import warn
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
+from carousel_env import aec_wrappers
 from carousel_env.cards import hand_str
 from carousel_env.env_config import EnvConfig
 from carousel_env.errors import IllegalAction
@@ -170,16 +171,23 @@ def decision(state: GameState, k: int) -> tuple[np.ndarray, tuple]:
     """The action mask and the solver's suggestions of the player to act in ``state``."""
     from carousel_env.solver import solve  # imported late: the solver builds on the engine
 
-    mask = np.zeros(NUM_FIXED_ACTIONS + k, np.int8)
     kinds = allowed(state)
-    for action, kind in enumerate(_KINDS):
-        if kind in kinds:
-            mask[action] = 1
     suggestions: tuple = ()
     if ActionKind.PLAY in kinds:
         suggestions = solve(state.table, state.hands[state.current], state.rules, k=k).suggestions[:k]
-        mask[FIRST_SUGGESTION : FIRST_SUGGESTION + len(suggestions)] = 1
-    return mask, suggestions
+    return _mask(kinds, len(suggestions), k).copy(), suggestions
+
+
+@cache  # a handful of distinct arguments
+def _mask(kinds: frozenset, num_suggestions: int, k: int) -> np.ndarray:
+    """The (read-only) action mask for these kinds and this many suggestions."""
+    mask = np.zeros(NUM_FIXED_ACTIONS + k, np.int8)
+    for action, kind in enumerate(_KINDS):
+        if kind in kinds:
+            mask[action] = 1
+    mask[FIRST_SUGGESTION : FIRST_SUGGESTION + num_suggestions] = 1
+    mask.flags.writeable = False
+    return mask
 
 
 def engine_action(action: int, suggestions: tuple):
@@ -277,7 +285,7 @@ class raw_env(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self._auto: list[tuple[str, int, str]] = []
         self._extra_info: dict = {}
-        self._last_action: tuple[str, int, str] | None = None
+        self._last_step: tuple[str, int, tuple] | None = None
         self._state = new_game(self.rules, game_seed)
         self._settle()
         self._publish_infos()
@@ -305,7 +313,8 @@ class raw_env(AECEnv):
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._auto = []
         self._extra_info = {}
-        self._last_action = (agent, int(action), self._describe(int(action)))
+        # Named only when rendered: describing a play costs more than the rest of a step.
+        self._last_step = (agent, int(action), self._suggestions)
         self._state = apply(self._state, engine_action)
         self._settle()
         self._publish_infos()
@@ -326,10 +335,20 @@ class raw_env(AECEnv):
             raise IllegalAction(f"{agent}: action {a} ({action_name(a)}) is not legal now; legal: {legal}")
         return engine_action(a, self._suggestions)
 
-    def _describe(self, action: int) -> str:
+    def _describe(self, action: int, suggestions: tuple | None = None) -> str:
+        """The name of ``action`` at the decision with ``suggestions`` (default: the current one)."""
         if action < FIRST_SUGGESTION:
             return action_name(action)
-        return f"PLAY {hand_str(self._suggestions[action - FIRST_SUGGESTION].play.added)}"
+        if suggestions is None:
+            suggestions = self._suggestions
+        return f"PLAY {hand_str(suggestions[action - FIRST_SUGGESTION].play.added)}"
+
+    def _last_action(self) -> tuple[str, int, str] | None:
+        """``(agent, action, name)`` of the last step's action."""
+        if self._last_step is None:
+            return None
+        agent, action, suggestions = self._last_step
+        return agent, action, self._describe(action, suggestions)
 
     def _settle(self) -> None:
         """Advance until a real decision or the end: pay and deal round ends, and take
@@ -348,10 +367,10 @@ class raw_env(AECEnv):
                 continue
             self._mask, self._suggestions = decision(state, self.config.k_suggestions)
             self._over = False
-            legal = np.flatnonzero(self._mask)
-            if len(legal) != 1:
+            legal = self._mask.tolist()
+            if legal.count(1) != 1:
                 return
-            only = int(legal[0])
+            only = legal.index(1)
             self._auto.append((self.possible_agents[state.current], only, self._describe(only)))
             self._state = apply(state, engine_action(only, self._suggestions))
 
@@ -409,7 +428,7 @@ class raw_env(AECEnv):
         if self.render_mode == "rgb_array":
             from carousel_env.render_image import draw_state  # Pillow is only needed here
 
-            return draw_state(self._state, observer, self._last_action, tuple(self._auto))
+            return draw_state(self._state, observer, self._last_action(), tuple(self._auto))
         text = self._render_text(observer)
         if self.render_mode == "ansi":
             return text
@@ -420,8 +439,9 @@ class raw_env(AECEnv):
         from carousel_env.render import render_text
 
         lines = [render_text(self._state, observer=observer)]
-        if self._last_action is not None:
-            agent, _, name = self._last_action
+        last = self._last_action()
+        if last is not None:
+            agent, _, name = last
             lines.append(f"Last action: {agent} {name}")
         for agent, _, name in self._auto:
             lines.append(f"  then (only choice): {agent} {name}")
@@ -436,9 +456,9 @@ def env(**config: object) -> AECEnv:
     the episode with reward -1 for its author, actions are bounds-checked, and the API
     call order is enforced."""
     wrapped = raw_env(**config)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    wrapped = aec_wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
+    wrapped = aec_wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return aec_wrappers.OrderEnforcingWrapper(wrapped)
 
 
 def _register() -> None:

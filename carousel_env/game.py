@@ -36,10 +36,11 @@ A game could in principle repeat zero-point rounds (every hand tied with no knoc
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
+from functools import cache
 
-from carousel_env.cards import Card, Hand, Table, hand_points, make_deck
+from carousel_env.cards import POINTS, Card, Hand, Table, hand_points, make_deck
 from carousel_env.errors import IllegalAction
 from carousel_env.manipulation import Play, check_play, remaining_hand
 from carousel_env.rules import Rules
@@ -103,6 +104,17 @@ class GameState:
     @property
     def last_round(self) -> RoundScore | None:
         return self.round_scores[-1] if self.round_scores else None
+
+
+def _replace(state: GameState, **changes: object) -> GameState:
+    """``dataclasses.replace`` for a state, without its per-field bookkeeping (the engine
+    replaces a few fields several times per action). ``GameState`` has no
+    ``__post_init__``, so copying the fields is all that ``replace`` would do."""
+    new = object.__new__(GameState)
+    fields = new.__dict__
+    fields.update(state.__dict__)
+    fields.update(changes)
+    return new
 
 
 # ---------------------------------------------------------------- setup
@@ -181,7 +193,7 @@ def _draw(state: GameState) -> GameState:
     card = state.stock[-1]
     hands = list(state.hands)
     hands[state.current] = tuple(sorted((*hands[state.current], card)))
-    return replace(state, hands=tuple(hands), stock=state.stock[:-1], draws_this_turn=state.draws_this_turn + 1)
+    return _replace(state, hands=tuple(hands), stock=state.stock[:-1], draws_this_turn=state.draws_this_turn + 1)
 
 
 def _can_play(state: GameState) -> bool:
@@ -191,20 +203,20 @@ def _can_play(state: GameState) -> bool:
 
 
 def _begin_turn(state: GameState) -> GameState:
-    state = replace(state, draws_this_turn=0, turns_this_round=state.turns_this_round + 1)
+    state = _replace(state, draws_this_turn=0, turns_this_round=state.turns_this_round + 1)
     if state.turns_this_round > MAX_TURNS_PER_ROUND:
         return _end_round(state, RoundEnd.TURN_CAP)
     final = state.final_turns_left is not None
     if not state.rules.must_play:
         if final:
-            return replace(state, phase=Phase.FINAL_TURN)
-        return replace(_draw(state), phase=Phase.DRAWN)
+            return _replace(state, phase=Phase.FINAL_TURN)
+        return _replace(_draw(state), phase=Phase.DRAWN)
     # Manipulation Rummy: draw one at a time until a play is possible or the stock is empty.
     while not _can_play(state):
         if not state.stock:
-            return _end_turn(replace(state, phase=Phase.FINAL_TURN if final else Phase.DRAWN))
+            return _end_turn(_replace(state, phase=Phase.FINAL_TURN if final else Phase.DRAWN))
         state = _draw(state)
-    return replace(state, phase=Phase.MUST_PLAY)
+    return _replace(state, phase=Phase.MUST_PLAY)
 
 
 def _end_turn(state: GameState) -> GameState:
@@ -213,12 +225,12 @@ def _end_turn(state: GameState) -> GameState:
         left = state.final_turns_left - 1
         if left == 0:
             return _end_round(state, RoundEnd.STOCK_EXHAUSTED)
-        state = replace(state, final_turns_left=left)
+        state = _replace(state, final_turns_left=left)
     elif not state.stock:
         # The stock ran out during this turn: every player, starting with the next one,
         # takes exactly one more turn without drawing.
-        state = replace(state, final_turns_left=n)
-    return _begin_turn(replace(state, current=(state.current + 1) % n))
+        state = _replace(state, final_turns_left=n)
+    return _begin_turn(_replace(state, current=(state.current + 1) % n))
 
 
 def _end_round(state: GameState, end: RoundEnd, knocker: int | None = None, went_out: int | None = None) -> GameState:
@@ -226,7 +238,7 @@ def _end_round(state: GameState, end: RoundEnd, knocker: int | None = None, went
     result = score_round(values, state.rules, knocker=knocker, went_out=went_out, end=end)
     scores = tuple(s + p for s, p in zip(state.scores, result.points))
     rounds_won = tuple(w + (i in result.winners) for i, w in enumerate(state.rounds_won))
-    state = replace(
+    state = _replace(
         state,
         scores=scores,
         rounds_won=rounds_won,
@@ -235,7 +247,7 @@ def _end_round(state: GameState, end: RoundEnd, knocker: int | None = None, went
     )
     if max(scores) >= state.rules.target_score or state.round_index + 1 >= MAX_ROUNDS:
         game = finish_game(scores, rounds_won, state.dealer, state.rules)
-        state = replace(state, phase=Phase.GAME_OVER, game_result=game)
+        state = _replace(state, phase=Phase.GAME_OVER, game_result=game)
     return state
 
 
@@ -246,20 +258,26 @@ def allowed(state: GameState) -> frozenset[ActionKind]:
     """The kinds of action allowed now. ``PLAY`` means a play may be proposed; whether
     one exists is the solver's question (any proposal passing the manipulation check)."""
     phase = state.phase
-    if phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+    if phase is Phase.ROUND_OVER or phase is Phase.GAME_OVER:
         return frozenset()
     rules = state.rules
-    kinds: set[ActionKind] = set()
     knock_limit = rules.knock_limit
-    can_knock = knock_limit is not None and hand_points(state.hands[state.current]) <= knock_limit
+    # Engine hands hold only cards, so the point table can be indexed directly.
+    can_knock = knock_limit is not None and sum(map(POINTS.__getitem__, state.hands[state.current])) <= knock_limit
+    max_draws = rules.max_draws
+    drawn_out = max_draws is not None and state.draws_this_turn >= max_draws
+    return _allowed_kinds(phase, drawn_out, bool(state.stock), can_knock)
+
+
+@cache  # called on every decision and every action, with a handful of distinct arguments
+def _allowed_kinds(phase: Phase, drawn_out: bool, stock_left: bool, can_knock: bool) -> frozenset[ActionKind]:
     if phase is Phase.MUST_PLAY:
         return frozenset({ActionKind.PLAY})
+    kinds: set[ActionKind] = set()
     if phase is Phase.DRAWN:
-        max_draws = rules.max_draws
-        drawn_out = max_draws is not None and state.draws_this_turn >= max_draws
         if not drawn_out:
             kinds.add(ActionKind.PLAY)
-        if not drawn_out and state.stock:
+        if not drawn_out and stock_left:
             kinds.add(ActionKind.DRAW_AGAIN)
         else:
             kinds.add(ActionKind.END_TURN)
@@ -298,7 +316,7 @@ def apply(state: GameState, action: Action, player: int | None = None) -> GameSt
     hands = list(state.hands)
     hands[state.current] = remaining_hand(hand, action)
     phase = Phase.FINAL_TURN if state.phase is Phase.FINAL_TURN else Phase.PLAYED
-    state = replace(state, hands=tuple(hands), table=action.table, phase=phase)
+    state = _replace(state, hands=tuple(hands), table=action.table, phase=phase)
     if not hands[state.current]:
         return _end_round(state, RoundEnd.GOING_OUT, went_out=state.current)
     return state

@@ -23,8 +23,10 @@ through it and the solver's suggestions are checked by it.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass
+from itertools import chain
 
 from carousel_env.cards import (
     JOKER,
@@ -39,7 +41,7 @@ from carousel_env.cards import (
     meld_str,
 )
 from carousel_env.errors import IllegalPlay, PlayRule
-from carousel_env.melds import is_valid_meld
+from carousel_env.melds import is_valid_meld, is_valid_meld_cached
 from carousel_env.rules import Rules
 
 
@@ -57,6 +59,68 @@ class Play:
 
 def check_play(table: Table, hand: Hand, play: Play, rules: Rules) -> None:
     """Raise :class:`IllegalPlay` naming the broken rule, or return ``None`` if legal."""
+    # The environment checks a play on every step, so the common case (a legal play) takes
+    # a fast path; anything it does not accept goes through the rule-by-rule check below,
+    # which names the broken rule (or accepts what the fast path was too strict for).
+    try:
+        if _passes_all_rules(table, hand, play, rules):
+            return
+    except (TypeError, ValueError):  # malformed input: the full check says what is wrong
+        pass
+    _check_rule_by_rule(table, hand, play, rules)
+
+
+_ONLY_INT = frozenset({int})
+
+
+def _passes_all_rules(table: Table, hand: Hand, play: Play, rules: Rules) -> bool:
+    """True only if ``play`` obeys rules 1-4 (see the module docstring); False also for
+    unusual input the full check should judge (units that are not plain ints).
+
+    Multisets are compared as sorted lists: table jokers (>= ``TABLE_JOKER``) sort after
+    every real card and hand jokers (``JOKER``) after every real hand card."""
+    added = play.added  # sorted by Play
+    if not added or added[0] < 0 or added[-1] > JOKER:
+        return False
+    # Rule 1: every added card comes out of the hand (one copy each).
+    rest = list(hand)
+    for card in added:
+        if type(card) is not int:
+            return False
+        rest.remove(card)  # ValueError: not in the hand
+    new_units = sorted(chain.from_iterable(play.table))
+    if not new_units or new_units[0] < 0 or new_units[-1] >= TABLE_JOKER + NUM_CARDS:
+        return False
+    new_first_joker = bisect_left(new_units, TABLE_JOKER)
+    if bisect_left(new_units, NUM_CARDS) != new_first_joker or not _ONLY_INT.issuperset(map(type, new_units)):
+        return False
+    old_units = sorted(chain.from_iterable(table))
+    old_first_joker = bisect_left(old_units, TABLE_JOKER)
+    # Rule 2: real cards conserved and accounted for, jokers counted.
+    added_jokers = len(added) - bisect_left(added, JOKER)
+    new_real = new_units[:new_first_joker]
+    if new_real != sorted(old_units[:old_first_joker] + list(added[: len(added) - added_jokers])):
+        return False
+    if len(new_units) - new_first_joker != len(old_units) - old_first_joker + added_jokers:
+        return False
+    # Rule 3: every meld valid.
+    ace_low, ace_high = rules.ace_low, rules.ace_high
+    for meld in play.table:
+        if not is_valid_meld_cached(meld, ace_low, ace_high):
+            return False
+    # Rule 4: table jokers keep their declaration unless a real copy releases them.
+    if old_first_joker == len(old_units):
+        return True
+    old_jokers = [face(u) for u in old_units[old_first_joker:]]
+    new_jokers = [face(u) for u in new_units[new_first_joker:]]
+    for declared in set(old_jokers):
+        changed_away = old_jokers.count(declared) - new_jokers.count(declared)
+        if changed_away > 0 and changed_away > new_real.count(declared):
+            return False
+    return True
+
+
+def _check_rule_by_rule(table: Table, hand: Hand, play: Play, rules: Rules) -> None:
     bad = [c for c in play.added if not (isinstance(c, int) and 0 <= c <= JOKER)]
     bad += [u for m in play.table for u in m if not _is_unit(u)]
     if bad:
@@ -123,6 +187,14 @@ def is_legal_play(table: Table, hand: Hand, play: Play, rules: Rules) -> bool:
 
 def remaining_hand(hand: Hand, play: Play) -> Hand:
     """The hand after ``play`` (assumes the play was checked)."""
+    rest = list(hand)  # sorted, and stays sorted as copies are removed
+    try:
+        for card in play.added:
+            rest.remove(card)
+    except ValueError:  # an unchecked play: drop what the hand does not hold
+        pass
+    else:
+        return tuple(sorted(rest))
     rest = Counter(hand)
     rest.subtract(play.added)
     return tuple(sorted(rest.elements()))

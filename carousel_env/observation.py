@@ -21,6 +21,7 @@ import numpy as np
 
 from carousel_env.cards import NUM_CARDS, POINTS, TABLE_JOKER
 from carousel_env.game import GameState, Phase
+from carousel_env.rules import Rules
 
 MAX_PLAYERS = 5
 MAX_OPPONENTS = MAX_PLAYERS - 1
@@ -163,11 +164,35 @@ _SELF, _OPPONENTS, _DEALER, _TO_PLAY, _STOCK, _DRAWS, _PHASE, _FINAL, _ROUND, _M
 )
 
 
+@cache  # a handful of distinct reasons
 def _reason_index(reason: str) -> int | None:
     for i, name in enumerate(REASONS):
         if reason.startswith(name):
             return i
     return None
+
+
+# Where each hand card and table unit is counted, in one bincount over the vector: its own
+# channel (a table joker declaring card ``c``, unit ``TABLE_JOKER + c``, in ``table_jokers``
+# at ``c``), and once more in ``unseen`` (a table joker as a joker there), which then holds
+# the cards seen and is turned into the deck minus them. Units 52..63 do not exist.
+_UNIT_AT = tuple(
+    _TCARDS + u if u < NUM_CARDS else _TJOKERS + u - TABLE_JOKER if u >= TABLE_JOKER else -1
+    for u in range(TABLE_JOKER + NUM_CARDS)
+)
+_UNIT_SEEN_AT = tuple(
+    _UNSEEN + u if u < NUM_CARDS else _UNSEEN + NUM_CARDS if u >= TABLE_JOKER else -1
+    for u in range(TABLE_JOKER + NUM_CARDS)
+)
+
+
+@cache
+def _deck_counts(rules: Rules) -> tuple[np.ndarray, int]:
+    """Copies of each card in the deck (index 52: jokers), and the deck size."""
+    deck = np.full(NUM_CARDS + 1, rules.decks, np.float32)
+    deck[NUM_CARDS] = rules.jokers
+    deck.flags.writeable = False
+    return deck, rules.deck_size
 
 
 def encode(state: GameState, observer: int, suggestions: tuple, lay: ObservationLayout) -> np.ndarray:
@@ -176,19 +201,16 @@ def encode(state: GameState, observer: int, suggestions: tuple, lay: Observation
     rules = state.rules
     n = state.num_players
     hand = state.hands[observer]
-    # All card counts in one bincount: each card adds 1 at its channel's offset.
-    idx = [_HAND + c for c in hand]
-    for meld in state.table:
-        for u in meld:
-            idx.append(_TJOKERS - TABLE_JOKER + u if u >= TABLE_JOKER else _TCARDS + u)
-    v = np.bincount(idx, minlength=lay.size).astype(np.float32) if idx else np.zeros(lay.size, np.float32)
-    # Unseen = the deck minus the own hand minus the table (table jokers count as jokers).
+    units = [u for meld in state.table for u in meld]
+    at = [_HAND + c for c in hand]
+    at += map(_UNIT_AT.__getitem__, units)
+    at += [_UNSEEN + c for c in hand]
+    at += map(_UNIT_SEEN_AT.__getitem__, units)
+    v = np.bincount(at, minlength=lay.size).astype(np.float32) if at else np.zeros(lay.size, np.float32)
+    # Unseen = the deck minus the own hand minus the table.
+    deck, deck_size = _deck_counts(rules)
     unseen = v[_UNSEEN : _UNSEEN + NUM_CARDS + 1]
-    unseen[:NUM_CARDS] = rules.decks
-    unseen[NUM_CARDS] = rules.jokers
-    unseen -= v[_HAND : _HAND + NUM_CARDS + 1]
-    unseen[:NUM_CARDS] -= v[_TCARDS : _TCARDS + NUM_CARDS]
-    unseen[NUM_CARDS] -= v[_TJOKERS : _TJOKERS + NUM_CARDS].sum()
+    np.subtract(deck, unseen, out=unseen)
 
     last = state.round_scores[-1].points if state.round_scores else None
     hand_value = sum([POINTS[c] for c in hand])
@@ -212,7 +234,7 @@ def encode(state: GameState, observer: int, suggestions: tuple, lay: Observation
         o += 5
     v[_DEALER + (state.dealer - observer) % n] = 1.0
     v[_TO_PLAY + (state.current - observer) % n] = 1.0
-    v[_STOCK] = len(state.stock) / rules.deck_size
+    v[_STOCK] = len(state.stock) / deck_size
     v[_DRAWS + min(state.draws_this_turn, 3)] = 1.0
     v[_PHASE + _PHASE_INDEX[state.phase]] = 1.0
     if state.final_turns_left is not None:
