@@ -105,7 +105,9 @@ def main() -> int:
                 milp_best(table, hand, rules, "cards")
                 tm.append(time.perf_counter() - a)
         line = f"{name}: n={len(ts)} solver median {1000 * statistics.median(ts):.3f} ms"
-        line += f" p99 {1000 * _pct(ts, 0.99):.1f} ms max {1000 * max(ts):.0f} ms"
+        line += (
+            f" p99 {1000 * _pct(ts, 0.99):.1f} ms mean {1000 * statistics.fmean(ts):.2f} ms max {1000 * max(ts):.0f} ms"
+        )
         if tm:
             line += (
                 f" | milp (n={len(tm)}) median {1000 * statistics.median(tm):.2f} ms p99 {1000 * _pct(tm, 0.99):.1f} ms"
