@@ -139,7 +139,7 @@ def layout(units, hand_cards, ace_low, ace_high):
     if both:
         for s in range(4):
             if avail[npos - 3, s] and avail[npos - 2, s]:  # a queen and a king may stand above it
-                defer[0, s] = realu[0, s]
+                defer[0, s] = min(realu[0, s], avail[npos - 3, s], avail[npos - 2, s])
     # the most table jokers that cells after (i, s) can still release
     rafter = np.zeros((npos, 4), dtype=np.int64)
     after = 0
