@@ -46,6 +46,15 @@ def test_smoke_train_then_eval_and_errors(tmp_path, capsys):
     assert 0.0 <= lo <= result["win_rate"] <= hi <= 1.0
     for key in ("mean_round_score_diff", "knock_rate", "go_out_rate", "undercut_rate"):
         assert key in result
+    # export: a smaller file holding only the network, which eval reads like the full one
+    slim = tmp_path / "shipped" / "model.pt"
+    assert main(["export", "--checkpoint", str(run), "--out", str(slim)]) == 0
+    assert slim.stat().st_size < (run / "latest.pt").stat().st_size
+    capsys.readouterr()
+    assert main(["eval", "--checkpoint", str(slim), "--opponents", "random", "--games", "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["win_rate"] == result["win_rate"]
+    assert main(["export", "--checkpoint", str(tmp_path / "missing.pt"), "--out", str(tmp_path / "x.pt")]) == 2
+    assert not (tmp_path / "x.pt").exists()
     # errors are reported, not raised: bad config key, corrupt checkpoint, unknown agent
     assert main(["train", "--config", str(CONFIGS / "smoke.yaml"), "--set", "nope=1", "--out", str(tmp_path)]) == 2
     (tmp_path / "bad.pt").write_bytes(b"junk")

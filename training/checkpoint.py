@@ -108,3 +108,18 @@ def build_agent(data: dict[str, Any], path: str | Path = "checkpoint", expect_la
     load_model_state(agent, data, path)
     agent.eval()
     return agent
+
+
+def export_policy(source: str | Path, target: str | Path) -> dict[str, Any]:
+    """Write the network of checkpoint ``source`` (a file or a run directory) to ``target``
+    as a small checkpoint that eval, tournament and play read: the model, its spec, the
+    config it was trained with and its step counters, without optimiser, RNG states or
+    pool. Returns what was written. Raises CheckpointError for a bad source."""
+    source = Path(source)
+    if source.is_dir():
+        source = source / "latest.pt"
+    data = load(source)
+    build_agent(data, source)  # fail now, not at first use, if the network does not load
+    slim = {key: data[key] for key in ("format", "version", "model", "spec", "config", "counters") if key in data}
+    atomic_torch_save(slim, target)
+    return slim

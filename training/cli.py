@@ -1,4 +1,4 @@
-"""``carousel train | eval | tournament | play`` (registered into carousel_env.cli)."""
+"""``carousel train | eval | tournament | play | export`` (registered into carousel_env.cli)."""
 
 from __future__ import annotations
 
@@ -81,6 +81,18 @@ def cmd_play(args: argparse.Namespace) -> int:
     return play(opponents, num_players=args.players, seat=args.seat, seed=args.seed)
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    from training.checkpoint import export_policy
+
+    slim = export_policy(args.checkpoint, args.out)
+    counters = slim.get("counters", {})
+    print(
+        f"wrote {args.out} ({Path(args.out).stat().st_size / 1024:.0f} KiB): network of {args.checkpoint}, "
+        f"{counters.get('global_step', '?')} learner decisions, {counters.get('update', '?')} updates"
+    )
+    return 0
+
+
 def _print_last_eval(metrics_csv: Path, opponent: str) -> None:
     """Repeat the run's latest evaluation, so a run's last line says how good it is."""
     import csv
@@ -134,3 +146,8 @@ def register(subparsers) -> None:
     p.add_argument("--seat", type=int, default=0, help="your seat")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_play)
+
+    p = subparsers.add_parser("export", help="write a checkpoint's network alone, small, for eval/play/sharing")
+    p.add_argument("--checkpoint", required=True, help="checkpoint file or run directory")
+    p.add_argument("--out", required=True, help="file to write (e.g. checkpoints/my_agent/model.pt)")
+    p.set_defaults(func=cmd_export)
