@@ -53,6 +53,9 @@ def test_smoke_train_then_eval_and_errors(tmp_path, capsys):
     capsys.readouterr()
     assert main(["eval", "--checkpoint", str(slim), "--opponents", "random", "--games", "2", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["win_rate"] == result["win_rate"]
+    # a shipped agent's folder (model.pt, no latest.pt) names its model
+    assert main(["eval", "--checkpoint", str(slim.parent), "--opponents", "random", "--games", "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["win_rate"] == result["win_rate"]
     assert main(["export", "--checkpoint", str(tmp_path / "missing.pt"), "--out", str(tmp_path / "x.pt")]) == 2
     assert not (tmp_path / "x.pt").exists()
     # errors are reported, not raised: bad config key, corrupt checkpoint, unknown agent

@@ -59,14 +59,19 @@ class NetworkPolicy:
 
 
 def is_checkpoint_name(name: str) -> bool:
-    return name.endswith(".pt") or Path(name).is_file() or (Path(name) / "latest.pt").is_file()
+    return name.endswith(".pt") or Path(name).is_file() or Path(name).is_dir()
 
 
 def checkpoint_file(name: str) -> Path:
-    """A run directory means its latest checkpoint."""
+    """A run directory means its latest checkpoint; a shipped agent's folder (no
+    ``latest.pt``) its exported ``model.pt``."""
     path = Path(name)
     if path.is_dir():
-        path = path / "latest.pt"
+        path = (
+            path / "latest.pt"
+            if (path / "latest.pt").exists() or not (path / "model.pt").exists()
+            else path / "model.pt"
+        )
     return path
 
 
