@@ -186,15 +186,10 @@ def is_legal_play(table: Table, hand: Hand, play: Play, rules: Rules) -> bool:
 
 
 def remaining_hand(hand: Hand, play: Play) -> Hand:
-    """The hand after ``play`` (assumes the play was checked)."""
-    rest = list(hand)  # sorted, and stays sorted as copies are removed
-    try:
-        for card in play.added:
+    """The hand after ``play`` (assumes the play was checked; of an unchecked play, the
+    cards the hand does not hold are ignored)."""
+    rest = list(hand)
+    for card in play.added:
+        if card in rest:
             rest.remove(card)
-    except ValueError:  # an unchecked play: drop what the hand does not hold
-        pass
-    else:
-        return tuple(sorted(rest))
-    rest = Counter(hand)
-    rest.subtract(play.added)
-    return tuple(sorted(rest.elements()))
+    return tuple(sorted(rest))

@@ -196,19 +196,15 @@ def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget):
     out[0], out[1], out[2] = 0, -1, 0
     lay = layout(units, hand_cards, ace_low, ace_high)
     hj, positions, real, table_jokers = lay[0], lay[1], lay[2], lay[3]
-    lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp = (
-        lay[4], lay[5], lay[6], lay[7], lay[8], lay[9], lay[10], lay[11], lay[12], lay[13],
-    )  # fmt: skip
+    arrays = lay[4:]  # the sweep's arrays, in the order core.explore takes them
     if hj < 0 or hand_cards.shape[0] == 0:
         return out[:3]
     # One unpruned sweep is exact for everything and cheapest on most positions; when it
     # grows past the budget, the pruned passes (optima first, then a targeted DAG) take over.
-    states, edges, bounds, fut = core.explore(
-        lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, 0, 0, _NO_TARGETS, budget
-    )
+    states, edges, bounds, fut = core.explore(*arrays, hj, 0, 0, _NO_TARGETS, budget)
     pruned = bounds.shape[0] == 1
     if pruned:
-        optima = core.optima(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, 0)
+        optima = core.optima(*arrays, hj, 0)
         best_points, best_cards, plain_points = optima[0], optima[1], optima[2]
     else:
         best_points, best_cards, plain_points = max(0, fut[0, 0]), max(0, fut[0, 1]), max(0, fut[0, 2])
@@ -226,23 +222,7 @@ def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget):
     if knock_limit >= 0:
         need_p = min(need_p, hand_total - knock_limit)
     if pruned:
-        edges, bounds, best, where, back, offsets = _targeted(
-            lay_t,
-            lay_k,
-            lay_h,
-            realu,
-            near,
-            setok,
-            defer,
-            lastace,
-            rafter,
-            rp,
-            hj,
-            best_cards,
-            best_points,
-            need_n,
-            need_p,
-        )
+        edges, bounds, best, where, back, offsets = _targeted(*arrays, hj, best_cards, best_points, need_n, need_p)
     else:
         best, where, back, offsets = core.vector(states, edges, bounds, fut, hj, need_n, need_p, _NO_TARGETS)
     picks = choose(best, k, hand_total, knock_limit)
@@ -286,5 +266,5 @@ def has_play_packed(units, hand_cards, ace_low, ace_high):
     lay = layout(units, hand_cards, ace_low, ace_high)
     if lay[0] < 0:
         return False
-    found = core.optima(lay[4], lay[5], lay[6], lay[7], lay[8], lay[9], lay[10], lay[11], lay[12], lay[13], lay[0], 1)
+    found = core.optima(*lay[4:], lay[0], 1)
     return found[1] > 0
