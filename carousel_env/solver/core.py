@@ -11,7 +11,8 @@ State (one int64, see the ``_*_SHIFT`` constants):
 * per suit, the open runs of length 1, 2 and >= 3 (``c1, c2, c3``); runs of length 1 or 2
   must be extended, a run of length >= 3 may close. Closing a long run while starting a
   new one of the same suit is never better than extending it, so it is not tried;
-* per suit, the aces set aside at the low ace for the high ace;
+* per suit, the aces set aside at the low ace for the high ace, only while sweeping the
+  low ace and the high ace (see *lanes* below);
 * ``d`` = wildcards placed minus table jokers released so far. A table joker of face
   ``f`` is released as soon as the new table holds a real ``f`` for it (``check_play``
   rule 4); releasing is never worse (the wildcard can go back where the joker was), so
@@ -21,6 +22,18 @@ State (one int64, see the ``_*_SHIFT`` constants):
 * the units this position has sent to sets so far (total and largest per suit): they
   can form sets exactly when some ``k`` has ``largest <= k`` and ``3k <= total + wild
   <= 4k`` (deal the units round-robin by suit into ``k`` sets).
+
+Lanes. The aces set aside at the low ace change nothing until the high ace, but carried
+in the key they would multiply the states of every position in between (up to 81 times
+with two decks). So in ``explore`` the key drops them after the low ace: each state of
+positions 2..13 carries instead a bit mask of *lanes*, one lane per combination of aces set
+aside (mixed radix over the suits, ``_lane_layout``), and the first cell of the high ace
+puts each lane's aces back into the key. Transitions in between do not depend on the lane,
+so they are enumerated once per key. Per-lane values live in *slots*: a state has one slot
+per lane in its mask (one slot when it has no mask), in lane order, and the backward and
+vector passes work on slots (``_slot_pairs`` lists each edge's slot pairs). Edges into
+and out of the lane layers carry their lane (``_TAG_SHIFT``). ``optima`` keeps the aces in
+the key: its dominance test compares per-state values, which lanes would mix.
 
 The passes:
 
@@ -51,12 +64,19 @@ _D_SHIFT = 48  # d + _D_BIAS, 4 bits
 _D_BIAS = 4
 _TX_SHIFT = 52  # set units at this position, 5 bits
 _MX_SHIFT = 57  # largest per suit, 3 bits
+_ASIDE_BITS = np.int64(4095) << _ASIDE_SHIFT
 _NEG = -(1 << 40)
+_HASH = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing
 NO_BUDGET = 1 << 62  # no state budget
+_MAX_LANES = 128  # two mask words; past that the aces stay in the key
 
-# edge columns
-# an edge is two int64: (from | to << 32, code | hand cards << 32 | their points << 40)
+# a state row: key, forward max real cards, forward max points, alive, lane mask (2 words)
+_MASK = 4
+# an edge is two int64: (from | to << 32, code | (lane + 1) << 24 | hand cards << 32 | their
+# points << 40); the lane only on edges into the lane layers and out of them
 _LOW = (1 << 32) - 1
+_TAG_SHIFT = 24
+_CODE = (1 << _TAG_SHIFT) - 1
 
 
 @njit(cache=True)
@@ -74,7 +94,7 @@ def _grow(arr, need):
 @njit(cache=True)
 def _find(table, keys, key, mask):
     """Slot of ``key`` in the open-addressing ``table`` (indices into ``keys``), or its free slot."""
-    h = (np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(32)
+    h = (np.uint64(key) * _HASH) >> np.uint64(32)
     slot = np.int64(h) & mask
     while True:
         idx = table[slot]
@@ -97,11 +117,117 @@ def _sets_ok(total_x, max_x, wild):
 
 
 @njit(cache=True)
-def _cell_options(key, s, i, lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, hj, out):
-    """Transitions of ``key`` at cell (position index ``i``, suit ``s``) into ``out``; returns the count.
+def _lane_layout(defer, lastace, optima):
+    """``(lanes, radix, key bits per lane)``; ``lanes`` 0 when the aces stay in the key."""
+    radix = np.ones(5, dtype=np.int64)
+    for s in range(4):
+        radix[s + 1] = radix[s] * (defer[0, s] + 1)
+    lanes = radix[4]
+    if optima or not lastace[lastace.shape[0] - 1] or lanes < 2 or lanes > _MAX_LANES:
+        return 0, radix, np.zeros(1, dtype=np.int64)
+    bits = np.zeros(lanes, dtype=np.int64)
+    for lane in range(lanes):
+        for s in range(4):
+            bits[lane] |= ((lane // radix[s]) % (defer[0, s] + 1)) << (_ASIDE_SHIFT + 3 * s)
+    return lanes, radix, bits
+
+
+@njit(cache=True)
+def _lane_of(key, radix):
+    lane = 0
+    for s in range(4):
+        lane += ((key >> (_ASIDE_SHIFT + 3 * s)) & 7) * radix[s]
+    return lane
+
+
+@njit(cache=True)
+def _has_lane(m0, m1, lane):
+    return ((m0 >> lane) & 1 if lane < 64 else (m1 >> (lane - 64)) & 1) != 0
+
+
+@njit(cache=True)
+def _popcount(x):
+    count = 0
+    while x:
+        x &= x - 1
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def _rank(m0, m1, lane):
+    """The slot index of ``lane`` among the lanes of mask ``(m0, m1)``."""
+    if lane < 64:
+        return _popcount(m0 & ((np.int64(1) << lane) - 1))
+    return _popcount(m0) + _popcount(m1 & ((np.int64(1) << (lane - 64)) - 1))
+
+
+@njit(cache=True)
+def _slots(states):
+    """``first[b]``: the first slot of state ``b`` (``first[-1]``: the number of slots)."""
+    first = np.zeros(states.shape[0] + 1, dtype=np.int64)
+    for b in range(states.shape[0]):
+        first[b + 1] = first[b] + max(1, _popcount(states[b, _MASK]) + _popcount(states[b, _MASK + 1]))
+    return first
+
+
+@njit(cache=True)
+def _slot_pairs(states, edges):
+    """Every edge as (from slot, to slot, edge) rows, in edge order, and ``first``
+    (:func:`_slots`). An edge within the lanes gives one row per lane of its source (each
+    also a lane of its target); an edge into or out of the lanes names its lane. Written
+    out as one loop: a helper taking arrays, called per edge, would cost two atomic
+    reference-count updates per array and call."""
+    first = _slots(states)
+    nedges = edges.shape[0]
+    total = 0
+    for e in range(nedges):
+        a = edges[e, 0] & _LOW
+        if (edges[e, 1] >> _TAG_SHIFT) & 255:
+            total += 1
+        else:
+            total += max(1, _popcount(states[a, _MASK]) + _popcount(states[a, _MASK + 1]))
+    pairs = np.empty((total, 3), dtype=np.int64)
+    p = 0
+    for e in range(nedges):
+        a, b = edges[e, 0] & _LOW, edges[e, 0] >> 32
+        tag = (edges[e, 1] >> _TAG_SHIFT) & 255
+        ma0, ma1 = states[a, _MASK], states[a, _MASK + 1]
+        if tag and (ma0 | ma1):  # out of the lanes, at the high ace
+            pairs[p, 0], pairs[p, 1] = first[a] + _rank(ma0, ma1, tag - 1), first[b]
+        elif tag:  # into the lanes, after the low ace
+            pairs[p, 0], pairs[p, 1] = first[a], first[b] + _rank(states[b, _MASK], states[b, _MASK + 1], tag - 1)
+        elif not (ma0 | ma1):
+            pairs[p, 0], pairs[p, 1] = first[a], first[b]
+        else:  # within the lanes
+            ja, jb = first[a], first[b]
+            for word in range(2):
+                ma, mb = states[a, _MASK + word], states[b, _MASK + word]
+                while mb:
+                    low = mb & -mb
+                    if ma & low:
+                        pairs[p, 0], pairs[p, 1], pairs[p, 2] = ja, jb, e
+                        p += 1
+                        ja += 1
+                    jb += 1
+                    mb ^= low
+            continue
+        pairs[p, 2] = e
+        p += 1
+    return first, pairs
+
+
+@njit(cache=True, inline="always")
+def _cell_options(key, s, cell, hj, out):
+    """Transitions of ``key`` at a cell of suit ``s`` into ``out``; returns the count.
+
+    ``cell``: what the transitions read of the cell's arrays, as scalars, read once per layer
+    by :func:`_build` (every array passed to a function, inlined or not, costs two atomic
+    reference-count updates per call).
 
     Each row: new key, hand cards played, code (dn, aside, w, k3, b, x, r packed 5/3/3/3/3/3/3 bits).
     """
+    lay_t, lay_k, lay_h, defer, setok, lastace, ra, real1, real2, near1, near2 = cell
     sh = _SUIT_BITS * s
     c1 = (key >> sh) & 7
     c2 = (key >> (sh + 3)) & 7
@@ -111,13 +237,12 @@ def _cell_options(key, s, i, lay_t, lay_k, lay_h, realu, near, setok, defer, las
     tx = (key >> _TX_SHIFT) & 31
     mx = (key >> _MX_SHIFT) & 7
     need = c1 + c2
-    if lastace[i]:
+    if lastace:
         t_real, k_jok, hand, dmax, set_here = aside, 0, 0, 0, False
     else:
-        t_real, k_jok, hand, dmax, set_here = lay_t[i, s], lay_k[i, s], lay_h[i, s], defer[i, s], setok[i] != 0
-    ra = rafter[i, s]
+        t_real, k_jok, hand, dmax, set_here = lay_t, lay_k, lay_h, defer, setok != 0
     base = key & ~((np.int64(511) << sh) | (np.int64(15) << _D_SHIFT))
-    if lastace[i]:
+    if lastace:
         base &= ~(np.int64(7) << (_ASIDE_SHIFT + 3 * s))  # the aces set aside are placed here
     base &= ~((np.int64(31) << _TX_SHIFT) | (np.int64(7) << _MX_SHIFT))
     count = 0
@@ -133,8 +258,8 @@ def _cell_options(key, s, i, lay_t, lay_k, lay_h, realu, near, setok, defer, las
                     continue
                 d2 = d + w - r
                 left = hj + ra - d2  # wildcards that may still be placed later
-                n1 = realu[i + 1, s] + (left if (near[i + 1, s] or left >= 3) else 0)
-                n2 = realu[i + 2, s] + (left if (near[i + 2, s] or left >= 3) else 0)
+                n1 = real1 + (left if (near1 or left >= 3) else 0)
+                n2 = real2 + (left if (near2 or left >= 3) else 0)
                 rest = total - need
                 for k3 in range(min(c3, rest) + 1):
                     bmax = rest - k3 if k3 == c3 else 0
@@ -165,16 +290,17 @@ def _cell_options(key, s, i, lay_t, lay_k, lay_h, realu, near, setok, defer, las
     return count
 
 
-@njit(cache=True)
-def _close_options(key, i, setok, rafter, hj, out):
-    """Wildcards put into this position's sets (code = how many)."""
+@njit(cache=True, inline="always")
+def _close_options(key, setok, jokers_left, hj, out):
+    """Wildcards put into this position's sets (code = how many); ``setok``: whether the
+    position may hold sets, ``jokers_left``: the table jokers releasable after it."""
     d = ((key >> _D_SHIFT) & 15) - _D_BIAS
     tx = (key >> _TX_SHIFT) & 31
     mx = (key >> _MX_SHIFT) & 7
     base = key & ~((np.int64(15) << _D_SHIFT) | (np.int64(31) << _TX_SHIFT) | (np.int64(7) << _MX_SHIFT))
     count = 0
-    for wset in range(max(hj + rafter[i, 3] - d, -1) + 1):
-        if wset and not setok[i]:
+    for wset in range(max(hj + jokers_left - d, -1) + 1):
+        if wset and not setok:
             break
         if _sets_ok(tx, mx, wset):
             out[count, 0] = base | ((d + wset + _D_BIAS) << _D_SHIFT)
@@ -268,13 +394,16 @@ def _build(
             bfut[layer, 0] = 0
             for q in range(later.shape[0]):
                 bfut[layer, q + 1] = bfut[layer, q] + later[q]
+    nlanes, radix, lane_bits = _lane_layout(defer, lastace, optima)
+    strip_layer = 4 if nlanes else -1  # the low ace's sets: its outputs enter the lanes
+    expand_layer = 5 * (npos - 1) if nlanes else -1  # the high ace's first cell
     bounds = np.zeros(nlayers + 1, dtype=np.int64)
-    states = np.empty((1024, 4), dtype=np.int64)
+    states = np.empty((1024, 6), dtype=np.int64)
     edges = np.empty((1 if optima else 4096, 2), dtype=np.int64)
     states[0, 0] = np.int64(_D_BIAS) << _D_SHIFT
     states[0, 1:] = 0
     states[0, 3] = 1
-    nstates, nedges = 1, 0
+    nstates, nedges, nslots = 1, 0, 1
     bounds[1] = 1
     out = np.empty((4096, 3), dtype=np.int64)
     table = np.full(64, -1, dtype=np.int64)
@@ -289,46 +418,93 @@ def _build(
             table = np.full(size, -1, dtype=np.int64)
         else:
             table[:] = -1
-        mask = table.shape[0] - 1
         filled = 0
-        for a in range(lo, hi):
-            if not states[a, 3]:
-                continue
-            key = states[a, 0]
-            if s < 4:
-                count = _cell_options(
-                    key, s, i, lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, hj, out
-                )
-            else:
-                count = _close_options(key, i, setok, rafter, hj, out)
+        c = min(s, 3)
+        cell = (
+            lay_t[i, c], lay_k[i, c], lay_h[i, c], defer[i, c], setok[i], lastace[i], rafter[i, c],
+            realu[i + 1, c], realu[i + 2, c], near[i + 1, c], near[i + 2, c],
+        )  # fmt: skip
+        strip, expand = layer == strip_layer, layer == expand_layer
+        # The arrays grow only between passes of this loop: an array reassigned inside the
+        # inner loops would have its reference count updated on every transition.
+        resume, resume_lane, need = lo, 0, 0
+        while True:
+            mask = table.shape[0] - 1
+            for a in range(resume, hi):
+                if not states[a, 3]:
+                    continue
+                m0, m1 = states[a, _MASK], states[a, _MASK + 1]
+                for lane in range(resume_lane if a == resume else 0, nlanes if expand else 1):
+                    key = states[a, 0]
+                    tag = 0
+                    if expand:  # each lane's aces back into the key
+                        if not _has_lane(m0, m1, lane):
+                            continue
+                        key |= lane_bits[lane]
+                        tag = lane + 1
+                    if s < 4:
+                        count = _cell_options(key, s, cell, hj, out)
+                    else:
+                        count = _close_options(key, setok[i], rafter[i, 3], hj, out)
+                    if (
+                        nstates + count > states.shape[0]
+                        or (not optima and nedges + count > edges.shape[0])
+                        or 2 * (filled + count) > table.shape[0]  # keep the load under one half
+                    ):
+                        need, resume, resume_lane = count, a, lane
+                        break
+                    for j in range(count):
+                        new = out[j, 0]
+                        if strip:  # the aces set aside leave the key for a lane
+                            tag = _lane_of(new, radix) + 1
+                            new &= ~_ASIDE_BITS
+                        slot = np.int64((np.uint64(new) * _HASH) >> np.uint64(32)) & mask  # _find, inline
+                        b = table[slot]
+                        while b >= 0 and states[b, 0] != new:
+                            slot = (slot + 1) & mask
+                            b = table[slot]
+                        if b < 0:
+                            b = nstates
+                            nstates += 1
+                            states[b, 0] = new
+                            states[b, 1] = -1
+                            states[b, 2] = -1
+                            states[b, 3] = 1
+                            states[b, _MASK] = 0
+                            states[b, _MASK + 1] = 0
+                            table[slot] = b
+                            filled += 1
+                        if strip:
+                            if tag - 1 < 64:
+                                states[b, _MASK] |= np.int64(1) << (tag - 1)
+                            else:
+                                states[b, _MASK + 1] |= np.int64(1) << (tag - 65)
+                        elif not expand:
+                            states[b, _MASK] |= m0
+                            states[b, _MASK + 1] |= m1
+                        dn = out[j, 1]
+                        states[b, 1] = max(states[b, 1], states[a, 1] + dn)
+                        states[b, 2] = max(states[b, 2], states[a, 2] + dn * rp[i])
+                        if not optima:
+                            edges[nedges, 0] = a | (b << 32)
+                            edges[nedges, 1] = out[j, 2] | (tag << _TAG_SHIFT) | (dn << 32) | ((dn * rp[i]) << 40)
+                            nedges += 1
+                if need:
+                    break
+            if not need:
+                break
+            states = _grow(states, nstates + need)
             if not optima:
-                edges = _grow(edges, nedges + count)
-            for j in range(count):
-                new = out[j, 0]
-                if 2 * (filled + 1) > table.shape[0]:  # keep the load under one half
-                    table = np.full(2 * table.shape[0], -1, dtype=np.int64)
-                    mask = table.shape[0] - 1
-                    for b in range(hi, nstates):
-                        table[_find(table, states, states[b, 0], mask)] = b
-                slot = _find(table, states, new, mask)
-                b = table[slot]
-                if b < 0:
-                    states = _grow(states, nstates + 1)
-                    b = nstates
-                    nstates += 1
-                    states[b, 0] = new
-                    states[b, 1] = -1
-                    states[b, 2] = -1
-                    states[b, 3] = 1
-                    table[slot] = b
-                    filled += 1
-                dn = out[j, 1]
-                states[b, 1] = max(states[b, 1], states[a, 1] + dn)
-                states[b, 2] = max(states[b, 2], states[a, 2] + dn * rp[i])
-                if not optima:
-                    edges[nedges, 0] = a | (b << 32)
-                    edges[nedges, 1] = out[j, 2] | (dn << 32) | ((dn * rp[i]) << 40)
-                    nedges += 1
+                edges = _grow(edges, nedges + need)
+            if 2 * (filled + need) > table.shape[0]:
+                size = table.shape[0]
+                while 2 * (filled + need) > size:
+                    size *= 2
+                table = np.full(size, -1, dtype=np.int64)
+                for b in range(hi, nstates):
+                    table[_find(table, states, states[b, 0], size - 1)] = b
+            need = 0
+        mask = table.shape[0] - 1
         for b in range(hi, nstates):
             reach_n = states[b, 1] + fut_n[layer + 1] + hj
             if targeted and states[b, 2] + fut_p[layer + 1] < need_p:
@@ -358,7 +534,9 @@ def _build(
             if optima and _dominated(states[b, 0], states[b, 2], states[b, 1], table, states, mask):
                 states[b, 3] = 0
         bounds[layer + 2] = nstates
-        if nstates > max_states:  # given up: a single bound tells the caller
+        for b in range(hi, nstates):
+            nslots += max(1, _popcount(states[b, _MASK]) + _popcount(states[b, _MASK + 1]))
+        if nslots > max_states:  # given up: a single bound tells the caller
             return states[:nstates], edges[:nedges], bounds[:1]
     return states[:nstates], edges[:nedges], bounds
 
@@ -429,37 +607,40 @@ def optima(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, 
 @njit(cache=True)
 def explore(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, need_n, need_p, tgt, max_states):
     """The pruned DAG for ``need_n`` / ``need_p`` / ``tgt`` (see :func:`_build`) and, per
-    state, the best future points, cards and points without hand jokers (``_NEG``: the
-    state cannot finish)."""
+    slot, the best future points, cards and points without hand jokers (``_NEG``: the slot
+    cannot finish). Returns ``(states, edges, bounds, fut, first, pairs)`` (``first`` and
+    ``pairs``: see :func:`_slot_pairs`); ``bounds`` has one entry when the sweep passed
+    ``max_states`` slots."""
     states, edges, bounds = _build(
         lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, need_n, need_p, -1, tgt, max_states
     )
-    nstates = states.shape[0]
     if bounds.shape[0] == 1:
-        return states, edges, bounds, np.empty((0, 3), dtype=np.int64)
+        nothing = np.empty((0, 3), dtype=np.int64)
+        return states, edges, bounds, nothing, np.zeros(1, dtype=np.int64), nothing
+    first, pairs = _slot_pairs(states, edges)
     nlayers = bounds.shape[0] - 1
-    fut = np.full((nstates, 3), _NEG, dtype=np.int64)  # points, cards, points with no hand joker
+    fut = np.full((first[-1], 3), _NEG, dtype=np.int64)  # points, cards, points with no hand joker
     for b in range(bounds[nlayers - 1], bounds[nlayers]):
         d = ((states[b, 0] >> _D_SHIFT) & 15) - _D_BIAS
         if states[b, 3] and 0 <= d <= hj:
-            fut[b, 0] = 25 * d
-            fut[b, 1] = d
+            fut[first[b], 0] = 25 * d
+            fut[first[b], 1] = d
             if d == 0:
-                fut[b, 2] = 0
-    for e in range(edges.shape[0] - 1, -1, -1):
-        a, b = edges[e, 0] & _LOW, edges[e, 0] >> 32
-        if fut[b, 1] == _NEG:
+                fut[first[b], 2] = 0
+    for p in range(pairs.shape[0] - 1, -1, -1):
+        sa, sb, e = pairs[p, 0], pairs[p, 1], pairs[p, 2]
+        if fut[sb, 1] == _NEG:
             continue
         dn, dp = (edges[e, 1] >> 32) & 255, edges[e, 1] >> 40
-        fut[a, 0] = max(fut[a, 0], fut[b, 0] + dp)
-        fut[a, 1] = max(fut[a, 1], fut[b, 1] + dn)
-        if fut[b, 2] != _NEG:
-            fut[a, 2] = max(fut[a, 2], fut[b, 2] + dp)
-    return states, edges, bounds, fut
+        fut[sa, 0] = max(fut[sa, 0], fut[sb, 0] + dp)
+        fut[sa, 1] = max(fut[sa, 1], fut[sb, 1] + dn)
+        if fut[sb, 2] != _NEG:
+            fut[sa, 2] = max(fut[sa, 2], fut[sb, 2] + dp)
+    return states, edges, bounds, fut, first, pairs
 
 
 @njit(cache=True)
-def vector(states, edges, bounds, fut, hj, need_n, need_p, tgt):
+def vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, tgt):
     """Pass 3: best points per (cards, hand jokers) for every entry with at least ``need_n``
     cards or ``need_p`` points (exact: no prefix of such a play is ever pruned), and with
     ``tgt`` (see :func:`_build`) only the entries of ``n >= need_n`` cards that reach
@@ -467,30 +648,31 @@ def vector(states, edges, bounds, fut, hj, need_n, need_p, tgt):
     target, else the best of that count may be missing).
 
     Returns ``(best, where, back, offsets)``: ``best[c, j]`` the points (-1: none or not
-    needed), ``where[c, j]`` the (final state, real cards) holding it; ``back`` and
+    needed), ``where[c, j]`` the (final slot, real cards) holding it; ``back`` and
     ``offsets`` are for :func:`trace`.
     """
-    nstates = states.shape[0]
+    nslots = first[-1]
     nlayers = bounds.shape[0] - 1
-    # entry (state a, n real cards) at offsets[a] + n, for n in lo[a] .. hi[a] - 1: an entry
+    # entry (slot a, n real cards) at offsets[a] + n, for n in lo[a] .. hi[a] - 1: an entry
     # with fewer than lo[a] cards (at most 10 points each) can reach neither need_n nor need_p
-    offsets = np.zeros(nstates + 1, dtype=np.int64)
-    lo = np.zeros(nstates, dtype=np.int64)
-    hi = np.zeros(nstates, dtype=np.int64)
+    offsets = np.zeros(nslots + 1, dtype=np.int64)
+    lo = np.zeros(nslots, dtype=np.int64)
+    hi = np.zeros(nslots, dtype=np.int64)
     start = 0
-    for a in range(nstates):
-        if fut[a, 1] != _NEG:
-            hi[a] = states[a, 1] + 1
-            if a:
-                lo[a] = min(hi[a], max(0, min(need_n - fut[a, 1], (need_p - fut[a, 0] + 9) // 10)))
-        offsets[a] = start - lo[a]
-        start += hi[a] - lo[a]
-    offsets[nstates] = start
+    for state in range(states.shape[0]):
+        for a in range(first[state], first[state + 1]):
+            if fut[a, 1] != _NEG:
+                hi[a] = states[state, 1] + 1
+                if a:
+                    lo[a] = min(hi[a], max(0, min(need_n - fut[a, 1], (need_p - fut[a, 0] + 9) // 10)))
+            offsets[a] = start - lo[a]
+            start += hi[a] - lo[a]
+    offsets[nslots] = start
     val = np.full(start, -1, dtype=np.int64)
     back = np.full(start, -1, dtype=np.int64)
     val[0] = 0
-    for e in range(edges.shape[0]):
-        a, b = edges[e, 0] & _LOW, edges[e, 0] >> 32
+    for p in range(pairs.shape[0]):
+        a, b, e = pairs[p, 0], pairs[p, 1], pairs[p, 2]
         fn, fp = fut[b, 1], fut[b, 0]
         if fn == _NEG:
             continue
@@ -505,14 +687,15 @@ def vector(states, edges, bounds, fut, hj, need_n, need_p, tgt):
                 continue
             if v2 > val[ob + n2]:
                 val[ob + n2] = v2
-                back[ob + n2] = e
+                back[ob + n2] = p
     most = fut[0, 1]
     best = np.full((most + 1, hj + 1), -1, dtype=np.int64)
     where = np.zeros((most + 1, hj + 1, 2), dtype=np.int64)
-    for b in range(bounds[nlayers - 1], bounds[nlayers]):
+    for state in range(bounds[nlayers - 1], bounds[nlayers]):
+        b = first[state]  # final states have one slot
         if fut[b, 1] == _NEG:
             continue
-        d = ((states[b, 0] >> _D_SHIFT) & 15) - _D_BIAS
+        d = ((states[state, 0] >> _D_SHIFT) & 15) - _D_BIAS
         for n in range(lo[b], hi[b]):
             v = val[offsets[b] + n]
             if v < 0:
@@ -530,12 +713,13 @@ def vector(states, edges, bounds, fut, hj, need_n, need_p, tgt):
 
 
 @njit(cache=True)
-def trace(edges, back, offsets, nlayers, state, n):
-    """The edge codes, layer by layer from the root, of the stored optimum ending in ``(state, n)``."""
+def trace(pairs, edges, back, offsets, nlayers, slot, n):
+    """The edge codes, layer by layer from the root, of the stored optimum ending in ``(slot, n)``."""
     codes = np.empty(nlayers, dtype=np.int64)
     for layer in range(nlayers - 1, -1, -1):
-        e = back[offsets[state] + n]
-        codes[layer] = edges[e, 1] & _LOW
+        p = back[offsets[slot] + n]
+        e = pairs[p, 2]
+        codes[layer] = edges[e, 1] & _CODE
         n -= (edges[e, 1] >> 32) & 255
-        state = edges[e, 0] & _LOW
+        slot = pairs[p, 0]
     return codes

@@ -108,11 +108,11 @@ def _targeted(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, r
     ``best_points``); a count whose best falls short of its target is retried with a lower
     target (a step that doubles, never below the best found, which is achievable)."""
     if hj:
-        states, edges, bounds, fut = core.explore(
+        states, edges, bounds, fut, first, pairs = core.explore(
             lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, n, p, _NO_TARGETS, core.NO_BUDGET
         )
-        best, where, back, offsets = core.vector(states, edges, bounds, fut, hj, n, p, _NO_TARGETS)
-        return edges, bounds, best, where, back, offsets
+        best, where, back, offsets = core.vector(states, first, pairs, edges, bounds, fut, hj, n, p, _NO_TARGETS)
+        return pairs, edges, bounds, best, where, back, offsets
     pts = np.empty(lay_h.sum(), dtype=np.int64)
     m = 0
     for i in range(lay_h.shape[0]):
@@ -126,10 +126,10 @@ def _targeted(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, r
         tgt[c] = min(best_points, tgt[c - 1] + pts[c - 1])
     step = np.full(m + 1, 5, dtype=np.int64)
     while True:
-        states, edges, bounds, fut = core.explore(
+        states, edges, bounds, fut, first, pairs = core.explore(
             lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, n, p, tgt, core.NO_BUDGET
         )
-        best, where, back, offsets = core.vector(states, edges, bounds, fut, hj, n, p, tgt)
+        best, where, back, offsets = core.vector(states, first, pairs, edges, bounds, fut, hj, n, p, tgt)
         done = True
         for c in range(n, best_cards + 1):
             found = best[c].max() if c < best.shape[0] else -1
@@ -138,7 +138,7 @@ def _targeted(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, r
                 tgt[c] = max(found, tgt[c] - step[c])
                 step[c] *= 2
         if done:
-            return edges, bounds, best, where, back, offsets
+            return pairs, edges, bounds, best, where, back, offsets
 
 
 @njit(cache=True)
@@ -201,7 +201,7 @@ def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget):
         return out[:3]
     # One unpruned sweep is exact for everything and cheapest on most positions; when it
     # grows past the budget, the pruned passes (optima first, then a targeted DAG) take over.
-    states, edges, bounds, fut = core.explore(*arrays, hj, 0, 0, _NO_TARGETS, budget)
+    states, edges, bounds, fut, first, pairs = core.explore(*arrays, hj, 0, 0, _NO_TARGETS, budget)
     pruned = bounds.shape[0] == 1
     if pruned:
         optima = core.optima(*arrays, hj, 0)
@@ -222,16 +222,21 @@ def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget):
     if knock_limit >= 0:
         need_p = min(need_p, hand_total - knock_limit)
     if pruned:
-        edges, bounds, best, where, back, offsets = _targeted(*arrays, hj, best_cards, best_points, need_n, need_p)
+        pairs, edges, bounds, best, where, back, offsets = _targeted(
+            *arrays, hj, best_cards, best_points, need_n, need_p
+        )
     else:
-        best, where, back, offsets = core.vector(states, edges, bounds, fut, hj, need_n, need_p, _NO_TARGETS)
+        best, where, back, offsets = core.vector(
+            states, first, pairs, edges, bounds, fut, hj, need_n, need_p, _NO_TARGETS
+        )
     picks = choose(best, k, hand_total, knock_limit)
     out[2] = picks.shape[0]
     at = 3
     both = ace_low and ace_high
     for row in range(picks.shape[0]):
         slot, cards, jokers = picks[row, 0], picks[row, 1], picks[row, 2]
-        codes = core.trace(edges, back, offsets, bounds.shape[0] - 2, where[cards, jokers, 0], where[cards, jokers, 1])
+        end_slot, end_cards = where[cards, jokers, 0], where[cards, jokers, 1]
+        codes = core.trace(pairs, edges, back, offsets, bounds.shape[0] - 2, end_slot, end_cards)
         flat, lengths, added = assemble(positions, both, real, table_jokers, codes)
         head = at
         out[head : head + 4] = (slot, cards, jokers, best[cards, jokers])
