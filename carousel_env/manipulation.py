@@ -56,6 +56,17 @@ class Play:
         object.__setattr__(self, "added", tuple(sorted(self.added)))
         object.__setattr__(self, "table", tuple(tuple(m) for m in self.table))
 
+    @classmethod
+    def of_normalised(cls, added: tuple, table: tuple) -> Play:
+        """A play from ``added`` already a sorted tuple and ``table`` already a tuple of
+        tuples, skipping ``__post_init__``: the solver builds every suggestion this way, and
+        at up to 8 suggestions of 20-odd melds per decision, copying them again costs more
+        than the rest of unpacking the solve."""
+        play = object.__new__(cls)
+        object.__setattr__(play, "added", added)
+        object.__setattr__(play, "table", table)
+        return play
+
 
 def check_play(table: Table, hand: Hand, play: Play, rules: Rules) -> None:
     """Raise :class:`IllegalPlay` naming the broken rule, or return ``None`` if legal."""

@@ -106,7 +106,7 @@ def solve(table: Table, hand: Hand, rules: Rules, k: int = 8) -> SolveResult:
             melds.append(tuple(packed[at : at + n]))
             at += n
         reason = pipeline.SLOT_NAMES[slot] if slot < len(pipeline.SLOT_NAMES) else f"size_{cards}"
-        play = Play(added, tuple(melds))
+        play = Play.of_normalised(added, tuple(melds))  # added in card order, jokers last
         suggestions.append(Suggestion(play, points, cards, jokers, after, after_points, reason))
     return SolveResult(best_points, best_cards, tuple(suggestions))
 
