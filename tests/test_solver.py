@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from carousel_env.cards import JOKER, NUM_CARDS, hand_str, is_table_joker, parse_hand, parse_table, table_str
-from carousel_env.manipulation import check_play
+from carousel_env.manipulation import Play, check_play
 from carousel_env.rules import carousel, manipulation_rummy
 from carousel_env.solver import has_play, solve
 from tests.milp_reference import milp_best
@@ -225,6 +225,8 @@ def test_suggestions_legal_distinct_and_exact(position):
     seen = set()
     for s in result.suggestions:
         check_play(table, hand, s.play, ONE)
+        # built without Play's normalisation: it must already be in normal form
+        assert s.play == Play(s.play.added, s.play.table) and type(s.play.table[0]) is tuple
         assert s.play.added not in seen
         seen.add(s.play.added)
     assert result == solve(table, hand, ONE)
