@@ -68,9 +68,9 @@ class SolveResult:
 
 
 _NONE = SolveResult(None, None, ())
-# States of the unpruned sweep before ``solve`` switches to the pruned passes. The unpruned
-# sweep is the faster one on every position set we measured (real games peak near 130,000
-# states), so the budget only bounds memory: about 50 MB of states and edges at most.
+# Slots (state and lane of aces set aside, see ``core``) of the unpruned sweep before
+# ``solve`` switches to the pruned passes. The unpruned sweep is the faster one on every
+# position set we measured, so the budget only bounds memory: about 50 MB at most.
 FULL_SWEEP_STATES = 250_000
 
 

@@ -43,14 +43,17 @@ The passes:
    targets is exact (see :func:`optima`);
 2. ``explore``: ``_build`` with the edges (each with the hand cards it plays and their
    points), keeping the states that can reach ``need_n`` cards or ``need_p`` points
-   (with per-count points targets, see :func:`_build`); then backward, per state the
+   (with per-count points targets, see :func:`_build`); then backward, per slot the
    exact best future points, future cards and future points with no hand joker;
-3. forward vector pass: per state, the best points for every count of real hand cards
+3. forward vector pass: per slot, the best points for every count of real hand cards
    played, keeping only entries that can still reach ``need_n`` cards or ``need_p``
    points (so every final entry a suggestion slot can pick is exact), with one
-   back-pointer (edge) per entry, stored only for the counts that can still matter.
+   back-pointer (slot pair) per entry, stored only for the counts that can still matter.
 
-Everything is int64 so that every jitted function compiles for one signature.
+Everything is int64 so that every jitted function compiles for one signature. The hot
+loops call no helper that takes an array: numba updates an array's reference count (an
+atomic operation) on every such call, inlined or not, and in these loops that cost more
+than the work itself.
 """
 
 from __future__ import annotations
@@ -67,7 +70,7 @@ _MX_SHIFT = 57  # largest per suit, 3 bits
 _ASIDE_BITS = np.int64(4095) << _ASIDE_SHIFT
 _NEG = -(1 << 40)
 _HASH = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing
-NO_BUDGET = 1 << 62  # no state budget
+NO_BUDGET = 1 << 62  # no slot budget
 _MAX_LANES = 128  # two mask words; past that the aces stay in the key
 
 # a state row: key, forward max real cards, forward max points, alive, lane mask (2 words)
