@@ -83,9 +83,11 @@ def solve(table: Table, hand: Hand, rules: Rules, k: int = 8) -> SolveResult:
     if not hand:
         return _NONE
     limit = -1 if rules.knock_limit is None else rules.knock_limit
-    packed = pipeline.solve_packed(
-        *_position_arrays(table, hand), rules.ace_low, rules.ace_high, k, limit, FULL_SWEEP_STATES
-    ).tolist()
+    packed = tuple(  # slices of a tuple are tuples: no second copy per meld
+        pipeline.solve_packed(
+            *_position_arrays(table, hand), rules.ace_low, rules.ace_high, k, limit, FULL_SWEEP_STATES
+        ).tolist()
+    )
     best_points, best_cards, count = packed[:3]
     if best_cards < 0:
         return _NONE
@@ -94,16 +96,16 @@ def solve(table: Table, hand: Hand, rules: Rules, k: int = 8) -> SolveResult:
     for _ in range(count):
         slot, cards, jokers, points, after_points = packed[at : at + 5]
         at += 5
-        added = tuple(packed[at + 1 : at + 1 + packed[at]])
+        added = packed[at + 1 : at + 1 + packed[at]]
         at += 1 + len(added)
-        after = tuple(packed[at + 1 : at + 1 + packed[at]])
+        after = packed[at + 1 : at + 1 + packed[at]]
         at += 1 + len(after)
         nmelds = packed[at]
         lengths = packed[at + 1 : at + 1 + nmelds]
         at += 1 + nmelds
         melds = []
         for n in lengths:
-            melds.append(tuple(packed[at : at + n]))
+            melds.append(packed[at : at + n])
             at += n
         reason = pipeline.SLOT_NAMES[slot] if slot < len(pipeline.SLOT_NAMES) else f"size_{cards}"
         play = Play.of_normalised(added, tuple(melds))  # added in card order, jokers last
