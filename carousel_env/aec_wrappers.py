@@ -14,6 +14,7 @@ on a wrapper still shadows it as before; and the order-enforcing checks (no acce
 from __future__ import annotations
 
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.wrappers.base import BaseWrapper
 
 # The ones OrderEnforcingWrapper refuses before the first reset.
 _NEED_RESET = frozenset({"rewards", "terminations", "truncations", "infos", "agent_selection", "agents"})
@@ -58,6 +59,15 @@ class AssertOutOfBoundsWrapper(_Forwarding, wrappers.AssertOutOfBoundsWrapper):
     def __init__(self, env) -> None:
         self._raw = env.unwrapped
         super().__init__(env)
+
+    def step(self, action) -> None:
+        # The parent asserts ``action_space.contains(action)``, and gymnasium's Discrete
+        # builds ``np.iinfo`` on every call. A plain int in range, the usual action, passes
+        # that assert, so it is checked here directly; anything else takes the parent's path.
+        if type(action) is int and 0 <= action < self._raw._num_actions:
+            BaseWrapper.step(self, action)
+        else:
+            super().step(action)
 
 
 class OrderEnforcingWrapper(_Forwarding, wrappers.OrderEnforcingWrapper):

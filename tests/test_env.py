@@ -155,6 +155,25 @@ def test_wrapped_env_terminates_on_illegal_action():
     assert sum(e.rewards.values()) == -1
 
 
+@pytest.mark.parametrize("action", [99, -1, np.int64(99), 2.0, "2"])
+def test_wrapped_env_asserts_actions_outside_the_space(action):
+    e = carousel_env.env(num_players=2)
+    e.reset(seed=1)
+    state = e.unwrapped.game_state
+    with pytest.raises(AssertionError, match="not in action space"):
+        e.step(action)
+    assert e.unwrapped.game_state is state
+
+
+def test_wrapped_env_accepts_numpy_integer_actions():
+    e = carousel_env.env(num_players=2)
+    e.reset(seed=1)
+    action = np.int64(np.flatnonzero(e.last()[0]["action_mask"])[0])
+    before = e.unwrapped.game_state
+    e.step(action)  # not a plain int: checked by gymnasium's Discrete.contains, as before
+    assert e.unwrapped.game_state is not before
+
+
 def test_single_legal_actions_are_taken_and_reported():
     """Drawing three times without a play leaves only END_TURN (when the hand cannot
     knock): the env takes it and reports it; every reported action was the only legal one."""
