@@ -44,9 +44,11 @@ from carousel_env.cards import JOKER, Hand, Table, face, joker_as, make_card, ra
 from carousel_env.manipulation import Play
 from carousel_env.melds import is_valid_meld
 from carousel_env.rules import Rules
-from carousel_env.solver import pipeline
+from carousel_env.solver import _cache, pipeline
 
 __all__ = ["SolveResult", "Suggestion", "has_play", "solve"]
+
+_cache.drop_stale_cache()  # before the first call loads anything from the cache
 
 
 @dataclass(frozen=True)

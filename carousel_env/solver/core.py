@@ -166,55 +166,111 @@ def _rank(m0, m1, lane):
 
 
 @njit(cache=True)
-def _slots(states):
-    """``first[b]``: the first slot of state ``b`` (``first[-1]``: the number of slots)."""
+def _keep_finishing_lanes(states, edges, bounds, lo_mid, hi_mid, hj):
+    """Drop from every lane mask (states ``lo_mid .. hi_mid - 1``) the lanes with which the
+    state cannot finish, in one backward pass over the edges.
+
+    Lanes die at the high ace, where their aces must extend runs Q-K, and in heavy
+    positions most slots belonged to lanes that could not finish: without them the
+    backward and vector passes touch a fraction of the slots."""
+    ok = np.zeros(states.shape[0], dtype=np.bool_)  # states outside the lanes that can finish
+    use = np.zeros((states.shape[0], 2), dtype=np.int64)  # lanes that can finish
+    nlayers = bounds.shape[0] - 1
+    for b in range(bounds[nlayers - 1], bounds[nlayers]):
+        d = ((states[b, 0] >> _D_SHIFT) & 15) - _D_BIAS
+        ok[b] = states[b, 3] != 0 and 0 <= d <= hj
+    for e in range(edges.shape[0] - 1, -1, -1):  # edges come layer by layer
+        a, b = edges[e, 0] & _LOW, edges[e, 0] >> 32
+        lane = ((edges[e, 1] >> _TAG_SHIFT) & 255) - 1
+        a_mid = lo_mid <= a < hi_mid
+        if lo_mid <= b < hi_mid:
+            if a_mid:
+                use[a, 0] |= use[b, 0]
+                use[a, 1] |= use[b, 1]
+            elif _has_lane(use[b, 0], use[b, 1], lane):
+                ok[a] = True
+        elif ok[b]:
+            if not a_mid:
+                ok[a] = True
+            elif lane < 64:
+                use[a, 0] |= np.int64(1) << lane
+            else:
+                use[a, 1] |= np.int64(1) << (lane - 64)
+    for b in range(lo_mid, hi_mid):
+        states[b, _MASK] &= use[b, 0]
+        states[b, _MASK + 1] &= use[b, 1]
+
+
+@njit(cache=True)
+def _slots(states, lo_mid, hi_mid):
+    """``first[b]``: the first slot of state ``b`` (``first[-1]``: the number of slots): one
+    per lane in the mask of a state in the lanes (none when no lane can finish), else one."""
     first = np.zeros(states.shape[0] + 1, dtype=np.int64)
     for b in range(states.shape[0]):
-        first[b + 1] = first[b] + max(1, _popcount(states[b, _MASK]) + _popcount(states[b, _MASK + 1]))
+        if lo_mid <= b < hi_mid:
+            first[b + 1] = first[b] + _popcount(states[b, _MASK]) + _popcount(states[b, _MASK + 1])
+        else:
+            first[b + 1] = first[b] + 1
     return first
 
 
 @njit(cache=True)
-def _slot_pairs(states, edges):
+def _slot_pairs(states, edges, lo_mid, hi_mid):
     """Every edge as (from slot, to slot, edge) rows, in edge order, and ``first``
-    (:func:`_slots`). An edge within the lanes gives one row per lane of its source (each
-    also a lane of its target); an edge into or out of the lanes names its lane. Written
-    out as one loop: a helper taking arrays, called per edge, would cost two atomic
-    reference-count updates per array and call."""
-    first = _slots(states)
+    (:func:`_slots`). An edge within the lanes (states ``lo_mid .. hi_mid - 1``) gives one
+    row per lane in both masks; an edge into or out of the lanes names its lane, and gives
+    a row if the lane is in the mask. Written out as one loop: a helper taking arrays,
+    called per edge, would cost two atomic reference-count updates per array and call."""
+    first = _slots(states, lo_mid, hi_mid)
     nedges = edges.shape[0]
     total = 0
     for e in range(nedges):
-        a = edges[e, 0] & _LOW
-        if (edges[e, 1] >> _TAG_SHIFT) & 255:
-            total += 1
+        a, b = edges[e, 0] & _LOW, edges[e, 0] >> 32
+        lane = ((edges[e, 1] >> _TAG_SHIFT) & 255) - 1
+        a_mid, b_mid = lo_mid <= a < hi_mid, lo_mid <= b < hi_mid
+        if a_mid and b_mid:
+            total += _popcount(states[a, _MASK] & states[b, _MASK])
+            total += _popcount(states[a, _MASK + 1] & states[b, _MASK + 1])
+        elif a_mid:
+            total += _has_lane(states[a, _MASK], states[a, _MASK + 1], lane)
+        elif b_mid:
+            total += _has_lane(states[b, _MASK], states[b, _MASK + 1], lane)
         else:
-            total += max(1, _popcount(states[a, _MASK]) + _popcount(states[a, _MASK + 1]))
+            total += 1
     pairs = np.empty((total, 3), dtype=np.int64)
     p = 0
     for e in range(nedges):
         a, b = edges[e, 0] & _LOW, edges[e, 0] >> 32
-        tag = (edges[e, 1] >> _TAG_SHIFT) & 255
+        lane = ((edges[e, 1] >> _TAG_SHIFT) & 255) - 1
+        a_mid, b_mid = lo_mid <= a < hi_mid, lo_mid <= b < hi_mid
         ma0, ma1 = states[a, _MASK], states[a, _MASK + 1]
-        if tag and (ma0 | ma1):  # out of the lanes, at the high ace
-            pairs[p, 0], pairs[p, 1] = first[a] + _rank(ma0, ma1, tag - 1), first[b]
-        elif tag:  # into the lanes, after the low ace
-            pairs[p, 0], pairs[p, 1] = first[a], first[b] + _rank(states[b, _MASK], states[b, _MASK + 1], tag - 1)
-        elif not (ma0 | ma1):
-            pairs[p, 0], pairs[p, 1] = first[a], first[b]
-        else:  # within the lanes
+        mb0, mb1 = states[b, _MASK], states[b, _MASK + 1]
+        if a_mid and b_mid:  # within the lanes: the lanes of both, walked in order
             ja, jb = first[a], first[b]
             for word in range(2):
-                ma, mb = states[a, _MASK + word], states[b, _MASK + word]
-                while mb:
-                    low = mb & -mb
-                    if ma & low:
+                ma, mb = (ma0, mb0) if word == 0 else (ma1, mb1)
+                both = ma | mb
+                while both:
+                    low = both & -both
+                    if ma & low and mb & low:
                         pairs[p, 0], pairs[p, 1], pairs[p, 2] = ja, jb, e
                         p += 1
+                    if ma & low:
                         ja += 1
-                    jb += 1
-                    mb ^= low
+                    if mb & low:
+                        jb += 1
+                    both ^= low
             continue
+        if a_mid:  # out of the lanes, at the high ace
+            if not _has_lane(ma0, ma1, lane):
+                continue
+            pairs[p, 0], pairs[p, 1] = first[a] + _rank(ma0, ma1, lane), first[b]
+        elif b_mid:  # into the lanes, after the low ace
+            if not _has_lane(mb0, mb1, lane):
+                continue
+            pairs[p, 0], pairs[p, 1] = first[a], first[b] + _rank(mb0, mb1, lane)
+        else:
+            pairs[p, 0], pairs[p, 1] = first[a], first[b]
         pairs[p, 2] = e
         p += 1
     return first, pairs
@@ -620,7 +676,11 @@ def explore(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp,
     if bounds.shape[0] == 1:
         nothing = np.empty((0, 3), dtype=np.int64)
         return states, edges, bounds, nothing, np.zeros(1, dtype=np.int64), nothing
-    first, pairs = _slot_pairs(states, edges)
+    lo_mid = hi_mid = 0  # the states in the lanes: positions 2..13 (layers 5 .. 5 * npos - 5)
+    if _lane_layout(defer, lastace, False)[0]:
+        lo_mid, hi_mid = bounds[5], bounds[5 * lay_t.shape[0] - 4]
+        _keep_finishing_lanes(states, edges, bounds, lo_mid, hi_mid, hj)
+    first, pairs = _slot_pairs(states, edges, lo_mid, hi_mid)
     nlayers = bounds.shape[0] - 1
     fut = np.full((first[-1], 3), _NEG, dtype=np.int64)  # points, cards, points with no hand joker
     for b in range(bounds[nlayers - 1], bounds[nlayers]):

@@ -1,0 +1,49 @@
+"""Keep numba's on-disk cache of the solver in step with its sources.
+
+numba checks a cached function against its own source file only, not against the files
+of the functions compiled into it: after an edit to ``core.py`` alone,
+``pipeline.solve_packed`` would go on running the old ``core`` from its cache, silently.
+So a stamp of every source the compiled code is built from (this package and
+``carousel_env/cards.py``, whose constants it embeds) is kept beside the cache, and the
+whole cache is dropped when the stamp changes. The cache is numba's default: the
+``__pycache__`` folder beside the sources. Elsewhere (``NUMBA_CACHE_DIR``, or a read-only
+install, where numba caches in the user's folder) nothing is touched; the sources of an
+install do not change, and a reinstall gives every file a new stamp anyway.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+_HERE = Path(__file__).resolve().parent
+_SOURCES = (*sorted(_HERE.glob("*.py")), _HERE.parent / "cards.py")
+_STAMP_NAME = "numba-sources.stamp"
+
+
+def sources_stamp() -> str:
+    """Name, modification time and size of every source the compiled code depends on."""
+    parts = []
+    for path in _SOURCES:
+        stat = path.stat()
+        parts.append(f"{path.name} {stat.st_mtime_ns} {stat.st_size}")
+    return "\n".join(parts)
+
+
+def drop_stale_cache(cache: Path = _HERE / "__pycache__") -> bool:
+    """Delete the compiled code cached in ``cache`` if the sources changed since it was
+    stamped; returns whether it did. Errors (a read-only folder) are ignored."""
+    stamp = sources_stamp()
+    marker = cache / _STAMP_NAME
+    try:
+        if marker.read_text() == stamp:
+            return False
+    except OSError:
+        pass
+    try:
+        for path in (*cache.glob("*.nbi"), *cache.glob("*.nbc")):
+            path.unlink(missing_ok=True)
+        cache.mkdir(exist_ok=True)
+        marker.write_text(stamp)
+    except OSError:
+        return False
+    return True

@@ -1,0 +1,46 @@
+"""The guard that drops numba's cached solver code when any of its sources changed."""
+
+from __future__ import annotations
+
+from carousel_env.solver import _cache
+
+
+def _fake_cache(folder):
+    folder.mkdir()
+    for name in ("core._build-300.py311.nbi", "core._build-300.py311.1.nbc", "keep.txt"):
+        (folder / name).write_text("x")
+
+
+def test_unstamped_cache_is_dropped_and_stamped(tmp_path):
+    cache = tmp_path / "__pycache__"
+    _fake_cache(cache)
+    assert _cache.drop_stale_cache(cache)
+    assert sorted(p.name for p in cache.iterdir()) == ["keep.txt", "numba-sources.stamp"]
+    assert (cache / "numba-sources.stamp").read_text() == _cache.sources_stamp()
+
+
+def test_cache_with_current_stamp_is_kept(tmp_path):
+    cache = tmp_path / "__pycache__"
+    _fake_cache(cache)
+    (cache / "numba-sources.stamp").write_text(_cache.sources_stamp())
+    assert not _cache.drop_stale_cache(cache)
+    assert len(list(cache.glob("*.nb?"))) == 2
+
+
+def test_cache_with_an_old_stamp_is_dropped(tmp_path):
+    cache = tmp_path / "__pycache__"
+    _fake_cache(cache)
+    (cache / "numba-sources.stamp").write_text("core.py 1 2")
+    assert _cache.drop_stale_cache(cache)
+    assert not list(cache.glob("*.nb?"))
+
+
+def test_stamp_covers_every_solver_module_and_the_card_constants():
+    names = [line.split()[0] for line in _cache.sources_stamp().splitlines()]
+    assert {"core.py", "pipeline.py", "prepare.py", "build.py", "cards.py"} <= set(names)
+
+
+def test_unwritable_cache_is_left_alone(tmp_path):
+    missing_parent = tmp_path / "file"
+    missing_parent.write_text("not a folder")
+    assert not _cache.drop_stale_cache(missing_parent / "__pycache__")
