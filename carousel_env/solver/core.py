@@ -473,8 +473,8 @@ def _build(
         size = 64
         while size < 4 * (hi - lo):
             size *= 2
-        if table.shape[0] < size:
-            table = np.full(size, -1, dtype=np.int64)
+        if not size <= table.shape[0] <= 4 * size:  # a table kept from a large layer
+            table = np.full(size, -1, dtype=np.int64)  # would cost a large reset per layer
         else:
             table[:] = -1
         filled = 0
