@@ -1,7 +1,7 @@
 """Throughput of random legal play through the wrapped Carousel AEC env, and the same
 measurement for PettingZoo's gin_rummy_v4 as a reference point.
 
-    python benchmarks/bench_env.py [--seconds 10] [--players 2 3 5] [--gin-python /tmp/ginvenv/bin/python]
+    python benchmarks/bench_env.py [--seconds 10] [--players 2 3 5] [--rounds 3] [--gin-python /tmp/ginvenv/bin/python]
 
 The random player reads the action mask from the observation, as a learner would.
 gin_rummy_v4 was removed from PettingZoo after 1.26.1, so it runs in its own virtual
@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -87,25 +88,37 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="time per measurement (default 10)")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 5])
+    parser.add_argument("--rounds", type=int, default=3, help="alternated 2-player / gin_rummy_v4 rounds (default 3)")
     parser.add_argument("--gin-python", default="/tmp/ginvenv/bin/python", help="python of a pettingzoo 1.26.1 venv")
     parser.add_argument("--round-robin", type=int, default=0, metavar="N", help="also play N games per baseline pair")
     args = parser.parse_args(argv)
 
-    results = {}
+    # This machine's speed drifts by tens of percent within minutes, so 2-player Carousel and
+    # gin_rummy_v4 are measured in alternation, ``--rounds`` times, and compared round by round.
+    ratios, own, reference_speeds = [], [], []
     for n in args.players:
-        steps_s, games_s, steps, games = carousel(n, args.seconds)
-        results[n] = steps_s
-        print(f"carousel {n}p: {steps_s:8.0f} agent-steps/s  {games_s:6.2f} games/s  ({steps} steps, {games} games)")
-    reference = gin(args.gin_python, args.seconds)
-    if isinstance(reference, dict):
+        for r in range(args.rounds if n == 2 else 1):
+            steps_s, games_s, steps, games = carousel(n, args.seconds)
+            counts = f"({steps} steps, {games} games)"
+            print(f"carousel {n}p: {steps_s:8.0f} agent-steps/s  {games_s:6.2f} games/s  {counts}")
+            if n != 2:
+                continue
+            own.append(steps_s)
+            reference = gin(args.gin_python, args.seconds)
+            if not isinstance(reference, dict):
+                print(f"gin_rummy_v4: unavailable ({reference})")
+                continue
+            reference_speeds.append(reference["steps_per_s"])
+            ratios.append(steps_s / reference["steps_per_s"])
+            speed = f"{reference['steps_per_s']:8.0f} agent-steps/s  {reference['games_per_s']:6.2f} games/s"
+            counts = f"({reference['steps']} steps, {reference['games']} games)"
+            print(f"gin_rummy_v4 2p: {speed}  {counts}  round {r + 1} ratio {ratios[-1]:.2f}")
+    if ratios:
         print(
-            f"gin_rummy_v4 2p: {reference['steps_per_s']:8.0f} agent-steps/s  {reference['games_per_s']:6.2f} games/s"
-            f"  ({reference['steps']} steps, {reference['games']} games)"
+            f"ratio carousel 2p / gin_rummy_v4 over {len(ratios)} alternated rounds:"
+            f" median {statistics.median(ratios):.2f} (min {min(ratios):.2f}, max {max(ratios):.2f});"
+            f" medians {statistics.median(own):.0f} vs {statistics.median(reference_speeds):.0f} agent-steps/s"
         )
-        if 2 in results:
-            print(f"ratio carousel 2p / gin_rummy_v4: {results[2] / reference['steps_per_s']:.2f}")
-    else:
-        print(f"gin_rummy_v4: unavailable ({reference})")
 
     if args.round_robin:
         from carousel_env.baselines import policy_names, round_robin
