@@ -517,11 +517,11 @@ def _build(
                         if strip:  # the aces set aside leave the key for a lane
                             tag = _lane_of(new, radix) + 1
                             new &= ~_ASIDE_BITS
-                        slot = np.int64((np.uint64(new) * _HASH) >> np.uint64(32)) & mask  # _find, inline
-                        b = table[slot]
+                        probe = np.int64((np.uint64(new) * _HASH) >> np.uint64(32)) & mask  # _find, inline
+                        b = table[probe]
                         while b >= 0 and states[b, 0] != new:
-                            slot = (slot + 1) & mask
-                            b = table[slot]
+                            probe = (probe + 1) & mask
+                            b = table[probe]
                         if b < 0:
                             b = nstates
                             nstates += 1
@@ -531,7 +531,7 @@ def _build(
                             states[b, 3] = 1
                             states[b, _MASK] = 0
                             states[b, _MASK + 1] = 0
-                            table[slot] = b
+                            table[probe] = b
                             filled += 1
                         if strip:
                             if tag - 1 < 64:
