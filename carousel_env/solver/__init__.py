@@ -70,9 +70,10 @@ class SolveResult:
 
 
 _NONE = SolveResult(None, None, ())
-# Slots (state and lane of aces set aside, see ``core``) of the unpruned sweep before
-# ``solve`` switches to the pruned passes. The unpruned sweep is the faster one on every
-# position set we measured, so the budget only bounds memory: about 50 MB at most.
+# States of the unpruned sweep before ``solve`` switches to the pruned passes (which it
+# also does past ``core.SLOTS_PER_STATE`` times as many slots that can finish, a slot being
+# a state and a lane of aces set aside, see ``core``). The unpruned sweep is the faster one
+# on every position set we measured, so the budget only bounds memory: about 150 MB.
 FULL_SWEEP_STATES = 250_000
 
 

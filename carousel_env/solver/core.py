@@ -70,7 +70,8 @@ _MX_SHIFT = 57  # largest per suit, 3 bits
 _ASIDE_BITS = np.int64(4095) << _ASIDE_SHIFT
 _NEG = -(1 << 40)
 _HASH = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing
-NO_BUDGET = 1 << 62  # no slot budget
+NO_BUDGET = 1 << 60  # no state budget
+SLOTS_PER_STATE = 4  # the slots that can finish, per state of the budget
 _MAX_LANES = 128  # two mask words; past that the aces stay in the key
 
 # a state row: key, forward max real cards, forward max points, alive, lane mask (2 words)
@@ -462,7 +463,7 @@ def _build(
     states[0, 0] = np.int64(_D_BIAS) << _D_SHIFT
     states[0, 1:] = 0
     states[0, 3] = 1
-    nstates, nedges, nslots = 1, 0, 1
+    nstates, nedges = 1, 0
     bounds[1] = 1
     out = np.empty((4096, 3), dtype=np.int64)
     table = np.full(64, -1, dtype=np.int64)
@@ -593,9 +594,7 @@ def _build(
             if optima and _dominated(states[b, 0], states[b, 2], states[b, 1], table, states, mask):
                 states[b, 3] = 0
         bounds[layer + 2] = nstates
-        for b in range(hi, nstates):
-            nslots += max(1, _popcount(states[b, _MASK]) + _popcount(states[b, _MASK + 1]))
-        if nslots > max_states:  # given up: a single bound tells the caller
+        if nstates > max_states:  # given up: a single bound tells the caller
             return states[:nstates], edges[:nedges], bounds[:1]
     return states[:nstates], edges[:nedges], bounds
 
@@ -669,7 +668,7 @@ def explore(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp,
     slot, the best future points, cards and points without hand jokers (``_NEG``: the slot
     cannot finish). Returns ``(states, edges, bounds, fut, first, pairs)`` (``first`` and
     ``pairs``: see :func:`_slot_pairs`); ``bounds`` has one entry when the sweep passed
-    ``max_states`` slots."""
+    ``max_states`` states, or its slots that can finish ``SLOTS_PER_STATE * max_states``."""
     states, edges, bounds = _build(
         lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, need_n, need_p, -1, tgt, max_states
     )
@@ -680,6 +679,9 @@ def explore(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp,
     if _lane_layout(defer, lastace, False)[0]:
         lo_mid, hi_mid = bounds[5], bounds[5 * lay_t.shape[0] - 4]
         _keep_finishing_lanes(states, edges, bounds, lo_mid, hi_mid, hj)
+    if _slots(states, lo_mid, hi_mid)[-1] > SLOTS_PER_STATE * max_states:  # before any per-slot array
+        nothing = np.empty((0, 3), dtype=np.int64)
+        return states, edges, bounds[:1], nothing, np.zeros(1, dtype=np.int64), nothing
     first, pairs = _slot_pairs(states, edges, lo_mid, hi_mid)
     nlayers = bounds.shape[0] - 1
     fut = np.full((first[-1], 3), _NEG, dtype=np.int64)  # points, cards, points with no hand joker

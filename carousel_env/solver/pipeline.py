@@ -191,7 +191,7 @@ def _pack_play(out, at, flat, lengths):
 @njit(cache=True)
 def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget):
     """See the module docstring. ``units``: the table's units, flat; ``knock_limit``: ``-1``
-    for none; ``budget``: slots of the unpruned sweep before the pruned passes take over."""
+    for none; ``budget``: states of the unpruned sweep before the pruned passes take over."""
     out = np.empty(3 + max(k, 0) * 400, dtype=np.int64)
     out[0], out[1], out[2] = 0, -1, 0
     lay = layout(units, hand_cards, ace_low, ace_high)
