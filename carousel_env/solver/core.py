@@ -29,8 +29,9 @@ with two decks). So in ``explore`` the key drops them after the low ace: each st
 positions 2..13 carries instead a bit mask of *lanes*, one lane per combination of aces set
 aside (mixed radix over the suits, ``_lane_layout``), and the first cell of the high ace
 puts each lane's aces back into the key. Transitions in between do not depend on the lane,
-so they are enumerated once per key. Per-lane values live in *slots*: a state has one slot
-per lane in its mask (one slot when it has no mask), in lane order, and the backward and
+so they are enumerated once per key. Per-lane values live in *slots*: a state in the lanes
+has one slot per lane in its mask, in lane order, after ``_keep_finishing_lanes`` has
+dropped the lanes that cannot finish; any other state has one slot. The backward and
 vector passes work on slots (``_slot_pairs`` lists each edge's slot pairs). Edges into
 and out of the lane layers carry their lane (``_TAG_SHIFT``). ``optima`` keeps the aces in
 the key: its dominance test compares per-state values, which lanes would mix.
@@ -137,6 +138,14 @@ def _lane_layout(defer, lastace, optima):
 
 
 @njit(cache=True)
+def _lane_layers(npos):
+    """``(strip, expand)``: the layer whose outputs enter the lanes (the low ace's sets) and
+    the layer that puts each lane's aces back into the key (the high ace's first cell); the
+    states in the lanes are those of layers ``strip + 1 .. expand``."""
+    return 4, 5 * (npos - 1)
+
+
+@njit(cache=True)
 def _lane_of(key, radix):
     lane = 0
     for s in range(4):
@@ -147,6 +156,14 @@ def _lane_of(key, radix):
 @njit(cache=True)
 def _has_lane(m0, m1, lane):
     return ((m0 >> lane) & 1 if lane < 64 else (m1 >> (lane - 64)) & 1) != 0
+
+
+@njit(cache=True)
+def _lane_bit(lane):
+    """The mask words ``(m0, m1)`` of lane ``lane`` alone."""
+    if lane < 64:
+        return np.int64(1) << lane, np.int64(0)
+    return np.int64(0), np.int64(1) << (lane - 64)
 
 
 @njit(cache=True)
@@ -191,12 +208,12 @@ def _keep_finishing_lanes(states, edges, bounds, lo_mid, hi_mid, hj):
             elif _has_lane(use[b, 0], use[b, 1], lane):
                 ok[a] = True
         elif ok[b]:
-            if not a_mid:
-                ok[a] = True
-            elif lane < 64:
-                use[a, 0] |= np.int64(1) << lane
+            if a_mid:
+                bit0, bit1 = _lane_bit(lane)
+                use[a, 0] |= bit0
+                use[a, 1] |= bit1
             else:
-                use[a, 1] |= np.int64(1) << (lane - 64)
+                ok[a] = True
     for b in range(lo_mid, hi_mid):
         states[b, _MASK] &= use[b, 0]
         states[b, _MASK + 1] &= use[b, 1]
@@ -216,13 +233,12 @@ def _slots(states, lo_mid, hi_mid):
 
 
 @njit(cache=True)
-def _slot_pairs(states, edges, lo_mid, hi_mid):
-    """Every edge as (from slot, to slot, edge) rows, in edge order, and ``first``
-    (:func:`_slots`). An edge within the lanes (states ``lo_mid .. hi_mid - 1``) gives one
+def _slot_pairs(states, edges, first, lo_mid, hi_mid):
+    """Every edge as (from slot, to slot, edge) rows, in edge order (``first``: see
+    :func:`_slots`). An edge within the lanes (states ``lo_mid .. hi_mid - 1``) gives one
     row per lane in both masks; an edge into or out of the lanes names its lane, and gives
     a row if the lane is in the mask. Written out as one loop: a helper taking arrays,
     called per edge, would cost two atomic reference-count updates per array and call."""
-    first = _slots(states, lo_mid, hi_mid)
     nedges = edges.shape[0]
     total = 0
     for e in range(nedges):
@@ -274,7 +290,7 @@ def _slot_pairs(states, edges, lo_mid, hi_mid):
             pairs[p, 0], pairs[p, 1] = first[a], first[b]
         pairs[p, 2] = e
         p += 1
-    return first, pairs
+    return pairs
 
 
 @njit(cache=True, inline="always")
@@ -405,7 +421,8 @@ def _build(
     lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, need_n, need_p, need_q, tgt, max_states
 ):
     """The reachable states layer by layer: ``states`` rows (key, forward max real cards,
-    forward max points, alive), ``edges`` rows, and the layer bounds.
+    forward max points, alive, lane mask in two words), ``edges`` rows, and the layer bounds
+    (a single bound when more than ``max_states`` states were reached).
 
     ``need_q >= 0``: optima only: no edges, and a state is dropped when a better state of
     the same layer (:func:`_dominated`) matches its forward values (exact for the three
@@ -455,8 +472,7 @@ def _build(
             for q in range(later.shape[0]):
                 bfut[layer, q + 1] = bfut[layer, q] + later[q]
     nlanes, radix, lane_bits = _lane_layout(defer, lastace, optima)
-    strip_layer = 4 if nlanes else -1  # the low ace's sets: its outputs enter the lanes
-    expand_layer = 5 * (npos - 1) if nlanes else -1  # the high ace's first cell
+    strip_layer, expand_layer = _lane_layers(npos) if nlanes else (-1, -1)
     bounds = np.zeros(nlayers + 1, dtype=np.int64)
     states = np.empty((1024, 6), dtype=np.int64)
     edges = np.empty((1 if optima else 4096, 2), dtype=np.int64)
@@ -535,10 +551,9 @@ def _build(
                             table[probe] = b
                             filled += 1
                         if strip:
-                            if tag - 1 < 64:
-                                states[b, _MASK] |= np.int64(1) << (tag - 1)
-                            else:
-                                states[b, _MASK + 1] |= np.int64(1) << (tag - 65)
+                            bit0, bit1 = _lane_bit(tag - 1)
+                            states[b, _MASK] |= bit0
+                            states[b, _MASK + 1] |= bit1
                         elif not expand:
                             states[b, _MASK] |= m0
                             states[b, _MASK + 1] |= m1
@@ -675,14 +690,16 @@ def explore(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp,
     if bounds.shape[0] == 1:
         nothing = np.empty((0, 3), dtype=np.int64)
         return states, edges, bounds, nothing, np.zeros(1, dtype=np.int64), nothing
-    lo_mid = hi_mid = 0  # the states in the lanes: positions 2..13 (layers 5 .. 5 * npos - 5)
+    lo_mid = hi_mid = 0  # the states in the lanes (positions 2..13)
     if _lane_layout(defer, lastace, False)[0]:
-        lo_mid, hi_mid = bounds[5], bounds[5 * lay_t.shape[0] - 4]
+        strip, expand = _lane_layers(lay_t.shape[0])
+        lo_mid, hi_mid = bounds[strip + 1], bounds[expand + 1]
         _keep_finishing_lanes(states, edges, bounds, lo_mid, hi_mid, hj)
-    if _slots(states, lo_mid, hi_mid)[-1] > SLOTS_PER_STATE * max_states:  # before any per-slot array
+    first = _slots(states, lo_mid, hi_mid)
+    if first[-1] > SLOTS_PER_STATE * max_states:  # checked before any per-slot array
         nothing = np.empty((0, 3), dtype=np.int64)
-        return states, edges, bounds[:1], nothing, np.zeros(1, dtype=np.int64), nothing
-    first, pairs = _slot_pairs(states, edges, lo_mid, hi_mid)
+        return states, edges, bounds[:1], nothing, first[:1], nothing
+    pairs = _slot_pairs(states, edges, first, lo_mid, hi_mid)
     nlayers = bounds.shape[0] - 1
     fut = np.full((first[-1], 3), _NEG, dtype=np.int64)  # points, cards, points with no hand joker
     for b in range(bounds[nlayers - 1], bounds[nlayers]):
