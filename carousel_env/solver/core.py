@@ -44,7 +44,8 @@ The passes:
    targets is exact (see :func:`optima`);
 2. ``explore``: ``_build`` with the edges (each with the hand cards it plays and their
    points), keeping the states that can reach ``need_n`` cards or ``need_p`` points
-   (with per-count points targets, see :func:`_build`); then backward, per slot the
+   (with per-count points targets, see :func:`_build`), and dropping at once every new
+   state that :func:`_may_finish` shows cannot finish; then backward, per slot the
    exact best future points, future cards and future points with no hand joker;
 3. forward vector pass: per slot, the best points for every count of real hand cards
    played, keeping only entries that can still reach ``need_n`` cards or ``need_p``
@@ -294,6 +295,56 @@ def _slot_pairs(states, edges, first, lo_mid, hi_mid):
 
 
 @njit(cache=True, inline="always")
+def _may_finish(key, s, wild, next0, next1, next2, next3):
+    """A necessary condition for ``key``, just after the cell of suit ``s`` (4: after the
+    close), to reach a complete table with at most ``wild`` more wildcards; ``next0..3``:
+    the units that may stand at each suit's next cell.
+
+    * Every open run of length 1 or 2 takes one unit at its suit's next cell: the units
+      missing there must come from the wildcards.
+    * The units this position has sent to sets (``_TX``, at most ``_MX`` of one suit) must
+      still close into some ``k >= largest`` sets: ``4k >= units`` and ``3k <= units +
+      the wildcards left + what the later suits of the position can add``, a later suit
+      adding at most one unit per set and only the units its runs leave free.
+
+    Checked as each state is made, so that a state that cannot finish dies at once
+    instead of spawning successors that die a layer or two later (on crowded two-deck
+    tables, most of the states that cannot finish)."""
+    short = np.int64(0)
+    free1 = free2 = free3 = np.int64(0)
+    for t in range(4):
+        runs = ((key >> (_SUIT_BITS * t)) & 7) + ((key >> (_SUIT_BITS * t + 3)) & 7)
+        units = next0 if t == 0 else next1 if t == 1 else next2 if t == 2 else next3
+        short += max(0, runs - units)
+        if t == 1:
+            free1 = max(0, units - runs)
+        elif t == 2:
+            free2 = max(0, units - runs)
+        elif t == 3:
+            free3 = max(0, units - runs)
+    wild -= short
+    if wild < 0:
+        return False
+    units = (key >> _TX_SHIFT) & 31
+    if units == 0:
+        return True
+    k = max((key >> _MX_SHIFT) & 7, 1)
+    while True:
+        room = units + wild
+        if s < 1:
+            room += min(free1, k)
+        if s < 2:
+            room += min(free2, k)
+        if s < 3:
+            room += min(free3, k)
+        if 3 * k > room:  # room gains at most 3 per step of k: no larger k fits either
+            return False
+        if 4 * k >= units:
+            return True
+        k += 1
+
+
+@njit(cache=True, inline="always")
 def _cell_options(key, s, cell, hj, out):
     """Transitions of ``key`` at a cell of suit ``s`` into ``out``; returns the count.
 
@@ -303,7 +354,7 @@ def _cell_options(key, s, cell, hj, out):
 
     Each row: new key, hand cards played, code (dn, aside, w, k3, b, x, r packed 5/3/3/3/3/3/3 bits).
     """
-    lay_t, lay_k, lay_h, defer, setok, lastace, ra, real1, real2, near1, near2 = cell
+    lay_t, lay_k, lay_h, defer, setok, lastace, ra, real1, real2, near1, near2, next0, next1, next2, next3 = cell
     sh = _SUIT_BITS * s
     c1 = (key >> sh) & 7
     c2 = (key >> (sh + 3)) & 7
@@ -351,6 +402,8 @@ def _cell_options(key, s, cell, hj, out):
                         new |= (d2 + _D_BIAS) << _D_SHIFT
                         new |= (tx + x) << _TX_SHIFT
                         new |= max(mx, x) << _MX_SHIFT
+                        if not _may_finish(new, s, left, next0, next1, next2, next3):
+                            continue
                         dup = False
                         for j in range(count):
                             if out[j, 0] == new and out[j, 1] == dn:
@@ -367,9 +420,11 @@ def _cell_options(key, s, cell, hj, out):
 
 
 @njit(cache=True, inline="always")
-def _close_options(key, setok, jokers_left, hj, out):
+def _close_options(key, setok, jokers_left, hj, ahead, out):
     """Wildcards put into this position's sets (code = how many); ``setok``: whether the
-    position may hold sets, ``jokers_left``: the table jokers releasable after it."""
+    position may hold sets, ``jokers_left``: the table jokers releasable after it,
+    ``ahead``: the units that may stand at each suit's cell of the next position."""
+    next0, next1, next2, next3 = ahead
     d = ((key >> _D_SHIFT) & 15) - _D_BIAS
     tx = (key >> _TX_SHIFT) & 31
     mx = (key >> _MX_SHIFT) & 7
@@ -378,8 +433,9 @@ def _close_options(key, setok, jokers_left, hj, out):
     for wset in range(max(hj + jokers_left - d, -1) + 1):
         if wset and not setok:
             break
-        if _sets_ok(tx, mx, wset):
-            out[count, 0] = base | ((d + wset + _D_BIAS) << _D_SHIFT)
+        new = base | ((d + wset + _D_BIAS) << _D_SHIFT)
+        if _sets_ok(tx, mx, wset) and _may_finish(new, 4, hj + jokers_left - d - wset, next0, next1, next2, next3):
+            out[count, 0] = new
             out[count, 1] = 0
             out[count, 2] = wset
             count += 1
@@ -496,9 +552,11 @@ def _build(
             table[:] = -1
         filled = 0
         c = min(s, 3)
+        # the units that may stand at each suit's next cell (this position's for the later suits)
+        ahead = (realu[i + (c >= 0), 0], realu[i + (c >= 1), 1], realu[i + (c >= 2), 2], realu[i + (c >= 3), 3])
         cell = (
             lay_t[i, c], lay_k[i, c], lay_h[i, c], defer[i, c], setok[i], lastace[i], rafter[i, c],
-            realu[i + 1, c], realu[i + 2, c], near[i + 1, c], near[i + 2, c],
+            realu[i + 1, c], realu[i + 2, c], near[i + 1, c], near[i + 2, c], *ahead,
         )  # fmt: skip
         strip, expand = layer == strip_layer, layer == expand_layer
         # The arrays grow only between passes of this loop: an array reassigned inside the
@@ -521,7 +579,7 @@ def _build(
                     if s < 4:
                         count = _cell_options(key, s, cell, hj, out)
                     else:
-                        count = _close_options(key, setok[i], rafter[i, 3], hj, out)
+                        count = _close_options(key, setok[i], rafter[i, 3], hj, ahead, out)
                     if (
                         nstates + count > states.shape[0]
                         or (not optima and nedges + count > edges.shape[0])
