@@ -294,14 +294,45 @@ def _slot_pairs(states, edges, first, lo_mid, hi_mid):
     return pairs
 
 
+@njit(cache=True)
+def _homeless(lay_t, realu, setok, defer):
+    """Per cell (one row past the last position, all 0), the table units that with no
+    wildcard could go neither to a new run, nor to a set, nor be set aside: at most the
+    new runs its next two cells can carry, and one unit per set of the most sets its rank
+    can hold (largest ``k`` with ``sum over suits of min(units, k) >= 3k``). A wildcard
+    adds at most one new run and one set (the most sets grow by at most one per wildcard:
+    past the no-wildcard most, each step of ``k`` loses at least one unit of room).
+    These units must extend open runs (see :func:`_may_finish`)."""
+    npos = lay_t.shape[0]
+    out = np.zeros((npos + 1, 4), dtype=np.int64)
+    for i in range(npos):
+        sets = 0
+        while setok[i]:
+            k = sets + 1
+            room = 0
+            for s in range(4):
+                room += min(realu[i, s], k)
+            if room < 3 * k:
+                break
+            sets = k
+        for s in range(4):
+            new_runs = min(realu[i + 1, s], realu[i + 2, s])
+            out[i, s] = lay_t[i, s] - defer[i, s] - new_runs - min(realu[i, s], sets)
+    return out
+
+
 @njit(cache=True, inline="always")
-def _may_finish(key, s, wild, next0, next1, next2, next3):
+def _may_finish(key, s, wild, ahead):
     """A necessary condition for ``key``, just after the cell of suit ``s`` (4: after the
-    close), to reach a complete table with at most ``wild`` more wildcards; ``next0..3``:
-    the units that may stand at each suit's next cell.
+    close), to reach a complete table with at most ``wild`` more wildcards; ``ahead``: per
+    suit, the units that may stand at its next cell, then (see :func:`_homeless`) the table
+    units there that no open run can take.
 
     * Every open run of length 1 or 2 takes one unit at its suit's next cell: the units
       missing there must come from the wildcards.
+    * The table units of that cell that can go neither to a new run nor to a set nor be
+      set aside must extend open runs, one per run, or take wildcards (at most two per
+      wildcard: one as a new run's unit, one as a set's).
     * The units this position has sent to sets (``_TX``, at most ``_MX`` of one suit) must
       still close into some ``k >= largest`` sets: ``4k >= units`` and ``3k <= units +
       the wildcards left + what the later suits of the position can add``, a later suit
@@ -310,12 +341,16 @@ def _may_finish(key, s, wild, next0, next1, next2, next3):
     Checked as each state is made, so that a state that cannot finish dies at once
     instead of spawning successors that die a layer or two later (on crowded two-deck
     tables, most of the states that cannot finish)."""
+    next0, next1, next2, next3, homeless0, homeless1, homeless2, homeless3 = ahead
     short = np.int64(0)
     free1 = free2 = free3 = np.int64(0)
+    most_homeless = np.int64(0)
     for t in range(4):
         runs = ((key >> (_SUIT_BITS * t)) & 7) + ((key >> (_SUIT_BITS * t + 3)) & 7)
         units = next0 if t == 0 else next1 if t == 1 else next2 if t == 2 else next3
+        homeless = homeless0 if t == 0 else homeless1 if t == 1 else homeless2 if t == 2 else homeless3
         short += max(0, runs - units)
+        most_homeless = max(most_homeless, homeless - runs - ((key >> (_SUIT_BITS * t + 6)) & 7))
         if t == 1:
             free1 = max(0, units - runs)
         elif t == 2:
@@ -323,7 +358,7 @@ def _may_finish(key, s, wild, next0, next1, next2, next3):
         elif t == 3:
             free3 = max(0, units - runs)
     wild -= short
-    if wild < 0:
+    if wild < 0 or most_homeless > 2 * wild:
         return False
     units = (key >> _TX_SHIFT) & 31
     if units == 0:
@@ -354,7 +389,7 @@ def _cell_options(key, s, cell, hj, out):
 
     Each row: new key, hand cards played, code (dn, aside, w, k3, b, x, r packed 5/3/3/3/3/3/3 bits).
     """
-    lay_t, lay_k, lay_h, defer, setok, lastace, ra, real1, real2, near1, near2, next0, next1, next2, next3 = cell
+    lay_t, lay_k, lay_h, defer, setok, lastace, ra, real1, real2, near1, near2, ahead = cell
     sh = _SUIT_BITS * s
     c1 = (key >> sh) & 7
     c2 = (key >> (sh + 3)) & 7
@@ -402,7 +437,7 @@ def _cell_options(key, s, cell, hj, out):
                         new |= (d2 + _D_BIAS) << _D_SHIFT
                         new |= (tx + x) << _TX_SHIFT
                         new |= max(mx, x) << _MX_SHIFT
-                        if not _may_finish(new, s, left, next0, next1, next2, next3):
+                        if not _may_finish(new, s, left, ahead):
                             continue
                         dup = False
                         for j in range(count):
@@ -423,8 +458,7 @@ def _cell_options(key, s, cell, hj, out):
 def _close_options(key, setok, jokers_left, hj, ahead, out):
     """Wildcards put into this position's sets (code = how many); ``setok``: whether the
     position may hold sets, ``jokers_left``: the table jokers releasable after it,
-    ``ahead``: the units that may stand at each suit's cell of the next position."""
-    next0, next1, next2, next3 = ahead
+    ``ahead``: as for :func:`_may_finish`, the next position's cells."""
     d = ((key >> _D_SHIFT) & 15) - _D_BIAS
     tx = (key >> _TX_SHIFT) & 31
     mx = (key >> _MX_SHIFT) & 7
@@ -434,7 +468,7 @@ def _close_options(key, setok, jokers_left, hj, ahead, out):
         if wset and not setok:
             break
         new = base | ((d + wset + _D_BIAS) << _D_SHIFT)
-        if _sets_ok(tx, mx, wset) and _may_finish(new, 4, hj + jokers_left - d - wset, next0, next1, next2, next3):
+        if _sets_ok(tx, mx, wset) and _may_finish(new, 4, hj + jokers_left - d - wset, ahead):
             out[count, 0] = new
             out[count, 1] = 0
             out[count, 2] = wset
@@ -527,6 +561,7 @@ def _build(
             bfut[layer, 0] = 0
             for q in range(later.shape[0]):
                 bfut[layer, q + 1] = bfut[layer, q] + later[q]
+    homeless = _homeless(lay_t, realu, setok, defer)
     nlanes, radix, lane_bits = _lane_layout(defer, lastace, optima)
     strip_layer, expand_layer = _lane_layers(npos) if nlanes else (-1, -1)
     bounds = np.zeros(nlayers + 1, dtype=np.int64)
@@ -552,11 +587,15 @@ def _build(
             table[:] = -1
         filled = 0
         c = min(s, 3)
-        # the units that may stand at each suit's next cell (this position's for the later suits)
-        ahead = (realu[i + (c >= 0), 0], realu[i + (c >= 1), 1], realu[i + (c >= 2), 2], realu[i + (c >= 3), 3])
+        # each suit's next cell (this position's for the later suits), for _may_finish
+        n0, n1, n2, n3 = i + (c >= 0), i + (c >= 1), i + (c >= 2), i + (c >= 3)
+        ahead = (
+            realu[n0, 0], realu[n1, 1], realu[n2, 2], realu[n3, 3],
+            homeless[n0, 0], homeless[n1, 1], homeless[n2, 2], homeless[n3, 3],
+        )  # fmt: skip
         cell = (
             lay_t[i, c], lay_k[i, c], lay_h[i, c], defer[i, c], setok[i], lastace[i], rafter[i, c],
-            realu[i + 1, c], realu[i + 2, c], near[i + 1, c], near[i + 2, c], *ahead,
+            realu[i + 1, c], realu[i + 2, c], near[i + 1, c], near[i + 2, c], ahead,
         )  # fmt: skip
         strip, expand = layer == strip_layer, layer == expand_layer
         # The arrays grow only between passes of this loop: an array reassigned inside the
