@@ -751,7 +751,7 @@ def optima(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, 
             need[0],
             need[2],
             step[:1],
-            NO_BUDGET,
+            np.int64(NO_BUDGET),  # not a literal: one compiled _build for every caller
         )
         nlayers = bounds.shape[0] - 1
         best = np.zeros(3, dtype=np.int64)
@@ -782,7 +782,22 @@ def explore(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp,
     ``pairs``: see :func:`_slot_pairs`); ``bounds`` has one entry when the sweep passed
     ``max_states`` states, or its slots that can finish ``SLOTS_PER_STATE * max_states``."""
     states, edges, bounds = _build(
-        lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, need_n, need_p, -1, tgt, max_states
+        lay_t,
+        lay_k,
+        lay_h,
+        realu,
+        near,
+        setok,
+        defer,
+        lastace,
+        rafter,
+        rp,
+        hj,
+        need_n,
+        need_p,
+        np.int64(-1),
+        tgt,
+        max_states,
     )
     if bounds.shape[0] == 1:
         nothing = np.empty((0, 3), dtype=np.int64)

@@ -27,7 +27,14 @@ from carousel_env.solver.prepare import layout
 
 SLOT_NAMES = ("max_points", "max_cards", "keep_jokers", "knock")  # slot 4 is "size_<cards>"
 _SIZE_SLOT = 4
-_NO_TARGETS = np.zeros(1, dtype=np.int64)
+
+
+@njit(cache=True)
+def _no_targets():
+    """The ``tgt`` of a pass with no points targets. Made per call, not a module constant:
+    numba freezes a global array as a read-only constant, whose type would compile the
+    sweeps a second time (once per signature, each about half a minute)."""
+    return np.zeros(1, dtype=np.int64)
 
 
 @njit(cache=True)
@@ -109,9 +116,23 @@ def _targeted(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, r
     target (a step that doubles, never below the best found, which is achievable)."""
     if hj:
         states, edges, bounds, fut, first, pairs = core.explore(
-            lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, n, p, _NO_TARGETS, core.NO_BUDGET
+            lay_t,
+            lay_k,
+            lay_h,
+            realu,
+            near,
+            setok,
+            defer,
+            lastace,
+            rafter,
+            rp,
+            hj,
+            n,
+            p,
+            _no_targets(),
+            np.int64(core.NO_BUDGET),
         )
-        best, where, back, offsets = core.vector(states, first, pairs, edges, bounds, fut, hj, n, p, _NO_TARGETS)
+        best, where, back, offsets = core.vector(states, first, pairs, edges, bounds, fut, hj, n, p, _no_targets())
         return pairs, edges, bounds, best, where, back, offsets
     pts = np.empty(lay_h.sum(), dtype=np.int64)
     m = 0
@@ -127,7 +148,7 @@ def _targeted(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, r
     step = np.full(m + 1, 5, dtype=np.int64)
     while True:
         states, edges, bounds, fut, first, pairs = core.explore(
-            lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, n, p, tgt, core.NO_BUDGET
+            lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, n, p, tgt, np.int64(core.NO_BUDGET)
         )
         best, where, back, offsets = core.vector(states, first, pairs, edges, bounds, fut, hj, n, p, tgt)
         done = True
@@ -201,10 +222,12 @@ def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget):
         return out[:3]
     # One unpruned sweep is exact for everything and cheapest on most positions; when it
     # grows past the budget, the pruned passes (optima first, then a targeted DAG) take over.
-    states, edges, bounds, fut, first, pairs = core.explore(*arrays, hj, 0, 0, _NO_TARGETS, budget)
+    states, edges, bounds, fut, first, pairs = core.explore(
+        *arrays, hj, np.int64(0), np.int64(0), _no_targets(), budget
+    )
     pruned = bounds.shape[0] == 1
     if pruned:
-        optima = core.optima(*arrays, hj, 0)
+        optima = core.optima(*arrays, hj, np.int64(0))
         best_points, best_cards, plain_points = optima[0], optima[1], optima[2]
     else:
         best_points, best_cards, plain_points = max(0, fut[0, 0]), max(0, fut[0, 1]), max(0, fut[0, 2])
@@ -227,7 +250,7 @@ def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget):
         )
     else:
         best, where, back, offsets = core.vector(
-            states, first, pairs, edges, bounds, fut, hj, need_n, need_p, _NO_TARGETS
+            states, first, pairs, edges, bounds, fut, hj, need_n, need_p, _no_targets()
         )
     picks = choose(best, k, hand_total, knock_limit)
     out[2] = picks.shape[0]
@@ -271,5 +294,5 @@ def has_play_packed(units, hand_cards, ace_low, ace_high):
     lay = layout(units, hand_cards, ace_low, ace_high)
     if lay[0] < 0:
         return False
-    found = core.optima(*lay[4:], lay[0], 1)
+    found = core.optima(*lay[4:], lay[0], np.int64(1))
     return found[1] > 0
