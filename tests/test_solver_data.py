@@ -2,8 +2,8 @@
 
 Each check compares both objectives exactly and runs check_play on every suggestion of
 every 5th line. The default run checks 2,176 of the 2,360 stored positions; the 184
-synthetic two-deck positions with hands of 15+ cards are the ``slow`` test (about 30 s in
-all, up to 2 s each, and the pruned passes peak near 1.6 GB of memory there: the solver's
+synthetic two-deck positions with hands of 15+ cards are the ``slow`` test (about 15 s in
+all, up to 2 s each, and the pruned passes peak near 0.9 GB of memory there: the solver's
 slowest tail). A sample is also solved with the pruned passes that take over from the
 unpruned sweep past its slot budget.
 """

@@ -255,7 +255,7 @@ def _slot_pairs(states, edges, first, lo_mid, hi_mid):
             total += _has_lane(states[b, _MASK], states[b, _MASK + 1], lane)
         else:
             total += 1
-    pairs = np.empty((total, 3), dtype=np.int64)
+    pairs = np.empty((total, 3), dtype=np.int32)  # the largest array of a heavy solve
     p = 0
     for e in range(nedges):
         a, b = edges[e, 0] & _LOW, edges[e, 0] >> 32
@@ -800,8 +800,8 @@ def explore(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp,
         max_states,
     )
     if bounds.shape[0] == 1:
-        nothing = np.empty((0, 3), dtype=np.int64)
-        return states, edges, bounds, nothing, np.zeros(1, dtype=np.int64), nothing
+        no_fut, no_pairs = np.empty((0, 3), dtype=np.int64), np.empty((0, 3), dtype=np.int32)
+        return states, edges, bounds, no_fut, np.zeros(1, dtype=np.int64), no_pairs
     lo_mid = hi_mid = 0  # the states in the lanes (positions 2..13)
     if _lane_layout(defer, lastace, False)[0]:
         strip, expand = _lane_layers(lay_t.shape[0])
@@ -809,8 +809,8 @@ def explore(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp,
         _keep_finishing_lanes(states, edges, bounds, lo_mid, hi_mid, hj)
     first = _slots(states, lo_mid, hi_mid)
     if first[-1] > SLOTS_PER_STATE * max_states:  # checked before any per-slot array
-        nothing = np.empty((0, 3), dtype=np.int64)
-        return states, edges, bounds[:1], nothing, first[:1], nothing
+        no_fut, no_pairs = np.empty((0, 3), dtype=np.int64), np.empty((0, 3), dtype=np.int32)
+        return states, edges, bounds[:1], no_fut, first[:1], no_pairs
     pairs = _slot_pairs(states, edges, first, lo_mid, hi_mid)
     nlayers = bounds.shape[0] - 1
     fut = np.full((first[-1], 3), _NEG, dtype=np.int64)  # points, cards, points with no hand joker
