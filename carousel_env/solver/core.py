@@ -734,25 +734,12 @@ def optima(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, 
             top_p += lay_h[i, s] * rp[i]
     need = np.array([top_p + 25 * hj, top_n, top_p], dtype=np.int64)
     step = np.array([10, 1, 10], dtype=np.int64)
+    no_budget = np.int64(NO_BUDGET)  # not a literal: one compiled _build for every caller
     while True:
         states, _edges, bounds = _build(
-            lay_t,
-            lay_k,
-            lay_h,
-            realu,
-            near,
-            setok,
-            defer,
-            lastace,
-            rafter,
-            rp,
-            hj,
-            need[1],
-            need[0],
-            need[2],
-            step[:1],
-            np.int64(NO_BUDGET),  # not a literal: one compiled _build for every caller
-        )
+            lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, need[1], need[0], need[2],
+            step[:1], no_budget,
+        )  # fmt: skip
         nlayers = bounds.shape[0] - 1
         best = np.zeros(3, dtype=np.int64)
         for b in range(bounds[nlayers - 1], bounds[nlayers]):
@@ -781,24 +768,11 @@ def explore(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp,
     cannot finish). Returns ``(states, edges, bounds, fut, first, pairs)`` (``first`` and
     ``pairs``: see :func:`_slot_pairs`); ``bounds`` has one entry when the sweep passed
     ``max_states`` states, or its slots that can finish ``SLOTS_PER_STATE * max_states``."""
+    no_optima = np.int64(-1)  # not a literal: one compiled _build for every caller
     states, edges, bounds = _build(
-        lay_t,
-        lay_k,
-        lay_h,
-        realu,
-        near,
-        setok,
-        defer,
-        lastace,
-        rafter,
-        rp,
-        hj,
-        need_n,
-        need_p,
-        np.int64(-1),
-        tgt,
+        lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, need_n, need_p, no_optima, tgt,
         max_states,
-    )
+    )  # fmt: skip
     if bounds.shape[0] == 1:
         no_fut, no_pairs = np.empty((0, 3), dtype=np.int64), np.empty((0, 3), dtype=np.int32)
         return states, edges, bounds, no_fut, np.zeros(1, dtype=np.int64), no_pairs

@@ -114,25 +114,12 @@ def _targeted(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, r
     first the most any number of cards could score (the dearest live hand cards, at most
     ``best_points``); a count whose best falls short of its target is retried with a lower
     target (a step that doubles, never below the best found, which is achievable)."""
+    no_targets, no_budget = _no_targets(), np.int64(core.NO_BUDGET)  # see _no_targets
     if hj:
         states, edges, bounds, fut, first, pairs = core.explore(
-            lay_t,
-            lay_k,
-            lay_h,
-            realu,
-            near,
-            setok,
-            defer,
-            lastace,
-            rafter,
-            rp,
-            hj,
-            n,
-            p,
-            _no_targets(),
-            np.int64(core.NO_BUDGET),
+            lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, n, p, no_targets, no_budget
         )
-        best, where, back, offsets = core.vector(states, first, pairs, edges, bounds, fut, hj, n, p, _no_targets())
+        best, where, back, offsets = core.vector(states, first, pairs, edges, bounds, fut, hj, n, p, no_targets)
         return pairs, edges, bounds, best, where, back, offsets
     pts = np.empty(lay_h.sum(), dtype=np.int64)
     m = 0
@@ -148,7 +135,7 @@ def _targeted(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, r
     step = np.full(m + 1, 5, dtype=np.int64)
     while True:
         states, edges, bounds, fut, first, pairs = core.explore(
-            lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, n, p, tgt, np.int64(core.NO_BUDGET)
+            lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, n, p, tgt, no_budget
         )
         best, where, back, offsets = core.vector(states, first, pairs, edges, bounds, fut, hj, n, p, tgt)
         done = True
