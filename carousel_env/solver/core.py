@@ -326,10 +326,11 @@ def _may_finish(key, s, wild, ahead):
     """A necessary condition for ``key``, just after the cell of suit ``s`` (4: after the
     close), to reach a complete table with at most ``wild`` more wildcards; ``ahead``: per
     suit, the units that may stand at its next cell, then (see :func:`_homeless`) the table
-    units there that no open run can take.
+    units there that no open run can take, then the units that may stand at the cell after.
 
-    * Every open run of length 1 or 2 takes one unit at its suit's next cell: the units
-      missing there must come from the wildcards.
+    * Every open run of length 1 or 2 takes one unit at its suit's next cell, and every run
+      of length 1 one more at the cell after: the units missing there must come from the
+      wildcards.
     * The table units of that cell that can go neither to a new run nor to a set nor be
       set aside must extend open runs, one per run, or take wildcards (at most two per
       wildcard: one as a new run's unit, one as a set's).
@@ -341,7 +342,7 @@ def _may_finish(key, s, wild, ahead):
     Checked as each state is made, so that a state that cannot finish dies at once
     instead of spawning successors that die a layer or two later (on crowded two-deck
     tables, most of the states that cannot finish)."""
-    next0, next1, next2, next3, homeless0, homeless1, homeless2, homeless3 = ahead
+    next0, next1, next2, next3, homeless0, homeless1, homeless2, homeless3, after0, after1, after2, after3 = ahead
     short = np.int64(0)
     free1 = free2 = free3 = np.int64(0)
     most_homeless = np.int64(0)
@@ -350,6 +351,8 @@ def _may_finish(key, s, wild, ahead):
         units = next0 if t == 0 else next1 if t == 1 else next2 if t == 2 else next3
         homeless = homeless0 if t == 0 else homeless1 if t == 1 else homeless2 if t == 2 else homeless3
         short += max(0, runs - units)
+        units_after = after0 if t == 0 else after1 if t == 1 else after2 if t == 2 else after3
+        short += max(0, ((key >> (_SUIT_BITS * t)) & 7) - units_after)  # runs of length 1 grow twice
         most_homeless = max(most_homeless, homeless - runs - ((key >> (_SUIT_BITS * t + 6)) & 7))
         if t == 1:
             free1 = max(0, units - runs)
@@ -592,6 +595,7 @@ def _build(
         ahead = (
             realu[n0, 0], realu[n1, 1], realu[n2, 2], realu[n3, 3],
             homeless[n0, 0], homeless[n1, 1], homeless[n2, 2], homeless[n3, 3],
+            realu[n0 + 1, 0], realu[n1 + 1, 1], realu[n2 + 1, 2], realu[n3 + 1, 3],
         )  # fmt: skip
         cell = (
             lay_t[i, c], lay_k[i, c], lay_h[i, c], defer[i, c], setok[i], lastace[i], rafter[i, c],
