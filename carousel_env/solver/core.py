@@ -52,7 +52,9 @@ The passes:
    points (so every final entry a suggestion slot can pick is exact), with one
    back-pointer (slot pair) per entry, stored only for the counts that can still matter.
 
-Everything is int64 so that every jitted function compiles for one signature. The hot
+Every array has one fixed dtype, so that every jitted function compiles for one signature:
+int64, except the largest per-slot arrays (slot pairs, the vector pass's entries and
+back-pointers), which are int32 to halve the memory of a heavy solve. The hot
 loops call no helper that takes an array: numba updates an array's reference count (an
 atomic operation) on every such call, inlined or not, and in these loops that cost more
 than the work itself.
@@ -342,24 +344,12 @@ def _may_finish(key, s, wild, ahead):
     Checked as each state is made, so that a state that cannot finish dies at once
     instead of spawning successors that die a layer or two later (on crowded two-deck
     tables, most of the states that cannot finish)."""
-    next0, next1, next2, next3, homeless0, homeless1, homeless2, homeless3, after0, after1, after2, after3 = ahead
-    short = np.int64(0)
-    free1 = free2 = free3 = np.int64(0)
-    most_homeless = np.int64(0)
+    short = most_homeless = np.int64(0)
     for t in range(4):
-        runs = ((key >> (_SUIT_BITS * t)) & 7) + ((key >> (_SUIT_BITS * t + 3)) & 7)
-        units = next0 if t == 0 else next1 if t == 1 else next2 if t == 2 else next3
-        homeless = homeless0 if t == 0 else homeless1 if t == 1 else homeless2 if t == 2 else homeless3
-        short += max(0, runs - units)
-        units_after = after0 if t == 0 else after1 if t == 1 else after2 if t == 2 else after3
-        short += max(0, ((key >> (_SUIT_BITS * t)) & 7) - units_after)  # runs of length 1 grow twice
-        most_homeless = max(most_homeless, homeless - runs - ((key >> (_SUIT_BITS * t + 6)) & 7))
-        if t == 1:
-            free1 = max(0, units - runs)
-        elif t == 2:
-            free2 = max(0, units - runs)
-        elif t == 3:
-            free3 = max(0, units - runs)
+        c1 = (key >> (_SUIT_BITS * t)) & 7
+        runs = c1 + ((key >> (_SUIT_BITS * t + 3)) & 7)
+        short += max(0, runs - ahead[t]) + max(0, c1 - ahead[8 + t])  # runs of length 1 grow twice
+        most_homeless = max(most_homeless, ahead[4 + t] - runs - ((key >> (_SUIT_BITS * t + 6)) & 7))
     wild -= short
     if wild < 0 or most_homeless > 2 * wild:
         return False
@@ -369,12 +359,9 @@ def _may_finish(key, s, wild, ahead):
     k = max((key >> _MX_SHIFT) & 7, 1)
     while True:
         room = units + wild
-        if s < 1:
-            room += min(free1, k)
-        if s < 2:
-            room += min(free2, k)
-        if s < 3:
-            room += min(free3, k)
+        for t in range(s + 1, 4):  # the position's later suits: the units their runs leave free
+            runs = ((key >> (_SUIT_BITS * t)) & 7) + ((key >> (_SUIT_BITS * t + 3)) & 7)
+            room += min(max(0, ahead[t] - runs), k)
         if 3 * k > room:  # room gains at most 3 per step of k: no larger k fits either
             return False
         if 4 * k >= units:

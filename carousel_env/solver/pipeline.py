@@ -209,9 +209,8 @@ def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget):
         return out[:3]
     # One unpruned sweep is exact for everything and cheapest on most positions; when it
     # grows past the budget, the pruned passes (optima first, then a targeted DAG) take over.
-    states, edges, bounds, fut, first, pairs = core.explore(
-        *arrays, hj, np.int64(0), np.int64(0), _no_targets(), budget
-    )
+    no_targets = _no_targets()
+    states, edges, bounds, fut, first, pairs = core.explore(*arrays, hj, np.int64(0), np.int64(0), no_targets, budget)
     pruned = bounds.shape[0] == 1
     if pruned:
         optima = core.optima(*arrays, hj, np.int64(0))
@@ -237,7 +236,7 @@ def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget):
         )
     else:
         best, where, back, offsets = core.vector(
-            states, first, pairs, edges, bounds, fut, hj, need_n, need_p, _no_targets()
+            states, first, pairs, edges, bounds, fut, hj, need_n, need_p, no_targets
         )
     picks = choose(best, k, hand_total, knock_limit)
     out[2] = picks.shape[0]
