@@ -1,6 +1,6 @@
 """Two versions of the solver, timed in alternation on the same stored positions.
 
-    python benchmarks/bench_solver_pair.py OLD_TREE [NEW_TREE] [--n 200]
+    python benchmarks/bench_solver_pair.py OLD_TREE [NEW_TREE] [--n 200] [--only TEXT ...]
 
 A tree is a checkout of this repository (for example ``git worktree add /tmp/old <commit>``;
 NEW_TREE defaults to this one). Each tree's solver runs in its own process, and every
@@ -8,7 +8,8 @@ position is solved by both in the order old, new, new, old (then new, old, old, 
 next position), keeping each side's best of two. Machines whose speed drifts within minutes
 then give the same conditions to both sides, which timing one version after the other does
 not. Prints per set (the sets of ``tests/data/solver_positions.jsonl``, first ``--n`` each)
-both sides' median, p99 and mean, the median per-position speed-up, and how many positions
+(``--only``: the sets whose name contains one of the given texts, for example ``--only
+"synthetic 2"``) both sides' median, p99 and mean, the median per-position speed-up, and how many positions
 got different results (optima or suggestion summaries). The first solve in each process
 loads or compiles its code and is not timed.
 """
@@ -69,6 +70,7 @@ def main() -> int:
     ap.add_argument("old", type=Path, help="checkout of the version to compare against")
     ap.add_argument("new", type=Path, nargs="?", default=ROOT, help="checkout to measure (default: this one)")
     ap.add_argument("--n", type=int, default=200, help="positions per set")
+    ap.add_argument("--only", nargs="+", metavar="TEXT", help="time only the sets whose name contains a TEXT")
     args = ap.parse_args()
     for tree in (args.old, args.new):
         if not (tree / "carousel_env" / "solver").is_dir():
@@ -80,6 +82,8 @@ def main() -> int:
         sets.setdefault(f"{item['source']} {item['decks']} deck(s) {item['variant']}", []).append(line)
     differing = 0
     for name, lines in sorted(sets.items()):
+        if args.only and not any(text in name for text in args.only):
+            continue
         times: tuple[list[float], list[float]] = ([], [])
         for j, line in enumerate(lines[: args.n]):
             best = [float("inf"), float("inf")]

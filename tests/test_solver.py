@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import FrozenInstanceError, fields
 
 import pytest
 from hypothesis import given, settings
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 from carousel_env.cards import JOKER, NUM_CARDS, hand_str, is_table_joker, parse_hand, parse_table, table_str
 from carousel_env.manipulation import Play, check_play
 from carousel_env.rules import carousel, manipulation_rummy
-from carousel_env.solver import has_play, solve
+from carousel_env.solver import Suggestion, has_play, solve
 from tests.milp_reference import milp_best
 from tests.positions import synthetic_positions
 
@@ -148,6 +149,17 @@ def test_slots_and_order():
         assert s.cards == len(s.play.added)
         assert s.jokers_used == s.play.added.count(JOKER)
         assert s.hand_after_points == sum(min(c // 4 + 1, 10) if c != JOKER else 25 for c in s.hand_after)
+
+
+def test_suggestions_are_plain_frozen_dataclasses():
+    # solve builds its suggestions without Suggestion.__init__ (see _suggestion): they must
+    # still equal, hash and print like ones built normally, with every field, and stay frozen
+    first = _solve("5C 6C 7C | 9D 9H 9S", "JK 4C 8C 9C KH").suggestions[0]
+    rebuilt = Suggestion(**{f.name: getattr(first, f.name) for f in fields(Suggestion)})
+    assert vars(first) == vars(rebuilt)
+    assert first == rebuilt and hash(first) == hash(rebuilt) and repr(first) == repr(rebuilt)
+    with pytest.raises(FrozenInstanceError):
+        first.points = 0
 
 
 def test_knock_slot():

@@ -27,6 +27,7 @@ _MAX_UNITS = 128  # every card of two decks and four jokers, with room to spare
 _MAX_MELDS = 64
 _MAX_RUNS = 64  # runs open at once over all suits, and their length (a sweep may pass 14 positions)
 _RUN_ROOM = 16
+_MAX_SETS = 16  # sets at one position: its units (8 real cards, the jokers) fill at least 3 each
 
 
 @njit(cache=True)
@@ -64,47 +65,62 @@ def _emit_run(units, n, out, lengths, state):
 
 
 @njit(cache=True)
-def _deal_sets(units, nunits, wild, position, final_real, out, lengths, state):
-    """Deal ``units`` (suit-major keys ``suit * 256 + unit``) and ``wild`` wildcards into the
-    fewest sets ``k`` that can hold them, round-robin, then fill each to 3 and then to 4 with
-    jokers (smallest sets first), each meld in suit order."""
-    keys = np.sort(units[:nunits])
+def _sort_small(values, n):
+    """Insertion sort of ``values[:n]`` in place (a few units: no allocation, unlike np.sort)."""
+    for a in range(1, n):
+        v = values[a]
+        b = a
+        while b > 0 and values[b - 1] > v:
+            values[b] = values[b - 1]
+            b -= 1
+        values[b] = v
+
+
+@njit(cache=True)
+def _deal_sets(units, nunits, wild, position, final_real, groups, out, lengths, state):
+    """Deal ``units`` (suit-major keys ``suit * 256 + unit``, sorted here in place) and
+    ``wild`` wildcards into the fewest sets ``k`` that can hold them, round-robin, then fill
+    each to 3 and then to 4 with jokers (smallest sets first), each meld in suit order.
+    ``groups``: scratch rows of 4 (this runs once per position per suggestion: it
+    allocates nothing)."""
+    _sort_small(units, nunits)
     total = nunits + wild
-    per_suit = np.zeros(4, dtype=np.int64)
+    k, run = 1, 0  # the most units of one suit (the keys are sorted by suit)
     for j in range(nunits):
-        per_suit[keys[j] >> 8] += 1
-    k = max(per_suit.max(), 1)
+        run = run + 1 if j and units[j] >> 8 == units[j - 1] >> 8 else 1
+        k = max(k, run)
     while 4 * k < total:
         k += 1
     assert 3 * k <= total  # the DP only closes sets it can deal
-    groups = np.zeros((k, 4), dtype=np.int64)
-    sizes = np.zeros(k, dtype=np.int64)
+    big = nunits % k  # round-robin: the first ``big`` groups hold one unit more
+    for g in range(k):
+        groups[g, 4] = nunits // k + (g < big)  # column 4: the group's size
     for j in range(nunits):
-        g = j % k
-        groups[g, sizes[g]] = keys[j]
-        sizes[g] += 1
-    order = np.argsort(sizes, kind="mergesort")  # stable: ties keep group order
+        groups[j % k, j // k] = units[j]
     for fill_to in (3, 4):
-        for g in order:
-            while sizes[g] < fill_to and wild:
-                present = np.zeros(4, dtype=np.bool_)
-                for j in range(sizes[g]):
-                    present[groups[g, j] >> 8] = True
+        for rank in range(k):  # smallest groups first, ties in group order
+            g = rank + big if rank < k - big else rank - (k - big)
+            size = groups[g, 4]
+            while size < fill_to and wild:
+                present = 0
+                for j in range(size):
+                    present |= 1 << (groups[g, j] >> 8)
                 best = -1
                 for s in range(4):
-                    if present[s]:
+                    if present >> s & 1:
                         continue
                     if best < 0 or final_real[_face_at(position, s)] < final_real[_face_at(position, best)]:
                         best = s
-                groups[g, sizes[g]] = (best << 8) | (TABLE_JOKER + _face_at(position, best))
-                sizes[g] += 1
+                groups[g, size] = (best << 8) | (TABLE_JOKER + _face_at(position, best))
+                size += 1
                 wild -= 1
-    meld = np.empty(4, dtype=np.int64)
+            groups[g, 4] = size
     for g in range(k):
-        ordered = np.sort(groups[g, : sizes[g]])
-        for j in range(sizes[g]):
-            meld[j] = ordered[j] & 255
-        _emit(meld, sizes[g], out, lengths, state)
+        size = groups[g, 4]
+        _sort_small(groups[g], size)
+        for j in range(size):
+            groups[g, j] &= 255
+        _emit(groups[g], size, out, lengths, state)
 
 
 @njit(cache=True)
@@ -132,6 +148,7 @@ def assemble(positions, both_aces, table_real, table_jokers, codes):
     aside_n = np.zeros(4, dtype=np.int64)
     units = np.empty(16, dtype=np.int64)
     set_units = np.empty(32, dtype=np.int64)
+    groups = np.empty((_MAX_SETS, 5), dtype=np.int64)
     kept = np.empty(_MAX_RUNS, dtype=np.int64)
     for i in range(npos):
         p = positions[i]
@@ -203,7 +220,7 @@ def assemble(positions, both_aces, table_real, table_jokers, codes):
             suit_count[s] = nkept + b
         wset = codes[5 * i + 4]
         if nset or wset:
-            _deal_sets(set_units, nset, wset, p, final_real, out, lengths, state)
+            _deal_sets(set_units, nset, wset, p, final_real, groups, out, lengths, state)
     for s in range(4):
         for j in range(suit_count[s]):
             run = suit_runs[s, j]
