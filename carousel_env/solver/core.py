@@ -48,13 +48,13 @@ The passes:
    state that :func:`_may_finish` shows cannot finish; then backward, per slot the
    exact best future points, future cards and future points with no hand joker;
 3. forward vector pass: per slot, the best points for every count of real hand cards
-   played, keeping only entries that can still reach ``need_n`` cards or ``need_p``
-   points (so every final entry a suggestion slot can pick is exact), with one
-   back-pointer (slot pair) per entry, stored only for the counts that can still matter.
+   played, stored only for the counts that can still reach ``need_n`` cards or ``need_p``
+   points (so every final entry a suggestion slot can pick is exact); ``trace`` then
+   finds, for the few entries picked, the pair each step came from.
 
 Every array has one fixed dtype, so that every jitted function compiles for one signature:
-int64, except the largest per-slot arrays (slot pairs, the vector pass's entries and
-back-pointers), which are int32 to halve the memory of a heavy solve. The hot
+int64, except the largest per-slot arrays (slot pairs, the vector pass's entries), which
+are int32 to halve the memory of a heavy solve. The hot
 loops call no helper that takes an array: numba updates an array's reference count (an
 atomic operation) on every such call, inlined or not, and in these loops that cost more
 than the work itself.
@@ -73,6 +73,7 @@ _TX_SHIFT = 52  # set units at this position, 5 bits
 _MX_SHIFT = 57  # largest per suit, 3 bits
 _ASIDE_BITS = np.int64(4095) << _ASIDE_SHIFT
 _NEG = -(1 << 40)
+_ABSENT = np.int32(-(1 << 30))  # a missing entry of the vector pass (see :func:`vector`)
 _HASH = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing
 NO_BUDGET = 1 << 60  # no state budget
 SLOTS_PER_STATE = 4  # the slots that can finish, per state of the budget
@@ -261,12 +262,13 @@ def _slot_pairs(states, edges, first, lo_mid, hi_mid):
     p = 0
     for e in range(nedges):
         a, b = edges[e, 0] & _LOW, edges[e, 0] >> 32
+        ua, ub = np.uint64(a), np.uint64(b)  # for indexing: see the note on explore's backward loop
         lane = ((edges[e, 1] >> _TAG_SHIFT) & 255) - 1
         a_mid, b_mid = lo_mid <= a < hi_mid, lo_mid <= b < hi_mid
-        ma0, ma1 = states[a, _MASK], states[a, _MASK + 1]
-        mb0, mb1 = states[b, _MASK], states[b, _MASK + 1]
+        ma0, ma1 = states[ua, _MASK], states[ua, _MASK + 1]
+        mb0, mb1 = states[ub, _MASK], states[ub, _MASK + 1]
         if a_mid and b_mid:  # within the lanes: the lanes of both, walked in order
-            ja, jb = first[a], first[b]
+            ja, jb = first[ua], first[ub]
             for word in range(2):
                 ma, mb = (ma0, mb0) if word == 0 else (ma1, mb1)
                 both = ma | mb
@@ -284,13 +286,13 @@ def _slot_pairs(states, edges, first, lo_mid, hi_mid):
         if a_mid:  # out of the lanes, at the high ace
             if not _has_lane(ma0, ma1, lane):
                 continue
-            pairs[p, 0], pairs[p, 1] = first[a] + _rank(ma0, ma1, lane), first[b]
+            pairs[p, 0], pairs[p, 1] = first[ua] + _rank(ma0, ma1, lane), first[ub]
         elif b_mid:  # into the lanes, after the low ace
             if not _has_lane(mb0, mb1, lane):
                 continue
-            pairs[p, 0], pairs[p, 1] = first[a], first[b] + _rank(mb0, mb1, lane)
+            pairs[p, 0], pairs[p, 1] = first[ua], first[ub] + _rank(mb0, mb1, lane)
         else:
-            pairs[p, 0], pairs[p, 1] = first[a], first[b]
+            pairs[p, 0], pairs[p, 1] = first[ua], first[ub]
         pairs[p, 2] = e
         p += 1
     return pairs
@@ -617,40 +619,45 @@ def _build(
                     ):
                         need, resume, resume_lane = count, a, lane
                         break
+                    # unsigned indices below: see the note on explore's backward loop
+                    ua, umask = np.uint64(a), np.uint64(mask)
                     for j in range(count):
                         new = out[j, 0]
                         if strip:  # the aces set aside leave the key for a lane
                             tag = _lane_of(new, radix) + 1
                             new &= ~_ASIDE_BITS
-                        probe = np.int64((np.uint64(new) * _HASH) >> np.uint64(32)) & mask  # _find, inline
+                        probe = ((np.uint64(new) * _HASH) >> np.uint64(32)) & umask  # _find, inline
                         b = table[probe]
-                        while b >= 0 and states[b, 0] != new:
-                            probe = (probe + 1) & mask
+                        while b >= 0 and states[np.uint64(b), 0] != new:
+                            probe = (probe + np.uint64(1)) & umask
                             b = table[probe]
                         if b < 0:
                             b = nstates
                             nstates += 1
-                            states[b, 0] = new
-                            states[b, 1] = -1
-                            states[b, 2] = -1
-                            states[b, 3] = 1
-                            states[b, _MASK] = 0
-                            states[b, _MASK + 1] = 0
+                            ub = np.uint64(b)
+                            states[ub, 0] = new
+                            states[ub, 1] = -1
+                            states[ub, 2] = -1
+                            states[ub, 3] = 1
+                            states[ub, _MASK] = 0
+                            states[ub, _MASK + 1] = 0
                             table[probe] = b
                             filled += 1
+                        ub = np.uint64(b)
                         if strip:
                             bit0, bit1 = _lane_bit(tag - 1)
-                            states[b, _MASK] |= bit0
-                            states[b, _MASK + 1] |= bit1
+                            states[ub, _MASK] |= bit0
+                            states[ub, _MASK + 1] |= bit1
                         elif not expand:
-                            states[b, _MASK] |= m0
-                            states[b, _MASK + 1] |= m1
+                            states[ub, _MASK] |= m0
+                            states[ub, _MASK + 1] |= m1
                         dn = out[j, 1]
-                        states[b, 1] = max(states[b, 1], states[a, 1] + dn)
-                        states[b, 2] = max(states[b, 2], states[a, 2] + dn * rp[i])
+                        states[ub, 1] = max(states[ub, 1], states[ua, 1] + dn)
+                        states[ub, 2] = max(states[ub, 2], states[ua, 2] + dn * rp[i])
                         if not optima:
-                            edges[nedges, 0] = a | (b << 32)
-                            edges[nedges, 1] = out[j, 2] | (tag << _TAG_SHIFT) | (dn << 32) | ((dn * rp[i]) << 40)
+                            ue = np.uint64(nedges)
+                            edges[ue, 0] = a | (b << 32)
+                            edges[ue, 1] = out[j, 2] | (tag << _TAG_SHIFT) | (dn << 32) | ((dn * rp[i]) << 40)
                             nedges += 1
                 if need:
                     break
@@ -786,15 +793,17 @@ def explore(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp,
             fut[first[b], 1] = d
             if d == 0:
                 fut[first[b], 2] = 0
+    # Unsigned indices: numba checks every signed index for a negative one, which in this
+    # loop (one pass over every slot pair) cost about a quarter of its time. A slot with no
+    # play without hand jokers keeps a negative third value (_NEG plus some points).
     for p in range(pairs.shape[0] - 1, -1, -1):
-        sa, sb, e = pairs[p, 0], pairs[p, 1], pairs[p, 2]
+        sa, sb, e = np.uint64(pairs[p, 0]), np.uint64(pairs[p, 1]), np.uint64(pairs[p, 2])
         if fut[sb, 1] == _NEG:
             continue
         dn, dp = (edges[e, 1] >> 32) & 255, edges[e, 1] >> 40
         fut[sa, 0] = max(fut[sa, 0], fut[sb, 0] + dp)
         fut[sa, 1] = max(fut[sa, 1], fut[sb, 1] + dn)
-        if fut[sb, 2] != _NEG:
-            fut[sa, 2] = max(fut[sa, 2], fut[sb, 2] + dp)
+        fut[sa, 2] = max(fut[sa, 2], fut[sb, 2] + dp)
     return states, edges, bounds, fut, first, pairs
 
 
@@ -806,9 +815,9 @@ def vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, tgt):
     ``tgt[n]`` points or ``need_p`` (exact; the caller checks that each count reached its
     target, else the best of that count may be missing).
 
-    Returns ``(best, where, back, offsets)``: ``best[c, j]`` the points (-1: none or not
-    needed), ``where[c, j]`` the (final slot, real cards) holding it; ``back`` and
-    ``offsets`` are for :func:`trace`.
+    Returns ``(best, where, entries)``: ``best[c, j]`` the points (-1: none or not needed),
+    ``where[c, j]`` the (final slot, real cards) holding it; ``entries`` (``val, offsets, lo,
+    hi``: every slot's best points per real cards count) is for :func:`trace`.
     """
     nslots = first[-1]
     nlayers = bounds.shape[0] - 1
@@ -828,28 +837,26 @@ def vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, tgt):
             start += hi[a] - lo[a]
     offsets[nslots] = start
     # The entries are most of the memory a heavy solve touches: 32 bits each (points stay
-    # under 1,000, pair indices under 2**31) halve it (the synthetic sets' mean solve
-    # time fell about 8%).
-    val = np.full(start, -1, dtype=np.int32)
-    back = np.full(start, -1, dtype=np.int32)
+    # under 1,000) halve it. A missing entry holds _ABSENT, so far below 0 that no path's
+    # points (under 1,000) lift it to 0: the update below is a plain max over a stretch of
+    # entries, with no test and no back-pointer per entry, which the compiler vectorises.
+    # (A slot's entries can hold more than the need allows, from paths the need would
+    # have cut: they are below the best of their entry or lead to no final entry a slot
+    # may pick, so no result and no trace changes.)
+    val = np.full(start, _ABSENT, dtype=np.int32)
     val[0] = 0
     for p in range(pairs.shape[0]):
-        a, b, e = pairs[p, 0], pairs[p, 1], pairs[p, 2]
-        fn, fp = fut[b, 1], fut[b, 0]
-        if fn == _NEG:
+        # unsigned indices: see the note on explore's backward loop
+        a, b, e = np.uint64(pairs[p, 0]), np.uint64(pairs[p, 1]), np.uint64(pairs[p, 2])
+        if fut[b, 1] == _NEG:
             continue
-        dn, dp = (edges[e, 1] >> 32) & 255, edges[e, 1] >> 40
-        oa, ob = offsets[a], offsets[b]
-        for n in range(lo[a], hi[a]):
-            v = val[oa + n]
-            if v < 0:
-                continue
-            n2, v2 = n + dn, v + dp
-            if n2 + fn < need_n and v2 + fp < need_p:
-                continue
-            if v2 > val[ob + n2]:
-                val[ob + n2] = v2
-                back[ob + n2] = p
+        dn, dp = (edges[e, 1] >> 32) & 255, np.int32(edges[e, 1] >> 40)
+        # every n + dn < hi[b]: b's most cards are at least a's plus this edge's. Unsigned
+        # indices (every one is >= 0; the sums wrap as signed ones would) skip numba's
+        # negative-index check, the only thing that kept this loop from being vectorised.
+        oa, ob = np.uint64(offsets[a]), np.uint64(offsets[b] + dn)
+        for n in range(np.uint64(max(lo[a], lo[b] - dn)), np.uint64(hi[a])):
+            val[ob + n] = max(val[ob + n], val[oa + n] + dp)
     most = fut[0, 1]
     best = np.full((most + 1, hj + 1), -1, dtype=np.int64)
     where = np.zeros((most + 1, hj + 1, 2), dtype=np.int64)
@@ -871,17 +878,49 @@ def vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, tgt):
                 best[cards, d] = pts
                 where[cards, d, 0] = b
                 where[cards, d, 1] = n
-    return best, where, back, offsets
+    return best, where, (val, offsets, lo, hi)
 
 
 @njit(cache=True)
-def trace(pairs, edges, back, offsets, nlayers, slot, n):
-    """The edge codes, layer by layer from the root, of the stored optimum ending in ``(slot, n)``."""
+def incoming(pairs, nslots):
+    """``(start, into)``: the slot pairs into slot ``b`` are ``into[start[b]:start[b + 1]]``,
+    in pair order (for :func:`trace`)."""
+    start = np.zeros(nslots + 1, dtype=np.int64)
+    for p in range(pairs.shape[0]):
+        start[pairs[p, 1] + 1] += 1
+    for b in range(nslots):
+        start[b + 1] += start[b]
+    fill = start[:-1].copy()
+    into = np.empty(pairs.shape[0], dtype=np.int32)
+    for p in range(pairs.shape[0]):
+        b = pairs[p, 1]
+        into[fill[b]] = p
+        fill[b] += 1
+    return start, into
+
+
+@njit(cache=True)
+def trace(pairs, edges, entries, start, into, nlayers, slot, n):
+    """The edge codes, layer by layer from the root, of the optimum ending in ``(slot, n)``
+    (``entries``: from :func:`vector`; ``start, into``: from :func:`incoming`).
+
+    At each slot it steps back along the first pair, in pair order, whose source entry
+    plus the edge's points gives the entry's value: the pair that first set that value in
+    the vector pass, so the same input always traces the same play."""
+    val, offsets, lo, hi = entries
     codes = np.empty(nlayers, dtype=np.int64)
     for layer in range(nlayers - 1, -1, -1):
-        p = back[offsets[slot] + n]
-        e = pairs[p, 2]
+        v = val[offsets[slot] + n]
+        a = e = dn = -1
+        for q in range(start[slot], start[slot + 1]):
+            p = into[q]
+            a, e = pairs[p, 0], pairs[p, 2]
+            dn, dp = (edges[e, 1] >> 32) & 255, edges[e, 1] >> 40
+            if lo[a] <= n - dn < hi[a] and val[offsets[a] + n - dn] + dp == v:
+                break
+            a = -1
+        assert a >= 0  # every entry on a traced path was set by some pair
         codes[layer] = edges[e, 1] & _CODE
-        n -= (edges[e, 1] >> 32) & 255
-        slot = pairs[p, 0]
+        n -= dn
+        slot = a
     return codes

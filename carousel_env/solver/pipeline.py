@@ -119,8 +119,8 @@ def _targeted(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, r
         states, edges, bounds, fut, first, pairs = core.explore(
             lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, n, p, no_targets, no_budget
         )
-        best, where, back, offsets = core.vector(states, first, pairs, edges, bounds, fut, hj, n, p, no_targets)
-        return pairs, edges, bounds, best, where, back, offsets
+        best, where, entries = core.vector(states, first, pairs, edges, bounds, fut, hj, n, p, no_targets)
+        return pairs, edges, bounds, first[-1], best, where, entries
     pts = np.empty(lay_h.sum(), dtype=np.int64)
     m = 0
     for i in range(lay_h.shape[0]):
@@ -137,7 +137,7 @@ def _targeted(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, r
         states, edges, bounds, fut, first, pairs = core.explore(
             lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, n, p, tgt, no_budget
         )
-        best, where, back, offsets = core.vector(states, first, pairs, edges, bounds, fut, hj, n, p, tgt)
+        best, where, entries = core.vector(states, first, pairs, edges, bounds, fut, hj, n, p, tgt)
         done = True
         for c in range(n, best_cards + 1):
             found = best[c].max() if c < best.shape[0] else -1
@@ -146,7 +146,7 @@ def _targeted(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, r
                 tgt[c] = max(found, tgt[c] - step[c])
                 step[c] *= 2
         if done:
-            return pairs, edges, bounds, best, where, back, offsets
+            return pairs, edges, bounds, first[-1], best, where, entries
 
 
 @njit(cache=True)
@@ -231,21 +231,21 @@ def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget):
     if knock_limit >= 0:
         need_p = min(need_p, hand_total - knock_limit)
     if pruned:
-        pairs, edges, bounds, best, where, back, offsets = _targeted(
+        pairs, edges, bounds, nslots, best, where, entries = _targeted(
             *arrays, hj, best_cards, best_points, need_n, need_p
         )
     else:
-        best, where, back, offsets = core.vector(
-            states, first, pairs, edges, bounds, fut, hj, need_n, need_p, no_targets
-        )
+        nslots = first[-1]
+        best, where, entries = core.vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, no_targets)
     picks = choose(best, k, hand_total, knock_limit)
     out[2] = picks.shape[0]
+    into_start, into = core.incoming(pairs, nslots)
     at = 3
     both = ace_low and ace_high
     for row in range(picks.shape[0]):
         slot, cards, jokers = picks[row, 0], picks[row, 1], picks[row, 2]
         end_slot, end_cards = where[cards, jokers, 0], where[cards, jokers, 1]
-        codes = core.trace(pairs, edges, back, offsets, bounds.shape[0] - 2, end_slot, end_cards)
+        codes = core.trace(pairs, edges, entries, into_start, into, bounds.shape[0] - 2, end_slot, end_cards)
         flat, lengths, added = assemble(positions, both, real, table_jokers, codes)
         head = at
         out[head : head + 4] = (slot, cards, jokers, best[cards, jokers])
