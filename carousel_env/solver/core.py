@@ -762,9 +762,10 @@ def optima(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, 
 @njit(cache=True)
 def explore(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, need_n, need_p, tgt, max_states):
     """The pruned DAG for ``need_n`` / ``need_p`` / ``tgt`` (see :func:`_build`) and, per
-    slot, the best future points, cards and points without hand jokers (``_NEG``: the slot
-    cannot finish). Returns ``(states, edges, bounds, fut, first, pairs)`` (``first`` and
-    ``pairs``: see :func:`_slot_pairs`); ``bounds`` has one entry when the sweep passed
+    slot, the best future points, cards and points without hand jokers (cards ``_NEG``: the
+    slot cannot finish; points without hand jokers negative: none finishes without one).
+    Returns ``(states, edges, bounds, fut, first, pairs)`` (``first`` and ``pairs``: see
+    :func:`_slot_pairs`); ``bounds`` has one entry when the sweep passed
     ``max_states`` states, or its slots that can finish ``SLOTS_PER_STATE * max_states``."""
     no_optima = np.int64(-1)  # not a literal: one compiled _build for every caller
     states, edges, bounds = _build(
