@@ -5,7 +5,7 @@ every 5th line. The default run checks 2,176 of the 2,360 stored positions; the 
 synthetic two-deck positions with hands of 15+ cards are the ``slow`` test (about 15 s in
 all, up to 2 s each, and the pruned passes peak near 0.9 GB of memory there: the solver's
 slowest tail). A sample is also solved with the pruned passes that take over from the
-unpruned sweep past its slot budget.
+unpruned sweep past its state budget.
 """
 
 from __future__ import annotations

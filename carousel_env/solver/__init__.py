@@ -9,8 +9,8 @@ How (see the modules, all compiled with numba): ``prepare`` reduces the position
 per-card counts laid out per cell (run position, suit); ``core`` sweeps the cells with
 open-run counts per suit as the state, for the exact optima and the best points per
 (cards, hand jokers) entry a slot may pick, then traces each picked entry's choices back
-to the first cell; ``build`` rebuilds a table from them; ``pipeline`` runs all of it and picks the slots in one compiled
-call. Nothing is cached between calls.
+to the first cell; ``build`` rebuilds a table from them; ``pipeline`` runs all of it and
+picks the slots in one compiled call. Nothing is cached between calls.
 
 Suggestion slots (distinct multisets of played cards; a slot that does not exist or
 repeats an earlier play is skipped, so the list is compact):

@@ -54,10 +54,9 @@ The passes:
 
 Every array has one fixed dtype, so that every jitted function compiles for one signature:
 int64, except the largest per-slot arrays (slot pairs, the vector pass's entries), which
-are int32 to halve the memory of a heavy solve. The hot
-loops call no helper that takes an array: numba updates an array's reference count (an
-atomic operation) on every such call, inlined or not, and in these loops that cost more
-than the work itself.
+are int32 to halve the memory of a heavy solve. The hot loops call no helper that takes
+an array: numba updates an array's reference count (an atomic operation) on every such
+call, inlined or not, and in these loops that cost more than the work itself.
 """
 
 from __future__ import annotations
@@ -883,9 +882,10 @@ def vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, tgt):
 
 
 @njit(cache=True)
-def incoming(pairs, nslots):
+def incoming(pairs, entries):
     """``(start, into)``: the slot pairs into slot ``b`` are ``into[start[b]:start[b + 1]]``,
-    in pair order (for :func:`trace`)."""
+    in pair order (for :func:`trace`; ``entries``: from :func:`vector`, for the slot count)."""
+    nslots = entries[1].shape[0] - 1  # offsets: one per slot, and the end
     start = np.zeros(nslots + 1, dtype=np.int64)
     for p in range(pairs.shape[0]):
         start[pairs[p, 1] + 1] += 1

@@ -120,7 +120,7 @@ def _targeted(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, r
             lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, hj, n, p, no_targets, no_budget
         )
         best, where, entries = core.vector(states, first, pairs, edges, bounds, fut, hj, n, p, no_targets)
-        return pairs, edges, bounds, first[-1], best, where, entries
+        return pairs, edges, bounds, best, where, entries
     pts = np.empty(lay_h.sum(), dtype=np.int64)
     m = 0
     for i in range(lay_h.shape[0]):
@@ -146,7 +146,7 @@ def _targeted(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, r
                 tgt[c] = max(found, tgt[c] - step[c])
                 step[c] *= 2
         if done:
-            return pairs, edges, bounds, first[-1], best, where, entries
+            return pairs, edges, bounds, best, where, entries
 
 
 @njit(cache=True)
@@ -231,15 +231,12 @@ def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget):
     if knock_limit >= 0:
         need_p = min(need_p, hand_total - knock_limit)
     if pruned:
-        pairs, edges, bounds, nslots, best, where, entries = _targeted(
-            *arrays, hj, best_cards, best_points, need_n, need_p
-        )
+        pairs, edges, bounds, best, where, entries = _targeted(*arrays, hj, best_cards, best_points, need_n, need_p)
     else:
-        nslots = first[-1]
         best, where, entries = core.vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, no_targets)
     picks = choose(best, k, hand_total, knock_limit)
     out[2] = picks.shape[0]
-    into_start, into = core.incoming(pairs, nslots)
+    into_start, into = core.incoming(pairs, entries)
     at = 3
     both = ace_low and ace_high
     for row in range(picks.shape[0]):
