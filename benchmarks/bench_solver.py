@@ -29,15 +29,16 @@ sys.path.insert(0, str(ROOT))
 DATA = ROOT / "tests" / "data" / "solver_positions.jsonl"
 
 # the first solve of a process, which loads (or compiles) the code: timed in a fresh
-# interpreter for the start-up figure, and run untimed before the timed solves
-_FIRST_TABLE, _FIRST_HAND = "3C 4C 5C 6C | 3D 4D 5D 6D", "6H JK"
+# interpreter for the start-up figure, and run untimed before the timed solves (here and
+# in bench_solver_pair.py)
+FIRST_TABLE, FIRST_HAND = "3C 4C 5C 6C | 3D 4D 5D 6D", "6H JK"
 _STARTUP = f"""
 import time
 t0 = time.perf_counter()
 from carousel_env.cards import parse_hand, parse_table
 from carousel_env.rules import carousel
 from carousel_env.solver import solve
-solve(parse_table("{_FIRST_TABLE}"), parse_hand("{_FIRST_HAND}"), carousel(2))
+solve(parse_table("{FIRST_TABLE}"), parse_hand("{FIRST_HAND}"), carousel(2))
 print(time.perf_counter() - t0)
 """
 
@@ -46,7 +47,7 @@ def _first_position():
     from carousel_env.cards import parse_hand, parse_table
     from carousel_env.rules import carousel
 
-    return parse_table(_FIRST_TABLE), parse_hand(_FIRST_HAND), carousel(2)
+    return parse_table(FIRST_TABLE), parse_hand(FIRST_HAND), carousel(2)
 
 
 def startup(cache_dir: str | None) -> float:
@@ -60,9 +61,14 @@ def startup(cache_dir: str | None) -> float:
     return float(out.stdout.strip())
 
 
-def _pct(values: list[float], q: float) -> float:
+def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def set_name(item: dict) -> str:
+    """The set a stored position belongs to (a line of ``DATA``, parsed)."""
+    return f"{item['source']} {item['decks']} deck(s) {item['variant']}"
 
 
 def position_sets(n: int, seed: int):
@@ -74,8 +80,7 @@ def position_sets(n: int, seed: int):
         for line in DATA.read_text().splitlines():
             item = json.loads(line)
             rules = manipulation_rummy(4) if item["variant"] == "manipulation_rummy" else carousel(item["decks"] + 1)
-            name = f"{item['source']} {item['decks']} deck(s) {item['variant']}"
-            sets.setdefault(name, []).append((rules, parse_table(item["table"]), parse_hand(item["hand"])))
+            sets.setdefault(set_name(item), []).append((rules, parse_table(item["table"]), parse_hand(item["hand"])))
         return [(name, items[:n]) for name, items in sorted(sets.items())]
     from tests.positions import synthetic_positions
 
@@ -123,11 +128,11 @@ def main() -> int:
             tm.append(time.perf_counter() - a)
         line = f"{name}: n={len(ts)} solver median {1000 * statistics.median(ts):.3f} ms"
         line += (
-            f" p99 {1000 * _pct(ts, 0.99):.1f} ms mean {1000 * statistics.fmean(ts):.2f} ms max {1000 * max(ts):.0f} ms"
+            f" p99 {1000 * pct(ts, 0.99):.1f} ms mean {1000 * statistics.fmean(ts):.2f} ms max {1000 * max(ts):.0f} ms"
         )
         if tm:
             line += (
-                f" | milp (n={len(tm)}) median {1000 * statistics.median(tm):.2f} ms p99 {1000 * _pct(tm, 0.99):.1f} ms"
+                f" | milp (n={len(tm)}) median {1000 * statistics.median(tm):.2f} ms p99 {1000 * pct(tm, 0.99):.1f} ms"
             )
             same = ts[: len(tm)]  # the solver on the positions the MILP solved
             line += f" | ratio of medians {statistics.median(tm) / statistics.median(same):.1f}x"

@@ -23,16 +23,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT / "tests" / "data" / "solver_positions.jsonl"
+from bench_solver import DATA, FIRST_HAND, FIRST_TABLE, ROOT, pct, set_name
 
-_SERVER = """
+_SERVER = f"""
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
 from carousel_env.cards import parse_hand, parse_table
 from carousel_env.rules import carousel, manipulation_rummy
 from carousel_env.solver import solve
-solve(parse_table("3C 4C 5C 6C | 3D 4D 5D 6D"), parse_hand("6H JK"), carousel(2))
+solve(parse_table("{FIRST_TABLE}"), parse_hand("{FIRST_HAND}"), carousel(2))
 print("ready", flush=True)
 for line in sys.stdin:
     item = json.loads(line)
@@ -61,10 +60,6 @@ class _Solver:
         return seconds, summary
 
 
-def _p99(values: list[float]) -> float:
-    return sorted(values)[min(len(values) - 1, int(0.99 * len(values)))]
-
-
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("old", type=Path, help="checkout of the version to compare against")
@@ -79,7 +74,7 @@ def main() -> int:
     sets: dict[str, list[str]] = {}
     for line in DATA.read_text().splitlines():
         item = json.loads(line)
-        sets.setdefault(f"{item['source']} {item['decks']} deck(s) {item['variant']}", []).append(line)
+        sets.setdefault(set_name(item), []).append(line)
     differing = 0
     for name, lines in sorted(sets.items()):
         if args.only and not any(text in name for text in args.only):
@@ -97,8 +92,8 @@ def main() -> int:
         old, new = times
         speedup = statistics.median(a / b for a, b in zip(old, new))
         print(
-            f"{name}: n={len(old)} old median {statistics.median(old):.3f} ms p99 {_p99(old):.2f} mean"
-            f" {statistics.fmean(old):.2f} | new median {statistics.median(new):.3f} ms p99 {_p99(new):.2f}"
+            f"{name}: n={len(old)} old median {statistics.median(old):.3f} ms p99 {pct(old, 0.99):.2f} mean"
+            f" {statistics.fmean(old):.2f} | new median {statistics.median(new):.3f} ms p99 {pct(new, 0.99):.2f}"
             f" mean {statistics.fmean(new):.2f} | median speed-up {speedup:.2f}x",
             flush=True,
         )
