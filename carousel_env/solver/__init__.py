@@ -10,7 +10,9 @@ per-card counts laid out per cell (run position, suit); ``core`` sweeps the cell
 open-run counts per suit as the state, for the exact optima and the best points per
 (cards, hand jokers) entry a slot may pick, then traces each picked entry's choices back
 to the first cell; ``build`` rebuilds a table from them; ``pipeline`` runs all of it and
-picks the slots in one compiled call. Nothing is cached between calls.
+picks the slots in one compiled call. On crowded tables, where the sweeps grow large,
+``witness`` first tries to prove the slots' upper bounds with one legal table each.
+Nothing is cached between calls.
 
 Suggestion slots (distinct multisets of played cards; a slot that does not exist or
 repeats an earlier play is skipped, so the list is compact):
@@ -90,10 +92,15 @@ _NONE = SolveResult(None, None, ())
 # also does past ``core.SLOTS_PER_STATE`` times as many slots that can finish, a slot being
 # a state and a lane of aces set aside, see ``core``). The budget bounds the unpruned
 # sweep's memory (about 150 MB). The pruned passes have no budget of their own: on the
-# heaviest synthetic positions (hands of 25-30 cards on crowded two-deck tables) a solve
-# takes 0.1-0.7 s and peaks near 1 GB, and a 38-card hand on a 57-card table takes about
-# 4 s and 1.8 GB; no real-game position we recorded comes near.
+# heaviest synthetic positions that witnesses do not settle (hands of 15-30 cards on
+# crowded two-deck tables) a solve takes up to 0.5 s and a few hundred MB.
 FULL_SWEEP_STATES = 250_000
+# States of the unpruned sweep before ``solve`` tries witnesses (``witness``): one legal
+# table for each best play that meets its upper bound, found depth first, which settles
+# most crowded positions in far less time than the sweeps; at most ``WITNESS_BUDGET``
+# expanded states in all, then the sweeps go on.
+WITNESS_AFTER_STATES = 10_000
+WITNESS_BUDGET = 20_000
 
 
 def _position_arrays(table: Table, hand: Hand) -> tuple[np.ndarray, np.ndarray]:
@@ -107,7 +114,14 @@ def solve(table: Table, hand: Hand, rules: Rules, k: int = 8) -> SolveResult:
     limit = -1 if rules.knock_limit is None else rules.knock_limit
     packed = tuple(  # slices of a tuple are tuples: no second copy per meld
         pipeline.solve_packed(
-            *_position_arrays(table, hand), rules.ace_low, rules.ace_high, k, limit, FULL_SWEEP_STATES
+            *_position_arrays(table, hand),
+            rules.ace_low,
+            rules.ace_high,
+            k,
+            limit,
+            FULL_SWEEP_STATES,
+            WITNESS_AFTER_STATES,
+            WITNESS_BUDGET,
         ).tolist()
     )
     best_points, best_cards, count = packed[:3]

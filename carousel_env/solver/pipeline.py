@@ -9,6 +9,9 @@ returns a single array that ``carousel_env.solver.solve`` cuts into suggestions:
 suggestion ``[slot, cards, hand jokers, points, hand-after points, n, *added cards,
 n, *hand after, n, *meld lengths, *table units]``, the melds in ``canonical_table`` order.
 
+When the unpruned sweep passes ``quick`` states, ``_witnessed`` tries to settle every slot
+with one witness table each (see ``witness``) before the sweeps go on.
+
 Slots (``SLOT_NAMES``; a slot that does not exist or repeats an earlier entry is skipped):
 ``max_points``, ``max_cards``, ``keep_jokers``, ``knock`` (only when the rules have a knock
 limit), then ``size_n`` for n = (max cards - 1) down to max(1, max cards - k). An *entry* is
@@ -21,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from carousel_env.solver import core
+from carousel_env.solver import core, witness
 from carousel_env.solver.build import assemble
 from carousel_env.solver.prepare import layout
 
@@ -197,9 +200,133 @@ def _pack_play(out, at, flat, lengths):
 
 
 @njit(cache=True)
-def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget):
+def _pack_suggestion(out, at, slot, cards, jokers, points, hand, added, flat, lengths):
+    """Write one suggestion at ``out[at:]`` (see the module docstring); returns the next free
+    index. ``hand``: the hand's count per card (52: jokers); ``added``: real cards played per face."""
+    out[at : at + 4] = (slot, cards, jokers, points)
+    head = at
+    out[at + 5] = cards
+    at += 6
+    after = hand.copy()
+    after[52] -= jokers
+    for f in range(52):
+        for _ in range(added[f]):
+            out[at] = f
+            at += 1
+        after[f] -= added[f]
+    for _ in range(jokers):
+        out[at] = 52
+        at += 1
+    out[at] = after.sum()
+    at += 1
+    after_points = 0
+    for c in range(53):
+        for _ in range(after[c]):
+            out[at] = c
+            at += 1
+            after_points += _card_points(c)
+    out[head + 4] = after_points
+    return _pack_play(out, at, flat, lengths)
+
+
+@njit(cache=True)
+def _witnessed(out, units, hand, hand_total, lay, ace_low, ace_high, k, knock_limit, budget):
+    """The whole answer from witnesses (see :mod:`carousel_env.solver.witness`), written to
+    ``out`` like ``solve_packed``'s; returns its length, or 0 when some entry a slot needs
+    has no witness within ``budget`` expanded states (the caller then runs the sweeps).
+
+    The live hand units in order of points (hand jokers first, then real cards dearest
+    first, ties by card): the best play of ``n`` cards scores at most the first ``n``, all
+    the live units together are the most cards and points, and the live real cards the
+    most points without a hand joker. A witness for each of these that a slot needs makes
+    it exact, and ``choose`` picks from them exactly what it would pick from every entry:
+    for each cards count the prefix is the only entry that can reach its points (a hand
+    joker scores 25, a real card at most 10), and no count below the knock's prefix can
+    leave a hand worth ``knock_limit`` or less."""
+    hj, positions, real, table_jokers = lay[0], lay[1], lay[2], lay[3]
+    lay_h, lastace = lay[6], lay[11]
+    live = np.zeros(52, dtype=np.int64)
+    for i in range(positions.shape[0]):
+        if not lastace[i]:  # the high ace's row repeats the low ace's cards
+            for s in range(4):
+                live[((positions[i] - 1) % 13) * 4 + s] += lay_h[i, s]
+    m = hj + live.sum()
+    order = np.empty(m, dtype=np.int64)
+    order[:hj] = 52
+    at = hj
+    for pts in range(10, 0, -1):
+        for f in range(52):
+            if _card_points(f) == pts:
+                for _ in range(live[f]):
+                    order[at] = f
+                    at += 1
+    top = np.zeros(m + 1, dtype=np.int64)
+    for n in range(m):
+        top[n + 1] = top[n] + _card_points(order[n])
+    # the entries to witness, as (cards, hand jokers, prefix length or -1 for every live real card)
+    wanted = np.empty((k + 3, 3), dtype=np.int64)
+    wanted[0] = (m, hj, m)
+    nwanted = 1
+    if hj:
+        wanted[nwanted] = (m - hj, 0, -1)
+        nwanted += 1
+    if knock_limit >= 0:
+        for c in range(1, m + 1):
+            if top[c] >= hand_total - knock_limit:
+                if c < m - k:  # below the sizes' range (else already wanted)
+                    wanted[nwanted] = (c, min(c, hj), c)
+                    nwanted += 1
+                break
+    for n in range(m - 1, max(0, m - k - 1), -1):
+        wanted[nwanted] = (n, min(n, hj), n)
+        nwanted += 1
+    nlayers = 5 * positions.shape[0] + 1
+    codes = np.empty((nwanted, nlayers - 1), dtype=np.int64)
+    played = np.zeros((nwanted, 53), dtype=np.int64)
+    best = np.full((m + 1, hj + 1), -1, dtype=np.int64)
+    row_of = np.zeros((m + 1, hj + 1), dtype=np.int64)
+    for w in range(nwanted):
+        cards, jokers, prefix = wanted[w]
+        if prefix < 0:
+            for f in range(52):
+                played[w, f] = live[f]
+        else:
+            for n in range(prefix):
+                played[w, order[n]] += 1
+        played[w, 52] = jokers
+        table_units = np.empty(units.shape[0] + cards - jokers, dtype=np.int64)
+        table_units[: units.shape[0]] = units
+        at = units.shape[0]
+        for f in range(52):
+            for _ in range(played[w, f]):
+                table_units[at] = f
+                at += 1
+        sub = layout(table_units, np.full(jokers, 52, dtype=np.int64), ace_low, ace_high)
+        found, spent = witness.witness(*sub[4:13], jokers, budget)
+        budget -= spent
+        if found[0] < 0:
+            return 0
+        codes[w] = found
+        best[cards, jokers] = top[cards] if prefix >= 0 else top[m] - 25 * hj
+        row_of[cards, jokers] = w
+    picks = choose(best, k, hand_total, knock_limit)
+    out[0], out[1], out[2] = top[m], m, picks.shape[0]
+    at = 3
+    both = ace_low and ace_high
+    for row in range(picks.shape[0]):
+        slot, cards, jokers = picks[row, 0], picks[row, 1], picks[row, 2]
+        w = row_of[cards, jokers]
+        flat, lengths, _ = assemble(positions, both, real + played[w, :52], table_jokers, codes[w])
+        at = _pack_suggestion(out, at, slot, cards, jokers, best[cards, jokers], hand, played[w], flat, lengths)
+    return at
+
+
+@njit(cache=True)
+def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget, quick, witness_budget):
     """See the module docstring. ``units``: the table's units, flat; ``knock_limit``: ``-1``
-    for none; ``budget``: states of the unpruned sweep before the pruned passes take over."""
+    for none; ``budget``: states of the unpruned sweep before the pruned passes take over;
+    ``quick``: states of the sweep before witnesses are tried (with at most
+    ``witness_budget`` expanded states; 0: never)."""
     out = np.empty(3 + max(k, 0) * 400, dtype=np.int64)
     out[0], out[1], out[2] = 0, -1, 0
     lay = layout(units, hand_cards, ace_low, ace_high)
@@ -207,10 +334,24 @@ def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget):
     arrays = lay[4:]  # the sweep's arrays, in the order core.explore takes them
     if hj < 0 or hand_cards.shape[0] == 0:
         return out[:3]
-    # One unpruned sweep is exact for everything and cheapest on most positions; when it
-    # grows past the budget, the pruned passes (optima first, then a targeted DAG) take over.
+    hand_total = 0
+    hand = np.zeros(53, dtype=np.int64)
+    for c in hand_cards:
+        hand_total += _card_points(c)
+        hand[c] += 1
+    # One unpruned sweep is exact for everything and cheapest on most positions. When it
+    # grows past ``quick`` states, witnesses may settle every slot at once (see
+    # _witnessed); else, past ``budget`` states the pruned passes (optima first, then a
+    # targeted DAG) take over.
     no_targets = _no_targets()
-    states, edges, bounds, fut, first, pairs = core.explore(*arrays, hj, np.int64(0), np.int64(0), no_targets, budget)
+    zero = np.int64(0)
+    states, edges, bounds, fut, first, pairs = core.explore(*arrays, hj, zero, zero, no_targets, min(quick, budget))
+    if bounds.shape[0] == 1 and witness_budget > 0:
+        at = _witnessed(out, units, hand, hand_total, lay, ace_low, ace_high, k, knock_limit, witness_budget)
+        if at:
+            return out[:at]
+    if bounds.shape[0] == 1 and quick < budget:
+        states, edges, bounds, fut, first, pairs = core.explore(*arrays, hj, zero, zero, no_targets, budget)
     pruned = bounds.shape[0] == 1
     if pruned:
         optima = core.optima(*arrays, hj, np.int64(0))
@@ -220,11 +361,6 @@ def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget):
     if best_cards <= 0:
         return out[:3]
     out[0], out[1] = best_points, best_cards
-    hand_total = 0
-    hand = np.zeros(53, dtype=np.int64)
-    for c in hand_cards:
-        hand_total += _card_points(c)
-        hand[c] += 1
     # The entries any slot may pick: at least need_n cards, or at least need_p points.
     need_n = max(1, best_cards - k)
     need_p = plain_points if plain_points > 0 else best_points
@@ -244,30 +380,7 @@ def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget):
         end_slot, end_cards = where[cards, jokers, 0], where[cards, jokers, 1]
         codes = core.trace(pairs, edges, entries, into_start, into, bounds.shape[0] - 2, end_slot, end_cards)
         flat, lengths, added = assemble(positions, both, real, table_jokers, codes)
-        head = at
-        out[head : head + 4] = (slot, cards, jokers, best[cards, jokers])
-        out[head + 5] = cards
-        at = head + 6
-        after = hand.copy()
-        after[52] -= jokers
-        for f in range(52):
-            for _ in range(added[f]):
-                out[at] = f
-                at += 1
-            after[f] -= added[f]
-        for _ in range(jokers):
-            out[at] = 52
-            at += 1
-        out[at] = after.sum()
-        at += 1
-        after_points = 0
-        for c in range(53):
-            for _ in range(after[c]):
-                out[at] = c
-                at += 1
-                after_points += _card_points(c)
-        out[head + 4] = after_points
-        at = _pack_play(out, at, flat, lengths)
+        at = _pack_suggestion(out, at, slot, cards, jokers, best[cards, jokers], hand, added, flat, lengths)
     return out[:at]
 
 

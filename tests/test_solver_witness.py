@@ -1,0 +1,109 @@
+"""Witnesses (``carousel_env.solver.witness``) and the solves they settle.
+
+A witness search must find a table exactly when one exists (it is exact, not a
+heuristic), and a solve settled by witnesses must give the same optima and the same slots
+(cards, hand jokers, points) as the sweeps, with legal tables.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from carousel_env import solver
+from carousel_env.cards import parse_hand, parse_table
+from carousel_env.manipulation import Play, check_play
+from carousel_env.rules import carousel, manipulation_rummy
+from carousel_env.solver import build, prepare, witness
+
+DATA = Path(__file__).resolve().parent / "data" / "solver_positions.jsonl"
+
+
+def _search(table: str, played: str, budget: int = 10_000):
+    """Search a witness for ``table`` with every card of ``played`` added (one deck rules)."""
+    units = [u for meld in (parse_table(table) if table else ()) for u in meld]
+    cards = parse_hand(played)
+    real = [c for c in cards if c != 52]
+    jokers = len(cards) - len(real)
+    lay = prepare.layout(np.array(units + real, dtype=np.int64), np.full(jokers, 52, dtype=np.int64), True, True)
+    codes, expanded = witness.witness(*lay[4:13], jokers, budget)
+    return lay, codes, expanded, jokers
+
+
+def _rebuilt_play(lay, codes, played: str) -> Play:
+    flat, lengths, _ = build.assemble(lay[1], True, lay[2], lay[3], codes)
+    melds, at = [], 0
+    for n in lengths:
+        melds.append(tuple(int(u) for u in flat[at : at + n]))
+        at += n
+    return Play(parse_hand(played), tuple(melds))
+
+
+@pytest.mark.parametrize(
+    ("table", "played"),
+    [
+        ("3C 4C 5C 6C | 3D 4D 5D 6D", "6H"),  # RULES.md example 1
+        ("7C 8C 9C | 7D 8D 9D | 8H 9H 10H", "7S 9S JH"),  # example 2, corrected
+        ("8H 9H JK=10H", "10H 5S 5D"),  # example 3: the released joker joins the 5s
+        ("8H 9H JK=10H", "7H 10H 10S"),  # example 4
+        ("", "QH KH JK"),  # a hand joker completes a run Q-K-A or J-Q-K
+    ],
+)
+def test_a_witness_is_a_legal_play_of_exactly_those_cards(table, played):
+    lay, codes, expanded, _ = _search(table, played)
+    assert codes[0] >= 0 and 0 < expanded <= 10_000
+    play = _rebuilt_play(lay, codes, played)
+    check_play(parse_table(table) if table else (), parse_hand(played), play, carousel(2))
+
+
+@pytest.mark.parametrize(
+    ("table", "played"),
+    [
+        ("3C 4C 5C", "9H"),  # fits nowhere
+        ("8H 9H JK=10H", "6H"),  # only by re-declaring the joker, which is illegal
+        ("", "QH KH"),  # two cards are no meld
+    ],
+)
+def test_no_witness_when_no_table_holds_those_cards(table, played):
+    _, codes, _, _ = _search(table, played)
+    assert codes[0] == witness.NO_WITNESS
+
+
+def test_a_search_stops_at_its_budget():
+    _, codes, expanded, _ = _search("7C 8C 9C | 7D 8D 9D | 8H 9H 10H", "7S 9S JH", budget=3)
+    assert codes[0] == witness.OVER_BUDGET and expanded == 3
+
+
+def _lines() -> list[dict]:
+    if not DATA.exists():
+        pytest.skip("tests/data/solver_positions.jsonl not generated yet")
+    return [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
+
+
+def _entries(result):
+    return [(s.reason, s.cards, s.jokers_used, s.points, s.hand_after_points) for s in result.suggestions]
+
+
+def test_witnesses_settle_solves_exactly_like_the_sweeps(monkeypatch):
+    """Every position of a sample solved twice: witnesses tried first (and the sweeps after
+    them when some entry has none), and the sweeps alone."""
+    settled = 0
+    for item in _lines()[::7]:
+        if item["source"] == "synthetic" and item["decks"] == 2 and len(item["hand"].split()) >= 15:
+            continue  # the sweeps alone take up to a second on these (test_solver_data's slow set)
+        rules = manipulation_rummy(4) if item["variant"] == "manipulation_rummy" else carousel(item["decks"] + 1)
+        table, hand = parse_table(item["table"]), parse_hand(item["hand"])
+        monkeypatch.setattr(solver, "WITNESS_AFTER_STATES", 0)
+        first = solver.solve(table, hand, rules)
+        monkeypatch.setattr(solver, "WITNESS_BUDGET", 0)
+        swept = solver.solve(table, hand, rules)
+        monkeypatch.undo()
+        assert (first.best_points, first.best_cards) == (item["best_points"], item["best_cards"])
+        assert _entries(first) == _entries(swept), item
+        for s in first.suggestions:
+            check_play(table, hand, s.play, rules)
+        settled += [s.play for s in first.suggestions] != [s.play for s in swept.suggestions]
+    assert settled > 20  # witnesses, not the sweeps, made many of these tables
