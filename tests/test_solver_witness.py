@@ -107,3 +107,25 @@ def test_witnesses_settle_solves_exactly_like_the_sweeps(monkeypatch):
             check_play(table, hand, s.play, rules)
         settled += [s.play for s in first.suggestions] != [s.play for s in swept.suggestions]
     assert settled > 20  # witnesses, not the sweeps, made many of these tables
+
+
+@pytest.mark.parametrize(
+    ("table", "hand", "decks"),
+    [
+        ("3C 4C 5C | 7D 7H 7S", "JK", 1),  # jokers alone: no play keeps them
+        ("3C 4C 5C | 7D 7H 7S | 9H 10H JH", "JK JK", 2),
+        ("3C 4C 5C | 7D 7H 7S", "JK 6C 2C KD", 1),  # KD is dead; the rest fits
+        ("AC 2C 3C | QD KD AD | 5S 5H 5D", "AH 4C JK 9S", 1),  # 9S only with the joker
+    ],
+)
+def test_witnesses_on_small_hands_match_the_sweeps(monkeypatch, table, hand, decks):
+    rules = carousel(decks + 1)
+    monkeypatch.setattr(solver, "WITNESS_AFTER_STATES", 0)
+    first = solver.solve(parse_table(table), parse_hand(hand), rules)
+    monkeypatch.setattr(solver, "WITNESS_BUDGET", 0)
+    swept = solver.solve(parse_table(table), parse_hand(hand), rules)
+    assert (first.best_points, first.best_cards) == (swept.best_points, swept.best_cards)
+    assert _entries(first) == _entries(swept)
+    for s in first.suggestions:
+        assert s.cards >= 1 and len(s.play.added) == s.cards
+        check_play(parse_table(table), parse_hand(hand), s.play, rules)

@@ -370,6 +370,26 @@ def _may_finish(key, s, wild, ahead):
         k += 1
 
 
+@njit(cache=True)
+def _layer_inputs(layer, lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, homeless):
+    """``(ahead, cell)`` of a layer, as scalars: see :func:`_may_finish` and :func:`_cell_options`
+    (called once per layer, or once per state a witness search expands)."""
+    i, s = layer // 5, layer % 5
+    c = min(s, 3)
+    # each suit's next cell (this position's for the later suits), for _may_finish
+    n0, n1, n2, n3 = i + (c >= 0), i + (c >= 1), i + (c >= 2), i + (c >= 3)
+    ahead = (
+        realu[n0, 0], realu[n1, 1], realu[n2, 2], realu[n3, 3],
+        homeless[n0, 0], homeless[n1, 1], homeless[n2, 2], homeless[n3, 3],
+        realu[n0 + 1, 0], realu[n1 + 1, 1], realu[n2 + 1, 2], realu[n3 + 1, 3],
+    )  # fmt: skip
+    cell = (
+        lay_t[i, c], lay_k[i, c], lay_h[i, c], defer[i, c], setok[i], lastace[i], rafter[i, c],
+        realu[i + 1, c], realu[i + 2, c], near[i + 1, c], near[i + 2, c], ahead,
+    )  # fmt: skip
+    return ahead, cell
+
+
 @njit(cache=True, inline="always")
 def _cell_options(key, s, cell, hj, out):
     """Transitions of ``key`` at a cell of suit ``s`` into ``out``; returns the count.
@@ -577,18 +597,7 @@ def _build(
         else:
             table[:] = -1
         filled = 0
-        c = min(s, 3)
-        # each suit's next cell (this position's for the later suits), for _may_finish
-        n0, n1, n2, n3 = i + (c >= 0), i + (c >= 1), i + (c >= 2), i + (c >= 3)
-        ahead = (
-            realu[n0, 0], realu[n1, 1], realu[n2, 2], realu[n3, 3],
-            homeless[n0, 0], homeless[n1, 1], homeless[n2, 2], homeless[n3, 3],
-            realu[n0 + 1, 0], realu[n1 + 1, 1], realu[n2 + 1, 2], realu[n3 + 1, 3],
-        )  # fmt: skip
-        cell = (
-            lay_t[i, c], lay_k[i, c], lay_h[i, c], defer[i, c], setok[i], lastace[i], rafter[i, c],
-            realu[i + 1, c], realu[i + 2, c], near[i + 1, c], near[i + 2, c], ahead,
-        )  # fmt: skip
+        ahead, cell = _layer_inputs(layer, lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, homeless)
         strip, expand = layer == strip_layer, layer == expand_layer
         # The arrays grow only between passes of this loop: an array reassigned inside the
         # inner loops would have its reference count updated on every transition.

@@ -267,7 +267,7 @@ def _witnessed(out, units, hand, hand_total, lay, ace_low, ace_high, k, knock_li
     wanted = np.empty((k + 3, 3), dtype=np.int64)
     wanted[0] = (m, hj, m)
     nwanted = 1
-    if hj:
+    if hj and m > hj:  # a hand of jokers alone has no play without them
         wanted[nwanted] = (m - hj, 0, -1)
         nwanted += 1
     if knock_limit >= 0:

@@ -23,7 +23,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from carousel_env.solver.core import _D_BIAS, _D_SHIFT, _HASH, _cell_options, _close_options, _homeless
+from carousel_env.solver.core import (
+    _D_BIAS,
+    _D_SHIFT,
+    _HASH,
+    _cell_options,
+    _close_options,
+    _homeless,
+    _layer_inputs,
+)
 
 _ROOM = 64  # options kept per layer of the search; a state with more gives the search up
 NO_WITNESS = -1  # ``codes[0]`` of a search that found none
@@ -81,18 +89,10 @@ def witness(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, hj,
             expanded += 1
             key = path[layer]
             i, s = layer // 5, layer % 5
-            c = min(s, 3)
-            n0, n1, n2, n3 = i + (c >= 0), i + (c >= 1), i + (c >= 2), i + (c >= 3)
-            ahead = (
-                realu[n0, 0], realu[n1, 1], realu[n2, 2], realu[n3, 3],
-                homeless[n0, 0], homeless[n1, 1], homeless[n2, 2], homeless[n3, 3],
-                realu[n0 + 1, 0], realu[n1 + 1, 1], realu[n2 + 1, 2], realu[n3 + 1, 3],
-            )  # fmt: skip
+            ahead, cell = _layer_inputs(
+                layer, lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, homeless
+            )
             if s < 4:
-                cell = (
-                    lay_t[i, c], lay_k[i, c], lay_h[i, c], defer[i, c], setok[i], lastace[i], rafter[i, c],
-                    realu[i + 1, c], realu[i + 2, c], near[i + 1, c], near[i + 2, c], ahead,
-                )  # fmt: skip
                 n = _cell_options(key, s, cell, hj, out)
             else:
                 n = _close_options(key, setok[i], rafter[i, 3], hj, ahead, out)
