@@ -22,17 +22,13 @@ import numpy as np
 from numba import njit
 
 from carousel_env.cards import TABLE_JOKER
+from carousel_env.solver.prepare import _face_at
 
 _MAX_UNITS = 128  # every card of two decks and four jokers, with room to spare
 _MAX_MELDS = 64
 _MAX_RUNS = 64  # runs open at once over all suits, and their length (a sweep may pass 14 positions)
 _RUN_ROOM = 16
 _MAX_SETS = 16  # sets at one position: its units (8 real cards, the jokers) fill at least 3 each
-
-
-@njit(cache=True)
-def _face_at(position, suit):
-    return ((position - 1) % 13) * 4 + suit
 
 
 @njit(cache=True)

@@ -26,7 +26,7 @@ from numba import njit
 
 from carousel_env.solver import core, witness
 from carousel_env.solver.build import assemble
-from carousel_env.solver.prepare import layout
+from carousel_env.solver.prepare import _face_at, layout
 
 SLOT_NAMES = ("max_points", "max_cards", "keep_jokers", "knock")  # slot 4 is "size_<cards>"
 _SIZE_SLOT = 4
@@ -249,7 +249,7 @@ def _witnessed(out, units, hand, hand_total, lay, ace_low, ace_high, k, knock_li
     for i in range(positions.shape[0]):
         if not lastace[i]:  # the high ace's row repeats the low ace's cards
             for s in range(4):
-                live[((positions[i] - 1) % 13) * 4 + s] += lay_h[i, s]
+                live[_face_at(positions[i], s)] += lay_h[i, s]
     m = hj + live.sum()
     order = np.empty(m, dtype=np.int64)
     order[:hj] = 52
@@ -345,12 +345,13 @@ def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget, q
     # targeted DAG) take over.
     no_targets = _no_targets()
     zero = np.int64(0)
-    states, edges, bounds, fut, first, pairs = core.explore(*arrays, hj, zero, zero, no_targets, min(quick, budget))
+    first_budget = min(quick, budget) if witness_budget > 0 else budget  # no witness: one sweep
+    states, edges, bounds, fut, first, pairs = core.explore(*arrays, hj, zero, zero, no_targets, first_budget)
     if bounds.shape[0] == 1 and witness_budget > 0:
         at = _witnessed(out, units, hand, hand_total, lay, ace_low, ace_high, k, knock_limit, witness_budget)
         if at:
             return out[:at]
-    if bounds.shape[0] == 1 and quick < budget:
+    if bounds.shape[0] == 1 and first_budget < budget:
         states, edges, bounds, fut, first, pairs = core.explore(*arrays, hj, zero, zero, no_targets, budget)
     pruned = bounds.shape[0] == 1
     if pruned:
