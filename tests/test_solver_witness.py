@@ -7,6 +7,7 @@ heuristic), and a solve settled by witnesses must give the same optima and the s
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -90,13 +91,14 @@ def _entries(result):
 def test_witnesses_settle_solves_exactly_like_the_sweeps(monkeypatch):
     """Every position of a sample solved twice: witnesses tried first (and the sweeps after
     them when some entry has none), and the sweeps alone."""
-    settled = 0
+    settled = searched = 0
     for item in _lines()[::7]:
         if item["source"] == "synthetic" and item["decks"] == 2 and len(item["hand"].split()) >= 15:
             continue  # the sweeps alone take up to a second on these (test_solver_data's slow set)
         rules = manipulation_rummy(4) if item["variant"] == "manipulation_rummy" else carousel(item["decks"] + 1)
         table, hand = parse_table(item["table"]), parse_hand(item["hand"])
         monkeypatch.setattr(solver, "WITNESS_AFTER_STATES", 0)
+        monkeypatch.setattr(solver, "WITNESS_BUDGET", 16_000)
         first = solver.solve(table, hand, rules)
         monkeypatch.setattr(solver, "WITNESS_BUDGET", 0)
         swept = solver.solve(table, hand, rules)
@@ -105,8 +107,14 @@ def test_witnesses_settle_solves_exactly_like_the_sweeps(monkeypatch):
         assert _entries(first) == _entries(swept), item
         for s in first.suggestions:
             check_play(table, hand, s.play, rules)
-        settled += [s.play for s in first.suggestions] != [s.play for s in swept.suggestions]
+        made = [s.play for s in first.suggestions] != [s.play for s in swept.suggestions]
+        settled += made
+        if made and 52 not in hand and first.best_cards is not None:
+            units = np.array([u for meld in table for u in meld], dtype=np.int64)
+            live = prepare.layout(units, np.array(hand, dtype=np.int64), rules.ace_low, rules.ace_high)[6].sum()
+            searched += first.best_cards < live  # not every live card: best_of_size searched the sizes
     assert settled > 20  # witnesses, not the sweeps, made many of these tables
+    assert searched > 3
 
 
 @pytest.mark.parametrize(
@@ -116,6 +124,8 @@ def test_witnesses_settle_solves_exactly_like_the_sweeps(monkeypatch):
         ("3C 4C 5C | 7D 7H 7S | 9H 10H JH", "JK JK", 2),
         ("3C 4C 5C | 7D 7H 7S", "JK 6C 2C KD", 1),  # KD is dead; the rest fits
         ("AC 2C 3C | QD KD AD | 5S 5H 5D", "AH 4C JK 9S", 1),  # 9S only with the joker
+        ("3C 4C 5C | 8H 8S 8D", "9H 10H 6C", 1),  # the dearest cards fit nowhere: searched
+        ("", "QH KH AH 2H 9C 9D", 1),  # no play at all
     ],
 )
 def test_witnesses_on_small_hands_match_the_sweeps(monkeypatch, table, hand, decks):
@@ -129,3 +139,58 @@ def test_witnesses_on_small_hands_match_the_sweeps(monkeypatch, table, hand, dec
     for s in first.suggestions:
         assert s.cards >= 1 and len(s.play.added) == s.cards
         check_play(parse_table(table), parse_hand(hand), s.play, rules)
+
+
+def _best_by_subsets(units: list[int], hand: list[int], n: int) -> int:
+    """The most points of ``n`` of the hand's (real) cards that some table holds, by trying
+    every choice of ``n`` with a witness search (``-1``: none)."""
+    best = -1
+    for chosen in set(itertools.combinations(sorted(hand), n)):
+        lay = prepare.layout(np.array(units + list(chosen), dtype=np.int64), np.zeros(0, dtype=np.int64), True, True)
+        codes, _ = witness.witness(*lay[4:13], 0, 100_000)
+        assert codes[0] != witness.OVER_BUDGET
+        if codes[0] >= 0:
+            best = max(best, sum(min(c // 4 + 1, 10) for c in chosen))
+    return best
+
+
+@pytest.mark.parametrize(
+    ("table", "hand"),
+    [
+        ("3C 4C 5C | 8H 8S 8D", "9H 10H 6C"),  # 9H 10H only by breaking the set of 8s
+        ("3C 4C 5C | 7D 7H 7S", "KC QC 6C 7C 2C"),  # Q-K of clubs need a jack
+        ("8H 9H JK=10H | 5C 5D 5S", "10H 5H KS 7H 6H"),  # the joker released or not
+        ("AC 2C 3C | QD KD AD | 5S 5H 5D", "AH 4C 9S 10S KC"),
+        ("", "QH KH AH 2H 9C 9D"),  # a run around the ace is no run
+    ],
+)
+def test_best_of_size_matches_every_choice_of_cards(table, hand):
+    """``best_of_size`` (branch and bound, hand cards optional) against a witness search
+    of every choice of ``n`` cards, for every ``n``, its proofs shared from size to size."""
+    units = [u for meld in (parse_table(table) if table else ()) for u in meld]
+    cards = list(parse_hand(hand))
+    lay = prepare.layout(np.array(units, dtype=np.int64), np.array(cards, dtype=np.int64), True, True)
+    most = int(lay[6].sum())  # live hand cards
+    bound = witness.size_bounds(lay[6], lay[11], lay[13], most)
+    known = witness.new_known(1000)
+    for n in range(most, 0, -1):
+        points, codes, _, known = witness.best_of_size(*lay[4:14], n, bound, known, 1_000_000)
+        assert max(points, -1) == _best_by_subsets(units, cards, n), n
+        if points >= 0:  # the table it found is a legal play of n cards worth those points
+            flat, lengths, added = build.assemble(lay[1], True, lay[2], lay[3], codes)
+            played = [f for f in range(52) for _ in range(added[f])]
+            assert len(played) == n and sum(min(c // 4 + 1, 10) for c in played) == points
+            melds, at = [], 0
+            for size in lengths:
+                melds.append(tuple(int(u) for u in flat[at : at + size]))
+                at += size
+            play = Play(tuple(sorted(played)), tuple(melds))
+            check_play(parse_table(table) if table else (), tuple(cards), play, carousel(2))
+
+
+def test_best_of_size_stops_at_its_budget():
+    units = [u for meld in parse_table("3C 4C 5C | 8H 8S 8D") for u in meld]
+    lay = prepare.layout(np.array(units, dtype=np.int64), np.array(parse_hand("9H 10H 6C"), dtype=np.int64), True, True)
+    bound = witness.size_bounds(lay[6], lay[11], lay[13], 3)
+    points, _, expanded, _ = witness.best_of_size(*lay[4:14], 1, bound, witness.new_known(4), 4)
+    assert points == witness.OVER_BUDGET and expanded == 4

@@ -95,12 +95,15 @@ _NONE = SolveResult(None, None, ())
 # heaviest synthetic positions that witnesses do not settle (hands of 15-30 cards on
 # crowded two-deck tables) a solve takes up to 0.5 s and a few hundred MB.
 FULL_SWEEP_STATES = 250_000
-# States of the unpruned sweep before ``solve`` tries witnesses (``witness``): one legal
-# table for each best play that meets its upper bound, found depth first, which settles
-# most crowded positions in far less time than the sweeps; at most ``WITNESS_BUDGET``
-# expanded states in all, then the sweeps go on.
-WITNESS_AFTER_STATES = 10_000
-WITNESS_BUDGET = 20_000
+# States of the unpruned sweep before ``solve`` first tries witnesses (``witness``): one
+# legal table for each best play that meets its upper bound, found depth first, which
+# settles most crowded positions in far less time than the sweeps; at most
+# ``WITNESS_BUDGET`` expanded states in all. Then sweep and witnesses take turns, each turn
+# allowed 8 times the last's states (``pipeline.solve_packed``), so that a position pays
+# at most a few times the cheaper of the two (0 budget: the sweeps alone).
+WITNESS_AFTER_STATES = 1_000
+WITNESS_BUDGET = 2_000
+WITNESS_MOST = 16_000
 
 
 def _position_arrays(table: Table, hand: Hand) -> tuple[np.ndarray, np.ndarray]:
@@ -122,6 +125,7 @@ def solve(table: Table, hand: Hand, rules: Rules, k: int = 8) -> SolveResult:
             FULL_SWEEP_STATES,
             WITNESS_AFTER_STATES,
             WITNESS_BUDGET,
+            WITNESS_MOST,
         ).tolist()
     )
     best_points, best_cards, count = packed[:3]

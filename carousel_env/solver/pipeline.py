@@ -10,7 +10,8 @@ suggestion ``[slot, cards, hand jokers, points, hand-after points, n, *added car
 n, *hand after, n, *meld lengths, *table units]``, the melds in ``canonical_table`` order.
 
 When the unpruned sweep passes ``quick`` states, ``_witnessed`` tries to settle every slot
-with one witness table each (see ``witness``) before the sweeps go on.
+with one witness table each (see ``witness``) before the sweeps go on, in rounds that grow
+``_GROWTH`` times (see ``solve_packed``).
 
 Slots (``SLOT_NAMES``; a slot that does not exist or repeats an earlier entry is skipped):
 ``max_points``, ``max_cards``, ``keep_jokers``, ``knock`` (only when the rules have a knock
@@ -30,6 +31,9 @@ from carousel_env.solver.prepare import _face_at, layout
 
 SLOT_NAMES = ("max_points", "max_cards", "keep_jokers", "knock")  # slot 4 is "size_<cards>"
 _SIZE_SLOT = 4
+# Each round of sweep then witnesses allows this many times the states of the last (a
+# sweep that passes its budget is thrown away and the next starts over).
+_GROWTH = 8
 
 
 @njit(cache=True)
@@ -230,10 +234,127 @@ def _pack_suggestion(out, at, slot, cards, jokers, points, hand, added, flat, le
 
 
 @njit(cache=True)
+def _witness_prefix(units, order, n, jokers, live, ace_low, ace_high, budget, played):
+    """Search a witness for the first ``n`` units of ``order`` (``-1``: every live real card,
+    ``live``), with ``jokers`` hand jokers among them; fills ``played`` (count per card, 52:
+    jokers) and returns ``(codes, expanded)`` (see :func:`witness.witness`)."""
+    played[:] = 0
+    if n < 0:
+        played[:52] = live
+    else:
+        for c in order[:n]:
+            played[c] += 1
+    played[52] = jokers
+    table_units = np.empty(units.shape[0] + played[:52].sum(), dtype=np.int64)
+    table_units[: units.shape[0]] = units
+    at = units.shape[0]
+    for f in range(52):
+        for _ in range(played[f]):
+            table_units[at] = f
+            at += 1
+    sub = layout(table_units, np.full(jokers, 52, dtype=np.int64), ace_low, ace_high)
+    return witness.witness(*sub[4:13], jokers, budget)
+
+
+@njit(cache=True)
+def _settle_size(
+    n, units, lay, order, top, live, ace_low, ace_high, budget, known, bound, codes, played, searched, row
+):
+    """With no hand joker: ``(status, points, expanded, known)`` of the best play of exactly
+    ``n`` cards (points ``-1``: none), its table's codes in ``codes[row]``. The dearest ``n``
+    first (a witness); when they have none, :func:`witness.best_of_size` searches every
+    other choice of ``n`` (``searched[row]``: the codes are on ``lay``, the cards played
+    still to be read off them). ``status``: 1 settled, 0 out of ``budget``, -1 no search
+    can settle it (a state too wide)."""
+    found, spent = _witness_prefix(units, order, n, 0, live, ace_low, ace_high, budget, played[row])
+    if found[0] >= 0:
+        codes[row] = found
+        searched[row] = False
+        return 1, top[n], spent, known
+    if found[0] == witness.OVER_BUDGET:
+        return 0, -1, spent, known
+    if found[0] == witness.TOO_WIDE:
+        return -1, -1, spent, known
+    if n == order.shape[0]:  # the dearest n are every live card: no other choice
+        return 1, -1, spent, known
+    points, found, more, known = witness.best_of_size(*lay[4:14], n, bound, known, budget - spent)
+    if points == witness.OVER_BUDGET:
+        return 0, -1, spent + more, known
+    if points == witness.TOO_WIDE:
+        return -1, -1, spent + more, known
+    codes[row] = found
+    searched[row] = True
+    return 1, max(points, -1), spent + more, known
+
+
+@njit(cache=True)
+def _plain_sizes(units, lay, order, top, live, hand_total, ace_low, ace_high, k, knock_limit, budget, codes, played):
+    """With no hand joker: ``(status, best, row_of, searched)``, ``best[n, 0]`` the best play
+    of exactly ``n`` cards for every ``n`` some slot of ``choose`` can pick (``-1``: none or
+    not needed), ``row_of[n, 0]`` the row of ``codes`` and ``played`` with its table.
+    ``status`` as for :func:`_settle_size`. Settled in the order the slots need them: the
+    most cards (from all live cards down to the first size that has a play), the sizes
+    below it, smaller sizes while their upper bound ``top`` beats the best points so far
+    (ties go to more cards), and the knock's smallest size."""
+    m = order.shape[0]
+    value = np.full(m + 1, -2, dtype=np.int64)  # -2: not settled
+    searched = np.zeros(m + 1, dtype=np.bool_)
+    bound = witness.size_bounds(lay[6], lay[11], lay[13], m)
+    known = witness.new_known(budget)
+    todo = np.empty(m, dtype=np.int64)
+    most = -1
+    phase = 0
+    while phase < 4:
+        # the sizes this phase needs, largest first
+        count = 0
+        if phase == 0:
+            for n in range(m, 0, -1):
+                todo[count] = n
+                count += 1
+        elif phase == 1:
+            for n in range(most - 1, max(0, most - k - 1), -1):
+                todo[count] = n
+                count += 1
+        elif phase == 2:
+            for n in range(max(0, most - k - 1), 0, -1):
+                todo[count] = n
+                count += 1
+        elif knock_limit >= 0:
+            for n in range(most, 0, -1):
+                if top[n] >= hand_total - knock_limit:
+                    todo[count] = n
+                    count += 1
+            todo[:count] = todo[:count][::-1].copy()  # the knock wants the fewest cards
+        for t in range(count):
+            n = todo[t]
+            if phase == 2 and top[n] <= value.max():
+                break
+            if value[n] == -2:
+                status, points, spent, known = _settle_size(
+                    n, units, lay, order, top, live, ace_low, ace_high, budget, known, bound, codes, played, searched, n
+                )
+                budget -= spent
+                if status < 1:
+                    return status, value, searched
+                value[n] = points
+            if phase == 0 and value[n] >= 0:
+                most = n
+                break
+            if phase == 3 and value[n] >= hand_total - knock_limit:
+                break
+        if most < 0:  # no play at all
+            break
+        phase += 1
+    return 1, value, searched
+
+
+@njit(cache=True)
 def _witnessed(out, units, hand, hand_total, lay, ace_low, ace_high, k, knock_limit, budget):
     """The whole answer from witnesses (see :mod:`carousel_env.solver.witness`), written to
     ``out`` like ``solve_packed``'s; returns its length, or 0 when some entry a slot needs
-    has no witness within ``budget`` expanded states (the caller then runs the sweeps).
+    was not settled within ``budget`` expanded states (a larger budget may settle it), or
+    -1 when no budget will settle them (some entry has no witness, with hand jokers, or a
+    search met a state too wide for it): the caller runs the sweeps.
 
     The live hand units in order of points (hand jokers first, then real cards dearest
     first, ties by card): the best play of ``n`` cards scores at most the first ``n``, all
@@ -242,7 +363,8 @@ def _witnessed(out, units, hand, hand_total, lay, ace_low, ace_high, k, knock_li
     it exact, and ``choose`` picks from them exactly what it would pick from every entry:
     for each cards count the prefix is the only entry that can reach its points (a hand
     joker scores 25, a real card at most 10), and no count below the knock's prefix can
-    leave a hand worth ``knock_limit`` or less."""
+    leave a hand worth ``knock_limit`` or less. With no hand joker, a size whose prefix has
+    no witness is searched in full (:func:`_plain_sizes`)."""
     hj, positions, real, table_jokers = lay[0], lay[1], lay[2], lay[3]
     lay_h, lastace = lay[6], lay[11]
     live = np.zeros(52, dtype=np.int64)
@@ -263,70 +385,83 @@ def _witnessed(out, units, hand, hand_total, lay, ace_low, ace_high, k, knock_li
     top = np.zeros(m + 1, dtype=np.int64)
     for n in range(m):
         top[n + 1] = top[n] + _card_points(order[n])
-    # the entries to witness, as (cards, hand jokers, prefix length or -1 for every live real card)
-    wanted = np.empty((k + 3, 3), dtype=np.int64)
-    wanted[0] = (m, hj, m)
-    nwanted = 1
-    if hj and m > hj:  # a hand of jokers alone has no play without them
-        wanted[nwanted] = (m - hj, 0, -1)
-        nwanted += 1
-    if knock_limit >= 0:
-        for c in range(1, m + 1):
-            if top[c] >= hand_total - knock_limit:
-                if c < m - k:  # below the sizes' range (else already wanted)
-                    wanted[nwanted] = (c, min(c, hj), c)
-                    nwanted += 1
-                break
-    for n in range(m - 1, max(0, m - k - 1), -1):
-        wanted[nwanted] = (n, min(n, hj), n)
-        nwanted += 1
     nlayers = 5 * positions.shape[0] + 1
-    codes = np.empty((nwanted, nlayers - 1), dtype=np.int64)
-    played = np.zeros((nwanted, 53), dtype=np.int64)
+    codes = np.empty((m + 2, nlayers - 1), dtype=np.int64)
+    played = np.zeros((m + 2, 53), dtype=np.int64)
     best = np.full((m + 1, hj + 1), -1, dtype=np.int64)
     row_of = np.zeros((m + 1, hj + 1), dtype=np.int64)
-    for w in range(nwanted):
-        cards, jokers, prefix = wanted[w]
-        if prefix < 0:
-            for f in range(52):
-                played[w, f] = live[f]
-        else:
-            for n in range(prefix):
-                played[w, order[n]] += 1
-        played[w, 52] = jokers
-        table_units = np.empty(units.shape[0] + cards - jokers, dtype=np.int64)
-        table_units[: units.shape[0]] = units
-        at = units.shape[0]
-        for f in range(52):
-            for _ in range(played[w, f]):
-                table_units[at] = f
-                at += 1
-        sub = layout(table_units, np.full(jokers, 52, dtype=np.int64), ace_low, ace_high)
-        found, spent = witness.witness(*sub[4:13], jokers, budget)
-        budget -= spent
-        if found[0] < 0:
-            return 0
-        codes[w] = found
-        best[cards, jokers] = top[cards] if prefix >= 0 else top[m] - 25 * hj
-        row_of[cards, jokers] = w
+    searched = np.zeros(m + 2, dtype=np.bool_)
+    if hj == 0:
+        status, value, searched = _plain_sizes(
+            units, lay, order, top, live, hand_total, ace_low, ace_high, k, knock_limit, budget, codes, played
+        )
+        if status < 1:
+            return status
+        for n in range(1, m + 1):
+            best[n, 0] = max(value[n], -1)
+            row_of[n, 0] = n
+    else:
+        # the entries to witness, as (cards, hand jokers, prefix length or -1 for every live real card)
+        wanted = np.empty((k + 3, 3), dtype=np.int64)
+        wanted[0] = (m, hj, m)
+        nwanted = 1
+        if m > hj:  # a hand of jokers alone has no play without them
+            wanted[nwanted] = (m - hj, 0, -1)
+            nwanted += 1
+        if knock_limit >= 0:
+            for c in range(1, m + 1):
+                if top[c] >= hand_total - knock_limit:
+                    if c < m - k:  # below the sizes' range (else already wanted)
+                        wanted[nwanted] = (c, min(c, hj), c)
+                        nwanted += 1
+                    break
+        for n in range(m - 1, max(0, m - k - 1), -1):
+            wanted[nwanted] = (n, min(n, hj), n)
+            nwanted += 1
+        for w in range(nwanted):
+            cards, jokers, prefix = wanted[w]
+            found, spent = _witness_prefix(units, order, prefix, jokers, live, ace_low, ace_high, budget, played[w])
+            budget -= spent
+            if found[0] == witness.OVER_BUDGET:
+                return 0
+            if found[0] < 0:
+                return -1
+            codes[w] = found
+            best[cards, jokers] = top[cards] if prefix >= 0 else top[m] - 25 * hj
+            row_of[cards, jokers] = w
     picks = choose(best, k, hand_total, knock_limit)
-    out[0], out[1], out[2] = top[m], m, picks.shape[0]
+    if picks.shape[0] == 0:  # no play at all (only with no hand joker)
+        return 3
+    if hj:
+        out[0], out[1] = top[m], m
+    else:
+        out[0], out[1] = best[:, 0].max(), 0
+        for n in range(m + 1):
+            if best[n, 0] >= 0:
+                out[1] = n
+    out[2] = picks.shape[0]
     at = 3
     both = ace_low and ace_high
     for row in range(picks.shape[0]):
         slot, cards, jokers = picks[row, 0], picks[row, 1], picks[row, 2]
         w = row_of[cards, jokers]
-        flat, lengths, _ = assemble(positions, both, real + played[w, :52], table_jokers, codes[w])
+        if searched[w]:  # codes on this layout: the cards played are read off them
+            flat, lengths, added = assemble(positions, both, real, table_jokers, codes[w])
+            played[w, :52] = added
+            played[w, 52] = 0
+        else:
+            flat, lengths, _ = assemble(positions, both, real + played[w, :52], table_jokers, codes[w])
         at = _pack_suggestion(out, at, slot, cards, jokers, best[cards, jokers], hand, played[w], flat, lengths)
     return at
 
 
 @njit(cache=True)
-def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget, quick, witness_budget):
+def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget, quick, witness_budget, witness_most):
     """See the module docstring. ``units``: the table's units, flat; ``knock_limit``: ``-1``
     for none; ``budget``: states of the unpruned sweep before the pruned passes take over;
-    ``quick``: states of the sweep before witnesses are tried (with at most
-    ``witness_budget`` expanded states; 0: never)."""
+    ``quick``: states of the first sweep, after which witnesses are tried with at most
+    ``witness_budget`` expanded states (0: never); the rounds stop before one would allow
+    more than ``witness_most``."""
     out = np.empty(3 + max(k, 0) * 400, dtype=np.int64)
     out[0], out[1], out[2] = 0, -1, 0
     lay = layout(units, hand_cards, ace_low, ace_high)
@@ -341,18 +476,26 @@ def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget, q
         hand[c] += 1
     # One unpruned sweep is exact for everything and cheapest on most positions. When it
     # grows past ``quick`` states, witnesses may settle every slot at once (see
-    # _witnessed); else, past ``budget`` states the pruned passes (optima first, then a
-    # targeted DAG) take over.
+    # _witnessed). Neither cost is known in advance, so they take turns, each round
+    # allowing _GROWTH times the last's states and expanded states, until the sweep
+    # finishes, witnesses settle the position, some entry proves to have no witness, or
+    # the rounds reach ``witness_most``; then one sweep of up to ``budget`` states, past
+    # which the pruned passes (optima first, then a targeted DAG) take over.
     no_targets = _no_targets()
     zero = np.int64(0)
-    first_budget = min(quick, budget) if witness_budget > 0 else budget  # no witness: one sweep
-    states, edges, bounds, fut, first, pairs = core.explore(*arrays, hj, zero, zero, no_targets, first_budget)
-    if bounds.shape[0] == 1 and witness_budget > 0:
-        at = _witnessed(out, units, hand, hand_total, lay, ace_low, ace_high, k, knock_limit, witness_budget)
-        if at:
+    tries = witness_budget
+    level = min(quick, budget) if tries > 0 else budget
+    while True:
+        states, edges, bounds, fut, first, pairs = core.explore(*arrays, hj, zero, zero, no_targets, level)
+        if bounds.shape[0] > 1 or level >= budget:
+            break
+        at = _witnessed(out, units, hand, hand_total, lay, ace_low, ace_high, k, knock_limit, tries)
+        if at > 0:
             return out[:at]
-    if bounds.shape[0] == 1 and first_budget < budget:
-        states, edges, bounds, fut, first, pairs = core.explore(*arrays, hj, zero, zero, no_targets, budget)
+        if at < 0 or level == 0 or tries * _GROWTH > witness_most:  # no further round: the full sweep
+            level = budget
+        else:
+            level, tries = min(budget, level * _GROWTH), tries * _GROWTH
     pruned = bounds.shape[0] == 1
     if pruned:
         optima = core.optima(*arrays, hj, np.int64(0))

@@ -36,6 +36,7 @@ from carousel_env.solver.core import (
 _ROOM = 64  # options kept per layer of the search; a state with more gives the search up
 NO_WITNESS = -1  # ``codes[0]`` of a search that found none
 OVER_BUDGET = -2  # ``codes[0]`` of a search that spent its budget
+TOO_WIDE = -3  # ``codes[0]`` of a search that met a state with more than ``_ROOM`` options
 
 
 @njit(cache=True)
@@ -55,7 +56,8 @@ def witness(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, hj,
     """``(codes, expanded)``: the edge codes, layer by layer, of one complete table that
     places every unit (``lay_h`` all zero: the played cards are table cards here) and
     exactly ``hj`` hand jokers, or ``codes[0]`` :data:`NO_WITNESS` when none exists,
-    :data:`OVER_BUDGET` when more than ``budget`` states were expanded first."""
+    :data:`OVER_BUDGET` when more than ``budget`` states were expanded first, :data:`TOO_WIDE`
+    when a state had more than ``_ROOM`` options (then no budget finds one)."""
     npos = lay_t.shape[0]
     nlayers = 5 * npos + 1
     codes = np.zeros(nlayers - 1, dtype=np.int64)
@@ -97,7 +99,7 @@ def witness(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, hj,
             else:
                 n = _close_options(key, setok[i], rafter[i, 3], hj, ahead, out)
             if n > _ROOM:
-                codes[0] = OVER_BUDGET
+                codes[0] = TOO_WIDE
                 return codes, expanded
             kept = 0
             for j in range(n):  # skip successors already known not to finish
@@ -132,3 +134,157 @@ def witness(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, hj,
                     table[_seen(table, fail_keys, fail_layers, fail_keys[f], fail_layers[f], mask)] = f
         layer -= 1
         fresh = False
+
+
+@njit(cache=True)
+def size_bounds(lay_h, lastace, rp, most):
+    """``bound[layer, r]``: the most points ``r`` hand cards of the cells from ``layer`` on
+    can score (their ``r`` dearest), or a large negative number when they hold fewer."""
+    npos = lay_h.shape[0]
+    nlayers = 5 * npos + 1
+    bound = np.full((nlayers, most + 1), -(1 << 40), dtype=np.int64)
+    points = np.empty(max(most, 1), dtype=np.int64)
+    held = 0
+    bound[nlayers - 1, 0] = 0
+    for layer in range(nlayers - 2, -1, -1):
+        i, s = layer // 5, layer % 5
+        if s < 4 and not lastace[i]:
+            for _ in range(lay_h[i, s]):
+                points[held] = rp[i]
+                held += 1
+        dearest = np.sort(points[:held])[::-1]
+        bound[layer, 0] = 0
+        for r in range(1, held + 1):
+            bound[layer, r] = bound[layer, r - 1] + dearest[r - 1]
+    return bound
+
+
+@njit(cache=True)
+def _failed_slot(table, memo, key, layer, rest, mask):
+    """Slot of ``(layer, key, rest)`` in the open-addressing ``table`` of ``memo`` rows, or its free slot."""
+    h = np.uint64(key) ^ (np.uint64(layer) << np.uint64(57)) ^ (np.uint64(rest) << np.uint64(50))
+    slot = np.int64((h * _HASH) >> np.uint64(32)) & mask
+    while True:
+        idx = table[slot]
+        if idx < 0 or (memo[idx, 0] == key and memo[idx, 1] == layer and memo[idx, 2] == rest):
+            return slot
+        slot = (slot + 1) & mask
+
+
+@njit(cache=True)
+def best_of_size(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, n, bound, known, budget):
+    """``(points, codes, expanded, known)``: the most points a play of exactly ``n`` hand
+    cards and no hand joker scores, and the edge codes of one table that does (the hand
+    cards optional, as in the sweep's layout), by branch and bound depth first; ``points``
+    :data:`NO_WITNESS` when no such play exists, :data:`OVER_BUDGET` or :data:`TOO_WIDE` as
+    for :func:`witness`.
+
+    ``bound``: :func:`size_bounds`. ``known``: ``(table, rows, count)`` of what earlier
+    searches of the same position proved (pass ``new_known(budget)`` to the first): per
+    state and number of hand cards still to play, the fewest further points that no
+    completion reaches. A search finds a play, then only looks for better ones; a state
+    whose options are exhausted can reach no completion worth the points then needed, which
+    holds for every later search too, whatever ``n``."""
+    table, rows, count = known
+    npos = lay_t.shape[0]
+    nlayers = 5 * npos + 1
+    codes = np.zeros(nlayers - 1, dtype=np.int64)
+    best_codes = np.zeros(nlayers - 1, dtype=np.int64)
+    homeless = _homeless(lay_t, realu, setok, defer)
+    out = np.empty((4096, 3), dtype=np.int64)
+    opts = np.empty((nlayers, _ROOM, 3), dtype=np.int64)  # per layer: (next key, hand cards, code)
+    options = np.zeros(nlayers, dtype=np.int64)
+    nxt = np.zeros(nlayers, dtype=np.int64)
+    path = np.zeros(nlayers, dtype=np.int64)  # the key at each layer of the current path
+    cards = np.zeros(nlayers, dtype=np.int64)  # hand cards played before each layer
+    points = np.zeros(nlayers, dtype=np.int64)
+    path[0] = np.int64(_D_BIAS) << _D_SHIFT
+    mask = table.shape[0] - 1
+    found = NO_WITNESS
+    expanded = 0
+    layer = 0
+    fresh = True
+    while True:
+        if layer == nlayers - 1:
+            if path[layer] >> _D_SHIFT & 15 == _D_BIAS and cards[layer] == n and points[layer] > found:
+                found = points[layer]
+                best_codes[:] = codes
+            layer -= 1
+            fresh = False
+            continue
+        rest = n - cards[layer]
+        if fresh:
+            need = found + 1 - points[layer]  # further points a better play needs
+            pruned = rest < 0 or bound[layer, rest] < need
+            if not pruned:
+                idx = table[_failed_slot(table, rows, path[layer], layer, rest, mask)]
+                pruned = idx >= 0 and rows[idx, 3] <= need
+            if pruned:
+                if layer == 0:
+                    break
+                layer -= 1
+                fresh = False
+                continue
+            if expanded >= budget:
+                best_codes[0] = OVER_BUDGET
+                return OVER_BUDGET, best_codes, expanded, (table, rows, count)
+            expanded += 1
+            key = path[layer]
+            i, s = layer // 5, layer % 5
+            ahead, cell = _layer_inputs(
+                layer, lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, homeless
+            )
+            if s < 4:
+                m = _cell_options(key, s, cell, 0, out)
+            else:
+                m = _close_options(key, setok[i], rafter[i, 3], 0, ahead, out)
+            if m > _ROOM:
+                return TOO_WIDE, best_codes, expanded, (table, rows, count)
+            for j in range(m):  # the most hand cards first: the first plays found score well
+                opts[layer, j, 0] = out[m - 1 - j, 0]
+                opts[layer, j, 1] = out[m - 1 - j, 1]
+                opts[layer, j, 2] = out[m - 1 - j, 2]
+            options[layer] = m
+            nxt[layer] = 0
+        if nxt[layer] < options[layer]:
+            j = nxt[layer]
+            nxt[layer] += 1
+            codes[layer] = opts[layer, j, 2]
+            path[layer + 1] = opts[layer, j, 0]
+            cards[layer + 1] = cards[layer] + opts[layer, j, 1]
+            points[layer + 1] = points[layer] + opts[layer, j, 1] * rp[layer // 5]
+            layer += 1
+            fresh = True
+            continue
+        # Exhausted. Every option was searched (or pruned) for at most the points needed
+        # now (``found`` only grows), so no completion from here reaches them.
+        need = found + 1 - points[layer]
+        slot = _failed_slot(table, rows, path[layer], layer, rest, mask)
+        if table[slot] >= 0:
+            rows[table[slot], 3] = min(rows[table[slot], 3], need)
+        else:
+            if count >= rows.shape[0]:
+                grown = np.empty((2 * rows.shape[0], 4), dtype=np.int64)
+                grown[:count] = rows[:count]
+                rows = grown
+            rows[count, 0], rows[count, 1], rows[count, 2], rows[count, 3] = path[layer], layer, rest, need
+            table[slot] = count
+            count += 1
+            if 2 * count > table.shape[0]:  # keep the load under one half
+                table = np.full(2 * table.shape[0], -1, dtype=np.int64)
+                mask = table.shape[0] - 1
+                for f in range(count):
+                    table[_failed_slot(table, rows, rows[f, 0], rows[f, 1], rows[f, 2], mask)] = f
+        if layer == 0:
+            break
+        layer -= 1
+        fresh = False
+    if found < 0:
+        best_codes[0] = NO_WITNESS
+    return found, best_codes, expanded, (table, rows, count)
+
+
+@njit(cache=True)
+def new_known(budget):
+    """An empty ``known`` for :func:`best_of_size` (rows for about ``budget`` states)."""
+    return np.full(256, -1, dtype=np.int64), np.empty((max(budget, 16), 4), dtype=np.int64), 0
