@@ -16,6 +16,12 @@ aside for the high ace stay in the key (no lanes: a search visits few states per
 A state found not to finish is remembered, so no state is searched twice and the search
 is exact: it fails only when no such table exists, or when it has spent its ``budget`` of
 expanded states.
+
+When the dearest cards of a size have no table (a card that fits only at the cost of
+others), :func:`best_of_size` finds the best play of exactly that many cards with no hand
+joker: the same depth-first walk with the hand cards optional, most hand cards first, then
+only plays better than the best found (bounded by the dearest cards still ahead), and what
+it proves about a state kept for the searches of the other sizes.
 """
 
 from __future__ import annotations
