@@ -57,6 +57,17 @@ def _seen(table, keys, layers, key, layer, mask):
         slot = (slot + 1) & mask
 
 
+@njit(cache=True, inline="always")
+def _state_options(layer, key, hj, lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, homeless, out):
+    """The transitions of ``key`` at ``layer`` into ``out`` (rows as ``core._cell_options``'s);
+    returns their count."""
+    i, s = layer // 5, layer % 5
+    ahead, cell = _layer_inputs(layer, lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, homeless)
+    if s < 4:
+        return _cell_options(key, s, cell, hj, out)
+    return _close_options(key, setok[i], rafter[i, 3], hj, ahead, out)
+
+
 @njit(cache=True)
 def witness(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, hj, budget):
     """``(codes, expanded)``: the edge codes, layer by layer, of one complete table that
@@ -95,15 +106,9 @@ def witness(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, hj,
                 codes[0] = OVER_BUDGET
                 return codes, expanded
             expanded += 1
-            key = path[layer]
-            i, s = layer // 5, layer % 5
-            ahead, cell = _layer_inputs(
-                layer, lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, homeless
+            n = _state_options(
+                layer, path[layer], hj, lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, homeless, out
             )
-            if s < 4:
-                n = _cell_options(key, s, cell, hj, out)
-            else:
-                n = _close_options(key, setok[i], rafter[i, 3], hj, ahead, out)
             if n > _ROOM:
                 codes[0] = TOO_WIDE
                 return codes, expanded
@@ -235,15 +240,9 @@ def best_of_size(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter
                 best_codes[0] = OVER_BUDGET
                 return OVER_BUDGET, best_codes, expanded, (table, rows, count)
             expanded += 1
-            key = path[layer]
-            i, s = layer // 5, layer % 5
-            ahead, cell = _layer_inputs(
-                layer, lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, homeless
+            m = _state_options(
+                layer, path[layer], 0, lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, homeless, out
             )
-            if s < 4:
-                m = _cell_options(key, s, cell, 0, out)
-            else:
-                m = _close_options(key, setok[i], rafter[i, 3], 0, ahead, out)
             if m > _ROOM:
                 return TOO_WIDE, best_codes, expanded, (table, rows, count)
             for j in range(m):  # the most hand cards first: the first plays found score well
