@@ -171,7 +171,7 @@ def test_best_of_size_matches_every_choice_of_cards(table, hand):
     cards = list(parse_hand(hand))
     lay = prepare.layout(np.array(units, dtype=np.int64), np.array(cards, dtype=np.int64), True, True)
     most = int(lay[6].sum())  # live hand cards
-    bound = witness.size_bounds(lay[6], lay[11], lay[13], most)
+    bound = witness.size_bounds(lay[6], lay[13], most)
     known = witness.new_known(1000)
     for n in range(most, 0, -1):
         points, codes, _, known = witness.best_of_size(*lay[4:14], n, bound, known, 1_000_000)
@@ -191,6 +191,6 @@ def test_best_of_size_matches_every_choice_of_cards(table, hand):
 def test_best_of_size_stops_at_its_budget():
     units = [u for meld in parse_table("3C 4C 5C | 8H 8S 8D") for u in meld]
     lay = prepare.layout(np.array(units, dtype=np.int64), np.array(parse_hand("9H 10H 6C"), dtype=np.int64), True, True)
-    bound = witness.size_bounds(lay[6], lay[11], lay[13], 3)
+    bound = witness.size_bounds(lay[6], lay[13], 3)
     points, _, expanded, _ = witness.best_of_size(*lay[4:14], 1, bound, witness.new_known(4), 4)
     assert points == witness.OVER_BUDGET and expanded == 4

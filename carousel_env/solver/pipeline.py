@@ -289,23 +289,24 @@ def _settle_size(
 
 @njit(cache=True)
 def _plain_sizes(units, lay, order, top, live, hand_total, ace_low, ace_high, k, knock_limit, budget, codes, played):
-    """With no hand joker: ``(status, best, row_of, searched)``, ``best[n, 0]`` the best play
-    of exactly ``n`` cards for every ``n`` some slot of ``choose`` can pick (``-1``: none or
-    not needed), ``row_of[n, 0]`` the row of ``codes`` and ``played`` with its table.
-    ``status`` as for :func:`_settle_size`. Settled in the order the slots need them: the
-    most cards (from all live cards down to the first size that has a play), the sizes
-    below it, smaller sizes while their upper bound ``top`` beats the best points so far
-    (ties go to more cards), and the knock's smallest size."""
+    """With no hand joker: ``(status, value, searched)``, ``value[n]`` the points of the best
+    play of exactly ``n`` cards for every ``n`` some slot of ``choose`` can pick (``-1``:
+    none; ``-2``: not needed), its table in row ``n`` of ``codes`` and ``played`` (see
+    :func:`_settle_size` for ``searched``). ``status`` as for :func:`_settle_size`.
+    Settled in the order the slots need them: the most cards (from all live cards down to
+    the first size that has a play), the sizes below it, smaller sizes while their upper
+    bound ``top`` beats the best points so far (ties go to more cards), and the knock's
+    smallest size."""
     m = order.shape[0]
     value = np.full(m + 1, -2, dtype=np.int64)  # -2: not settled
     searched = np.zeros(m + 1, dtype=np.bool_)
-    bound = witness.size_bounds(lay[6], lay[11], lay[13], m)
+    bound = witness.size_bounds(lay[6], lay[13], m)
     known = witness.new_known(budget)
     todo = np.empty(m, dtype=np.int64)
     most = -1
     phase = 0
     while phase < 4:
-        # the sizes this phase needs, largest first
+        # the sizes this phase needs, in the order it tries them
         count = 0
         if phase == 0:
             for n in range(m, 0, -1):
@@ -319,12 +320,11 @@ def _plain_sizes(units, lay, order, top, live, hand_total, ace_low, ace_high, k,
             for n in range(max(0, most - k - 1), 0, -1):
                 todo[count] = n
                 count += 1
-        elif knock_limit >= 0:
-            for n in range(most, 0, -1):
+        elif knock_limit >= 0:  # the knock wants the fewest cards
+            for n in range(1, most + 1):
                 if top[n] >= hand_total - knock_limit:
                     todo[count] = n
                     count += 1
-            todo[:count] = todo[:count][::-1].copy()  # the knock wants the fewest cards
         for t in range(count):
             n = todo[t]
             if phase == 2 and top[n] <= value.max():
@@ -365,13 +365,11 @@ def _witnessed(out, units, hand, hand_total, lay, ace_low, ace_high, k, knock_li
     joker scores 25, a real card at most 10), and no count below the knock's prefix can
     leave a hand worth ``knock_limit`` or less. With no hand joker, a size whose prefix has
     no witness is searched in full (:func:`_plain_sizes`)."""
-    hj, positions, real, table_jokers = lay[0], lay[1], lay[2], lay[3]
-    lay_h, lastace = lay[6], lay[11]
+    hj, positions, real, table_jokers, lay_h = lay[0], lay[1], lay[2], lay[3], lay[6]
     live = np.zeros(52, dtype=np.int64)
-    for i in range(positions.shape[0]):
-        if not lastace[i]:  # the high ace's row repeats the low ace's cards
-            for s in range(4):
-                live[_face_at(positions[i], s)] += lay_h[i, s]
+    for i in range(positions.shape[0]):  # the high ace's row is empty (layout)
+        for s in range(4):
+            live[_face_at(positions[i], s)] += lay_h[i, s]
     m = hj + live.sum()
     order = np.empty(m, dtype=np.int64)
     order[:hj] = 52

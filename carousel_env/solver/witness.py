@@ -148,7 +148,7 @@ def witness(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, hj,
 
 
 @njit(cache=True)
-def size_bounds(lay_h, lastace, rp, most):
+def size_bounds(lay_h, rp, most):
     """``bound[layer, r]``: the most points ``r`` hand cards of the cells from ``layer`` on
     can score (their ``r`` dearest), or a large negative number when they hold fewer."""
     npos = lay_h.shape[0]
@@ -159,7 +159,7 @@ def size_bounds(lay_h, lastace, rp, most):
     bound[nlayers - 1, 0] = 0
     for layer in range(nlayers - 2, -1, -1):
         i, s = layer // 5, layer % 5
-        if s < 4 and not lastace[i]:
+        if s < 4:  # (the high ace's row is empty: layout)
             for _ in range(lay_h[i, s]):
                 points[held] = rp[i]
                 held += 1
@@ -237,7 +237,6 @@ def best_of_size(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter
                 fresh = False
                 continue
             if expanded >= budget:
-                best_codes[0] = OVER_BUDGET
                 return OVER_BUDGET, best_codes, expanded, (table, rows, count)
             expanded += 1
             m = _state_options(
@@ -284,8 +283,6 @@ def best_of_size(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter
             break
         layer -= 1
         fresh = False
-    if found < 0:
-        best_codes[0] = NO_WITNESS
     return found, best_codes, expanded, (table, rows, count)
 
 
