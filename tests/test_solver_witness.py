@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 
 from carousel_env import solver
-from carousel_env.cards import parse_hand, parse_table
+from carousel_env.cards import parse_hand, parse_table, table_str
 from carousel_env.manipulation import Play, check_play
 from carousel_env.rules import carousel, manipulation_rummy
-from carousel_env.solver import build, prepare, witness
+from carousel_env.solver import build, pipeline, prepare, witness
 
 DATA = Path(__file__).resolve().parent / "data" / "solver_positions.jsonl"
 
@@ -194,3 +194,62 @@ def test_best_of_size_stops_at_its_budget():
     bound = witness.size_bounds(lay[6], lay[13], 3)
     points, _, expanded, _ = witness.best_of_size(*lay[4:14], 1, bound, witness.new_known(4), 4)
     assert points == witness.OVER_BUDGET and expanded == 4
+
+
+def _drop(table: str, played: str, table_jokers: str = ""):
+    """``pipeline._drop_card`` on a new table (melds in reading order, as the rebuild makes
+    them) that plays ``played``; ``table_jokers``: the faces the old table's jokers declare.
+    Returns the card taken out (or -1) and the table less it."""
+    melds = parse_table(table)
+    tables = (np.zeros((2, 128), dtype=np.int64), np.zeros((2, 64), dtype=np.int64), np.zeros((2, 2), dtype=np.int64))
+    flat = np.array([u for meld in melds for u in meld], dtype=np.int64)
+    pipeline._keep_table(tables, 0, flat, np.array([len(meld) for meld in melds], dtype=np.int64))
+    played_counts = np.zeros((2, 53), dtype=np.int64)
+    for c in parse_hand(played):
+        played_counts[0, c] += 1
+    jokers = np.zeros(52, dtype=np.int64)
+    for c in parse_hand(table_jokers):
+        jokers[c] += 1
+    card = pipeline._drop_card(tables, played_counts, 0, 1, jokers)
+    if card < 0:
+        return card, None
+    units, lengths, sizes = tables
+    assert played_counts[1].sum() == played_counts[0].sum() - 1 and played_counts[1, card] == played_counts[0, card] - 1
+    rest, at = [], 0
+    for n in lengths[1, : sizes[1, 1]]:
+        rest.append(tuple(int(u) for u in units[1, at : at + n]))
+        at += n
+    assert at == sizes[1, 0]
+    return card, table_str(rest)
+
+
+@pytest.mark.parametrize(
+    ("table", "played", "card", "rest"),
+    [
+        # the cheapest card played (4C), at an end of a run of 4
+        ("4C 5C 6C 7C | 9D 9H 9S", "4C 9S", "4C", "5C 6C 7C | 9D 9H 9S"),
+        # a set of 4 gives up its card
+        ("2C 2D 2H 2S | 7H 8H 9H", "2D 9H", "2D", "2C 2H 2S | 7H 8H 9H"),
+        # a run of 7 splits into two runs of 3
+        ("3H 4H 5H 6H 7H 8H 9H", "6H 9H", "6H", "3H 4H 5H | 7H 8H 9H"),
+        # ties in points: in card order, the first that can go (10C cannot)
+        ("10C JC QC | 10D JD QD KD", "10C 10D", "10D", "10C JC QC | JD QD KD"),
+    ],
+)
+def test_a_size_is_the_next_less_one_cheapest_card(table, played, card, rest):
+    assert _drop(table, played) == (parse_hand(card)[0], rest)
+
+
+@pytest.mark.parametrize(
+    ("table", "played", "table_jokers"),
+    [
+        ("4C 5C 6C | 4D 4H 4S", "4C 4D", ""),  # a run of 3 and a set of 3 both break
+        ("3H 4H 5H 6H 7H 8H", "5H 8H", ""),  # the middle of a run of 6 leaves a piece of 2
+        ("AC 2C 3C 4C 5C | KC KD KH", "3C KD", ""),  # the cheapest is the middle of a run of 5
+        ("4C 5C 6C 7C | 8D 9D 10D", "4C", "4C"),  # an old table joker declared 4C: its release may rest on it
+        ("4C 5C 6C 7C | 4D 4H JK=4S", "4C", ""),  # a joker in a set of 4s declares by the copies of 4s
+        ("JK=9H JK=10H JK=JH QH", "QH", ""),  # the piece left would be jokers alone
+    ],
+)
+def test_no_card_goes_when_a_meld_would_break(table, played, table_jokers):
+    assert _drop(table, played, table_jokers) == (-1, None)

@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit
 
 from carousel_env.solver import core, witness
-from carousel_env.solver.build import assemble
+from carousel_env.solver.build import _MAX_MELDS, _MAX_UNITS, assemble
 from carousel_env.solver.prepare import _face_at, layout
 
 SLOT_NAMES = ("max_points", "max_cards", "keep_jokers", "knock")  # slot 4 is "size_<cards>"
@@ -257,19 +257,97 @@ def _witness_prefix(units, order, n, jokers, live, ace_low, ace_high, budget, pl
 
 
 @njit(cache=True)
-def _settle_size(
-    n, units, lay, order, top, live, ace_low, ace_high, budget, known, bound, codes, played, searched, row
-):
+def _keep_table(tables, row, flat, lengths):
+    """Store one table (flat units, meld lengths) in row ``row`` of ``tables`` = ``(units,
+    lengths, sizes)``."""
+    units, melds, sizes = tables
+    units[row, : flat.shape[0]] = flat
+    melds[row, : lengths.shape[0]] = lengths
+    sizes[row, 0], sizes[row, 1] = flat.shape[0], lengths.shape[0]
+
+
+@njit(cache=True)
+def _drop_card(tables, played, src, dst, table_jokers):
+    """Row ``dst`` := the table of row ``src`` less one copy of a cheapest real hand card
+    it plays (``played[src]``, per card), where every meld stays valid without it: an end
+    of a run of 4 or more, a run of 7 or more split into two of 3 or more, a card of a set
+    of 4. Returns the card taken out, or -1 when none can be. Never a card some table joker
+    declares (taking out a real copy could undo that joker's release), nor one of the rank
+    of a joker on the new table (a joker in a set declares by the copies of its rank: see
+    :mod:`carousel_env.solver.build`), so the table stays what the rebuild would make."""
+    units, melds, sizes = tables
+    nunits, nmelds = sizes[src, 0], sizes[src, 1]
+    low = 99
+    for f in range(52):
+        if played[src, f]:
+            low = min(low, _card_points(f))
+    for f in range(52):
+        if not played[src, f] or _card_points(f) != low or table_jokers[f]:
+            continue
+        clear = True
+        for j in range(nunits):
+            u = units[src, j]
+            if u >= 64 and (u & 63) >> 2 == f >> 2:
+                clear = False
+        if not clear:
+            continue
+        start = 0
+        for m in range(nmelds):
+            length = melds[src, m]
+            is_set = (units[src, start] & 63) >> 2 == (units[src, start + 1] & 63) >> 2
+            for j in range(length):
+                if units[src, start + j] != f:
+                    continue
+                before, after = j, length - 1 - j
+                if is_set:
+                    fits = length == 4
+                else:
+                    fits = length >= 4 and (before == 0 or before >= 3) and (after == 0 or after >= 3)
+                if not fits:
+                    continue
+                # every piece keeps a real card: the rebuild never makes a meld of jokers alone
+                real_before = real_after = False
+                for q in range(j):
+                    real_before |= units[src, start + q] < 64
+                for q in range(j + 1, length):
+                    real_after |= units[src, start + q] < 64
+                if (before and not real_before) or (after and not real_after):
+                    continue
+                at = start + j
+                units[dst, :at] = units[src, :at]
+                units[dst, at : nunits - 1] = units[src, at + 1 : nunits]
+                melds[dst, :m] = melds[src, :m]
+                pieces = 0
+                if is_set:
+                    melds[dst, m] = length - 1
+                    pieces = 1
+                else:
+                    for piece in (before, after):
+                        if piece:
+                            melds[dst, m + pieces] = piece
+                            pieces += 1
+                melds[dst, m + pieces : nmelds - 1 + pieces] = melds[src, m + 1 : nmelds]
+                sizes[dst, 0], sizes[dst, 1] = nunits - 1, nmelds - 1 + pieces
+                played[dst] = played[src]
+                played[dst, f] -= 1
+                return f
+            start += length
+    return -1
+
+
+@njit(cache=True)
+def _settle_size(n, units, lay, order, top, live, ace_low, ace_high, budget, known, bound, tables, played, row):
     """With no hand joker: ``(status, points, expanded, known)`` of the best play of exactly
-    ``n`` cards (points ``-1``: none), its table's codes in ``codes[row]``. The dearest ``n``
-    first (a witness); when they have none, :func:`witness.best_of_size` searches every
-    other choice of ``n`` (``searched[row]``: the codes are on ``lay``, the cards played
-    still to be read off them). ``status``: 1 settled, 0 out of ``budget``, -1 no search
-    can settle it (a state too wide)."""
+    ``n`` cards (points ``-1``: none), its table in row ``row`` of ``tables`` and the cards
+    it plays in ``played[row]``. The dearest ``n`` first (a witness); when they have none,
+    :func:`witness.best_of_size` searches every other choice of ``n``. ``status``: 1
+    settled, 0 out of ``budget``, -1 no search can settle it (a state too wide)."""
+    positions, real, table_jokers = lay[1], lay[2], lay[3]
+    both = ace_low and ace_high
     found, spent = _witness_prefix(units, order, n, 0, live, ace_low, ace_high, budget, played[row])
     if found[0] >= 0:
-        codes[row] = found
-        searched[row] = False
+        flat, lengths, _ = assemble(positions, both, real + played[row, :52], table_jokers, found)
+        _keep_table(tables, row, flat, lengths)
         return 1, top[n], spent, known
     if found[0] == witness.OVER_BUDGET:
         return 0, -1, spent, known
@@ -282,27 +360,31 @@ def _settle_size(
         return 0, -1, spent + more, known
     if points == witness.TOO_WIDE:
         return -1, -1, spent + more, known
-    codes[row] = found
-    searched[row] = True
+    if points >= 0:  # the codes are on this layout: the cards played are read off them
+        flat, lengths, added = assemble(positions, both, real, table_jokers, found)
+        _keep_table(tables, row, flat, lengths)
+        played[row, :52] = added
+        played[row, 52] = 0
     return 1, max(points, -1), spent + more, known
 
 
 @njit(cache=True)
-def _plain_sizes(units, lay, order, top, live, hand_total, ace_low, ace_high, k, knock_limit, budget, codes, played):
-    """With no hand joker: ``(status, value, searched)``, ``value[n]`` the points of the best
-    play of exactly ``n`` cards for every ``n`` some slot of ``choose`` can pick (``-1``:
-    none; ``-2``: not needed), its table in row ``n`` of ``codes`` and ``played`` (see
-    :func:`_settle_size` for ``searched``). ``status`` as for :func:`_settle_size`.
-    Settled in the order the slots need them: the most cards (from all live cards down to
-    the first size that has a play), the sizes below it, smaller sizes while their upper
-    bound ``top`` beats the best points so far (ties go to more cards), and the knock's
-    smallest size."""
+def _plain_sizes(units, lay, order, top, live, hand_total, ace_low, ace_high, k, knock_limit, budget, tables, played):
+    """With no hand joker: ``(status, value)``, ``value[n]`` the points of the best play of
+    exactly ``n`` cards for every ``n`` some slot of ``choose`` can pick (``-1``: none;
+    ``-2``: not needed), its table in row ``n`` of ``tables`` and ``played``. ``status`` as
+    for :func:`_settle_size`. Settled in the order the slots need them: the most cards (from
+    all live cards down to the first size that has a play), the sizes below it, smaller
+    sizes while their upper bound ``top`` beats the best points so far (ties go to more
+    cards), and the knock's smallest size. A size just below one whose play reaches its
+    bound ``top`` is first tried as that play less one cheapest card (:func:`_drop_card`),
+    which reaches ``top`` too: no search."""
     m = order.shape[0]
     value = np.full(m + 1, -2, dtype=np.int64)  # -2: not settled
-    searched = np.zeros(m + 1, dtype=np.bool_)
     bound = witness.size_bounds(lay[6], lay[13], m)
     known = witness.new_known(budget)
     todo = np.empty(m, dtype=np.int64)
+    table_jokers = lay[3]
     most = -1
     phase = 0
     while phase < 4:
@@ -329,13 +411,17 @@ def _plain_sizes(units, lay, order, top, live, hand_total, ace_low, ace_high, k,
             n = todo[t]
             if phase == 2 and top[n] <= value.max():
                 break
+            if value[n] == -2 and n < m and value[n + 1] == top[n + 1]:
+                dropped = _drop_card(tables, played, n + 1, n, table_jokers)
+                if dropped >= 0 and top[n + 1] - _card_points(dropped) == top[n]:
+                    value[n] = top[n]
             if value[n] == -2:
                 status, points, spent, known = _settle_size(
-                    n, units, lay, order, top, live, ace_low, ace_high, budget, known, bound, codes, played, searched, n
+                    n, units, lay, order, top, live, ace_low, ace_high, budget, known, bound, tables, played, n
                 )
                 budget -= spent
                 if status < 1:
-                    return status, value, searched
+                    return status, value
                 value[n] = points
             if phase == 0 and value[n] >= 0:
                 most = n
@@ -345,7 +431,7 @@ def _plain_sizes(units, lay, order, top, live, hand_total, ace_low, ace_high, k,
         if most < 0:  # no play at all
             break
         phase += 1
-    return 1, value, searched
+    return 1, value
 
 
 @njit(cache=True)
@@ -364,7 +450,9 @@ def _witnessed(out, units, hand, hand_total, lay, ace_low, ace_high, k, knock_li
     for each cards count the prefix is the only entry that can reach its points (a hand
     joker scores 25, a real card at most 10), and no count below the knock's prefix can
     leave a hand worth ``knock_limit`` or less. With no hand joker, a size whose prefix has
-    no witness is searched in full (:func:`_plain_sizes`)."""
+    no witness is searched in full (:func:`_plain_sizes`). A size's play may also be the
+    next size's play less one cheapest real card (:func:`_drop_card`): it scores the same
+    as the prefix."""
     hj, positions, real, table_jokers, lay_h = lay[0], lay[1], lay[2], lay[3], lay[6]
     live = np.zeros(52, dtype=np.int64)
     for i in range(positions.shape[0]):  # the high ace's row is empty (layout)
@@ -383,15 +471,19 @@ def _witnessed(out, units, hand, hand_total, lay, ace_low, ace_high, k, knock_li
     top = np.zeros(m + 1, dtype=np.int64)
     for n in range(m):
         top[n + 1] = top[n] + _card_points(order[n])
-    nlayers = 5 * positions.shape[0] + 1
-    codes = np.empty((m + 2, nlayers - 1), dtype=np.int64)
-    played = np.zeros((m + 2, 53), dtype=np.int64)
+    rows = m + 2
+    tables = (
+        np.empty((rows, _MAX_UNITS), dtype=np.int64),
+        np.empty((rows, _MAX_MELDS), dtype=np.int64),
+        np.zeros((rows, 2), dtype=np.int64),
+    )
+    played = np.zeros((rows, 53), dtype=np.int64)
     best = np.full((m + 1, hj + 1), -1, dtype=np.int64)
     row_of = np.zeros((m + 1, hj + 1), dtype=np.int64)
-    searched = np.zeros(m + 2, dtype=np.bool_)
+    both = ace_low and ace_high
     if hj == 0:
-        status, value, searched = _plain_sizes(
-            units, lay, order, top, live, hand_total, ace_low, ace_high, k, knock_limit, budget, codes, played
+        status, value = _plain_sizes(
+            units, lay, order, top, live, hand_total, ace_low, ace_high, k, knock_limit, budget, tables, played
         )
         if status < 1:
             return status
@@ -416,15 +508,25 @@ def _witnessed(out, units, hand, hand_total, lay, ace_low, ace_high, k, knock_li
         for n in range(m - 1, max(0, m - k - 1), -1):
             wanted[nwanted] = (n, min(n, hj), n)
             nwanted += 1
+        prefix_row = np.full(m + 1, -1, dtype=np.int64)
         for w in range(nwanted):
             cards, jokers, prefix = wanted[w]
-            found, spent = _witness_prefix(units, order, prefix, jokers, live, ace_low, ace_high, budget, played[w])
-            budget -= spent
-            if found[0] == witness.OVER_BUDGET:
-                return 0
-            if found[0] < 0:
-                return -1
-            codes[w] = found
+            settled = False
+            # one cheapest real card less than the prefix one longer (see _drop_card)
+            if prefix >= hj and prefix < m and prefix_row[prefix + 1] >= 0:
+                dropped = _drop_card(tables, played, prefix_row[prefix + 1], w, table_jokers)
+                settled = dropped >= 0 and top[prefix + 1] - _card_points(dropped) == top[prefix]
+            if not settled:
+                found, spent = _witness_prefix(units, order, prefix, jokers, live, ace_low, ace_high, budget, played[w])
+                budget -= spent
+                if found[0] == witness.OVER_BUDGET:
+                    return 0
+                if found[0] < 0:
+                    return -1
+                flat, lengths, _ = assemble(positions, both, real + played[w, :52], table_jokers, found)
+                _keep_table(tables, w, flat, lengths)
+            if prefix >= 0:
+                prefix_row[prefix] = w
             best[cards, jokers] = top[cards] if prefix >= 0 else top[m] - 25 * hj
             row_of[cards, jokers] = w
     picks = choose(best, k, hand_total, knock_limit)
@@ -439,16 +541,11 @@ def _witnessed(out, units, hand, hand_total, lay, ace_low, ace_high, k, knock_li
                 out[1] = n
     out[2] = picks.shape[0]
     at = 3
-    both = ace_low and ace_high
+    units_of, melds_of, sizes = tables
     for row in range(picks.shape[0]):
         slot, cards, jokers = picks[row, 0], picks[row, 1], picks[row, 2]
         w = row_of[cards, jokers]
-        if searched[w]:  # codes on this layout: the cards played are read off them
-            flat, lengths, added = assemble(positions, both, real, table_jokers, codes[w])
-            played[w, :52] = added
-            played[w, 52] = 0
-        else:
-            flat, lengths, _ = assemble(positions, both, real + played[w, :52], table_jokers, codes[w])
+        flat, lengths = units_of[w, : sizes[w, 0]], melds_of[w, : sizes[w, 1]]
         at = _pack_suggestion(out, at, slot, cards, jokers, best[cards, jokers], hand, played[w], flat, lengths)
     return at
 
