@@ -274,7 +274,9 @@ def _drop_card(tables, played, src, dst, table_jokers):
     of 4. Returns the card taken out, or -1 when none can be. Never a card some table joker
     declares (taking out a real copy could undo that joker's release), nor one of the rank
     of a joker on the new table (a joker in a set declares by the copies of its rank: see
-    :mod:`carousel_env.solver.build`), so the table stays what the rebuild would make."""
+    :mod:`carousel_env.solver.build`), so every declaration still follows the rebuild's
+    rule. The cheapest card's points are the dearest cards' last: a play of the next size
+    that reaches ``top`` plays a card of each of their points."""
     units, melds, sizes = tables
     nunits, nmelds = sizes[src, 0], sizes[src, 1]
     low = 99
