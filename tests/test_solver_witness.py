@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from carousel_env import solver
-from carousel_env.cards import parse_hand, parse_table, table_str
+from carousel_env.cards import card_points, parse_hand, parse_table, table_str
 from carousel_env.manipulation import Play, check_play
 from carousel_env.rules import carousel, manipulation_rummy
 from carousel_env.solver import build, pipeline, prepare, witness
@@ -197,8 +197,8 @@ def test_best_of_size_stops_at_its_budget():
 
 
 def _drop(table: str, played: str, table_jokers: str = ""):
-    """``pipeline._drop_card`` on a new table (melds in reading order, as the rebuild makes
-    them) that plays ``played``; ``table_jokers``: the faces the old table's jokers declare.
+    """``pipeline._drop_card`` of the cheapest card on a new table (melds in reading order, as
+    the rebuild makes them) that plays ``played``; ``table_jokers``: the faces the old table's jokers declare.
     Returns the card taken out (or -1) and the table less it."""
     melds = parse_table(table)
     tables = (np.zeros((2, 128), dtype=np.int64), np.zeros((2, 64), dtype=np.int64), np.zeros((2, 2), dtype=np.int64))
@@ -210,7 +210,9 @@ def _drop(table: str, played: str, table_jokers: str = ""):
     jokers = np.zeros(52, dtype=np.int64)
     for c in parse_hand(table_jokers):
         jokers[c] += 1
-    card = pipeline._drop_card(tables, played_counts, 0, 1, jokers)
+    # the callers drop the last of the dearest cards: the cheapest card played
+    cheapest = min(card_points(c) for c in parse_hand(played))
+    card = pipeline._drop_card(tables, played_counts, 0, 1, jokers, cheapest)
     if card < 0:
         return card, None
     units, lengths, sizes = tables

@@ -234,29 +234,6 @@ def _pack_suggestion(out, at, slot, cards, jokers, points, hand, added, flat, le
 
 
 @njit(cache=True)
-def _witness_prefix(units, order, n, jokers, live, ace_low, ace_high, budget, played):
-    """Search a witness for the first ``n`` units of ``order`` (``-1``: every live real card,
-    ``live``), with ``jokers`` hand jokers among them; fills ``played`` (count per card, 52:
-    jokers) and returns ``(codes, expanded)`` (see :func:`witness.witness`)."""
-    played[:] = 0
-    if n < 0:
-        played[:52] = live
-    else:
-        for c in order[:n]:
-            played[c] += 1
-    played[52] = jokers
-    table_units = np.empty(units.shape[0] + played[:52].sum(), dtype=np.int64)
-    table_units[: units.shape[0]] = units
-    at = units.shape[0]
-    for f in range(52):
-        for _ in range(played[f]):
-            table_units[at] = f
-            at += 1
-    sub = layout(table_units, np.full(jokers, 52, dtype=np.int64), ace_low, ace_high)
-    return witness.witness(*sub[4:13], jokers, budget)
-
-
-@njit(cache=True)
 def _keep_table(tables, row, flat, lengths):
     """Store one table (flat units, meld lengths) in row ``row`` of ``tables`` = ``(units,
     lengths, sizes)``."""
@@ -267,24 +244,55 @@ def _keep_table(tables, row, flat, lengths):
 
 
 @njit(cache=True)
-def _drop_card(tables, played, src, dst, table_jokers):
-    """Row ``dst`` := the table of row ``src`` less one copy of a cheapest real hand card
-    it plays (``played[src]``, per card), where every meld stays valid without it: an end
+def _witness_prefix(units, order, n, jokers, live, lay, ace_low, ace_high, budget, tables, played, row):
+    """Search a witness for the first ``n`` units of ``order`` (``-1``: every live real card,
+    ``live``), with ``jokers`` hand jokers among them; fills ``played[row]`` (count per card,
+    52: jokers) and, when one is found, keeps its table in row ``row`` of ``tables``.
+    Returns ``(status, expanded)``: ``status`` 1 found, else the failure code of
+    :func:`witness.witness`."""
+    counts = played[row]
+    counts[:] = 0
+    if n < 0:
+        counts[:52] = live
+    else:
+        for c in order[:n]:
+            counts[c] += 1
+    counts[52] = jokers
+    table_units = np.empty(units.shape[0] + counts[:52].sum(), dtype=np.int64)
+    table_units[: units.shape[0]] = units
+    at = units.shape[0]
+    for f in range(52):
+        for _ in range(counts[f]):
+            table_units[at] = f
+            at += 1
+    sub = layout(table_units, np.full(jokers, 52, dtype=np.int64), ace_low, ace_high)
+    codes, expanded = witness.witness(*sub[4:13], jokers, budget)
+    if codes[0] < 0:
+        return codes[0], expanded
+    # the played cards are table cards in ``sub``: rebuilt as such on the position's table
+    positions, real, table_jokers = lay[1], lay[2], lay[3]
+    flat, lengths, _ = assemble(positions, ace_low and ace_high, real + counts[:52], table_jokers, codes)
+    _keep_table(tables, row, flat, lengths)
+    return 1, expanded
+
+
+@njit(cache=True)
+def _drop_card(tables, played, src, dst, table_jokers, points):
+    """Row ``dst`` := the table of row ``src`` less one copy of a real hand card worth
+    ``points`` it plays (``played[src]``, per card), where every meld stays valid without it: an end
     of a run of 4 or more, a run of 7 or more split into two of 3 or more, a card of a set
     of 4. Returns the card taken out, or -1 when none can be. Never a card some table joker
     declares (taking out a real copy could undo that joker's release), nor one of the rank
     of a joker on the new table (a joker in a set declares by the copies of its rank: see
     :mod:`carousel_env.solver.build`), so every declaration still follows the rebuild's
-    rule. The cheapest card's points are the dearest cards' last: a play of the next size
-    that reaches ``top`` plays a card of each of their points."""
+    rule. The callers drop the points of the last of the dearest cards of the next size
+    from a play that reaches ``top``: such a play holds a card of each of their points (the
+    i-th dearest of any ``n`` cards is at most the i-th dearest of all), and what is left
+    reaches ``top`` of its size."""
     units, melds, sizes = tables
     nunits, nmelds = sizes[src, 0], sizes[src, 1]
-    low = 99
     for f in range(52):
-        if played[src, f]:
-            low = min(low, _card_points(f))
-    for f in range(52):
-        if not played[src, f] or _card_points(f) != low or table_jokers[f]:
+        if not played[src, f] or _card_points(f) != points or table_jokers[f]:
             continue
         clear = True
         for j in range(nunits):
@@ -344,16 +352,12 @@ def _settle_size(n, units, lay, order, top, live, ace_low, ace_high, budget, kno
     it plays in ``played[row]``. The dearest ``n`` first (a witness); when they have none,
     :func:`witness.best_of_size` searches every other choice of ``n``. ``status``: 1
     settled, 0 out of ``budget``, -1 no search can settle it (a state too wide)."""
-    positions, real, table_jokers = lay[1], lay[2], lay[3]
-    both = ace_low and ace_high
-    found, spent = _witness_prefix(units, order, n, 0, live, ace_low, ace_high, budget, played[row])
-    if found[0] >= 0:
-        flat, lengths, _ = assemble(positions, both, real + played[row, :52], table_jokers, found)
-        _keep_table(tables, row, flat, lengths)
+    status, spent = _witness_prefix(units, order, n, 0, live, lay, ace_low, ace_high, budget, tables, played, row)
+    if status == 1:
         return 1, top[n], spent, known
-    if found[0] == witness.OVER_BUDGET:
+    if status == witness.OVER_BUDGET:
         return 0, -1, spent, known
-    if found[0] == witness.TOO_WIDE:
+    if status == witness.TOO_WIDE:
         return -1, -1, spent, known
     if n == order.shape[0]:  # the dearest n are every live card: no other choice
         return 1, -1, spent, known
@@ -363,7 +367,7 @@ def _settle_size(n, units, lay, order, top, live, ace_low, ace_high, budget, kno
     if points == witness.TOO_WIDE:
         return -1, -1, spent + more, known
     if points >= 0:  # the codes are on this layout: the cards played are read off them
-        flat, lengths, added = assemble(positions, both, real, table_jokers, found)
+        flat, lengths, added = assemble(lay[1], ace_low and ace_high, lay[2], lay[3], found)
         _keep_table(tables, row, flat, lengths)
         played[row, :52] = added
         played[row, 52] = 0
@@ -413,10 +417,10 @@ def _plain_sizes(units, lay, order, top, live, hand_total, ace_low, ace_high, k,
             n = todo[t]
             if phase == 2 and top[n] <= value.max():
                 break
-            if value[n] == -2 and n < m and value[n + 1] == top[n + 1]:
-                dropped = _drop_card(tables, played, n + 1, n, table_jokers)
-                if dropped >= 0 and top[n + 1] - _card_points(dropped) == top[n]:
-                    value[n] = top[n]
+            # the next size's play less its last dearest card (see _drop_card)
+            settled = value[n] == -2 and n < m and value[n + 1] == top[n + 1]
+            if settled and _drop_card(tables, played, n + 1, n, table_jokers, _card_points(order[n])) >= 0:
+                value[n] = top[n]
             if value[n] == -2:
                 status, points, spent, known = _settle_size(
                     n, units, lay, order, top, live, ace_low, ace_high, budget, known, bound, tables, played, n
@@ -455,7 +459,7 @@ def _witnessed(out, units, hand, hand_total, lay, ace_low, ace_high, k, knock_li
     no witness is searched in full (:func:`_plain_sizes`). A size's play may also be the
     next size's play less one cheapest real card (:func:`_drop_card`): it scores the same
     as the prefix."""
-    hj, positions, real, table_jokers, lay_h = lay[0], lay[1], lay[2], lay[3], lay[6]
+    hj, positions, table_jokers, lay_h = lay[0], lay[1], lay[3], lay[6]
     live = np.zeros(52, dtype=np.int64)
     for i in range(positions.shape[0]):  # the high ace's row is empty (layout)
         for s in range(4):
@@ -482,7 +486,6 @@ def _witnessed(out, units, hand, hand_total, lay, ace_low, ace_high, k, knock_li
     played = np.zeros((rows, 53), dtype=np.int64)
     best = np.full((m + 1, hj + 1), -1, dtype=np.int64)
     row_of = np.zeros((m + 1, hj + 1), dtype=np.int64)
-    both = ace_low and ace_high
     if hj == 0:
         status, value = _plain_sizes(
             units, lay, order, top, live, hand_total, ace_low, ace_high, k, knock_limit, budget, tables, played
@@ -514,19 +517,19 @@ def _witnessed(out, units, hand, hand_total, lay, ace_low, ace_high, k, knock_li
         for w in range(nwanted):
             cards, jokers, prefix = wanted[w]
             settled = False
-            # one cheapest real card less than the prefix one longer (see _drop_card)
+            # the prefix one longer less its last card (see _drop_card)
             if prefix >= hj and prefix < m and prefix_row[prefix + 1] >= 0:
-                dropped = _drop_card(tables, played, prefix_row[prefix + 1], w, table_jokers)
-                settled = dropped >= 0 and top[prefix + 1] - _card_points(dropped) == top[prefix]
+                points = _card_points(order[prefix])
+                settled = _drop_card(tables, played, prefix_row[prefix + 1], w, table_jokers, points) >= 0
             if not settled:
-                found, spent = _witness_prefix(units, order, prefix, jokers, live, ace_low, ace_high, budget, played[w])
+                status, spent = _witness_prefix(
+                    units, order, prefix, jokers, live, lay, ace_low, ace_high, budget, tables, played, w
+                )
                 budget -= spent
-                if found[0] == witness.OVER_BUDGET:
+                if status == witness.OVER_BUDGET:
                     return 0
-                if found[0] < 0:
+                if status < 0:
                     return -1
-                flat, lengths, _ = assemble(positions, both, real + played[w, :52], table_jokers, found)
-                _keep_table(tables, w, flat, lengths)
             if prefix >= 0:
                 prefix_row[prefix] = w
             best[cards, jokers] = top[cards] if prefix >= 0 else top[m] - 25 * hj
