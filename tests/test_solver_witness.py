@@ -125,6 +125,9 @@ def test_witnesses_settle_solves_exactly_like_the_sweeps(monkeypatch):
         ("3C 4C 5C | 7D 7H 7S", "JK 6C 2C KD", 1),  # KD is dead; the rest fits
         ("AC 2C 3C | QD KD AD | 5S 5H 5D", "AH 4C JK 9S", 1),  # 9S only with the joker
         ("3C 4C 5C | 8H 8S 8D", "9H 10H 6C", 1),  # the dearest cards fit nowhere: searched
+        ("3H 4H 5H | 9D 9S 9C", "6C 6H", 1),  # one card: not 6C (first of the tie) but 6H
+        ("6H 7H 8H", "10C 9H", 1),  # one card: one point below the dearest
+        ("6H 7H 8H", "10C 5H", 1),  # one card: far below the dearest
         ("", "QH KH AH 2H 9C 9D", 1),  # no play at all
     ],
 )
@@ -154,6 +157,11 @@ def _best_by_subsets(units: list[int], hand: list[int], n: int) -> int:
     return best
 
 
+def _expanded_uncapped(lay, n, bound):
+    """The states ``best_of_size`` expands for size ``n`` with no cap and no earlier proofs."""
+    return witness.best_of_size(*lay[4:14], n, bound, witness.new_known(8), 10**6, -1, 1_000)[2]
+
+
 @pytest.mark.parametrize(
     ("table", "hand"),
     [
@@ -174,8 +182,16 @@ def test_best_of_size_matches_every_choice_of_cards(table, hand):
     bound = witness.size_bounds(lay[6], lay[13], most)
     known = witness.new_known(1000)
     for n in range(most, 0, -1):
-        points, codes, _, known = witness.best_of_size(*lay[4:14], n, bound, known, 1_000_000)
-        assert max(points, -1) == _best_by_subsets(units, cards, n), n
+        points, codes, _, known = witness.best_of_size(*lay[4:14], n, bound, known, 1_000_000, -1, 1_000)
+        best = _best_by_subsets(units, cards, n)
+        assert max(points, -1) == best, n
+        # a floor: only plays worth more count; a cap (proved by the caller) ends the search there
+        for floor in (best - 1, best, best + 1):
+            above, _, _, known = witness.best_of_size(*lay[4:14], n, bound, known, 1_000_000, floor, 1_000)
+            assert above == (best if best > floor else witness.NO_WITNESS), (n, floor)
+        if best >= 0:
+            capped, _, spent, known = witness.best_of_size(*lay[4:14], n, bound, witness.new_known(8), 10**6, -1, best)
+            assert capped == best and spent <= _expanded_uncapped(lay, n, bound), n
         if points >= 0:  # the table it found is a legal play of n cards worth those points
             flat, lengths, added = build.assemble(lay[1], True, lay[2], lay[3], codes)
             played = [f for f in range(52) for _ in range(added[f])]
@@ -192,7 +208,7 @@ def test_best_of_size_stops_at_its_budget():
     units = [u for meld in parse_table("3C 4C 5C | 8H 8S 8D") for u in meld]
     lay = prepare.layout(np.array(units, dtype=np.int64), np.array(parse_hand("9H 10H 6C"), dtype=np.int64), True, True)
     bound = witness.size_bounds(lay[6], lay[13], 3)
-    points, _, expanded, _ = witness.best_of_size(*lay[4:14], 1, bound, witness.new_known(4), 4)
+    points, _, expanded, _ = witness.best_of_size(*lay[4:14], 1, bound, witness.new_known(4), 4, -1, 1_000)
     assert points == witness.OVER_BUDGET and expanded == 4
 
 

@@ -350,7 +350,8 @@ def _settle_size(n, units, lay, order, top, live, ace_low, ace_high, budget, kno
     """With no hand joker: ``(status, points, expanded, known)`` of the best play of exactly
     ``n`` cards (points ``-1``: none), its table in row ``row`` of ``tables`` and the cards
     it plays in ``played[row]``. The dearest ``n`` first (a witness); when they have none,
-    :func:`witness.best_of_size` searches every other choice of ``n``. ``status``: 1
+    :func:`witness.best_of_size` searches every other choice of ``n``, from the top down in
+    windows of points. ``status``: 1
     settled, 0 out of ``budget``, -1 no search can settle it (a state too wide)."""
     status, spent = _witness_prefix(units, order, n, 0, live, lay, ace_low, ace_high, budget, tables, played, row)
     if status == 1:
@@ -361,17 +362,29 @@ def _settle_size(n, units, lay, order, top, live, ace_low, ace_high, budget, kno
         return -1, -1, spent, known
     if n == order.shape[0]:  # the dearest n are every live card: no other choice
         return 1, -1, spent, known
-    points, found, more, known = witness.best_of_size(*lay[4:14], n, bound, known, budget - spent)
+    # From the top down, in windows of points: top[n] itself (the dearest cards with ties
+    # swapped: only they reach it), the two points below, then everything lower. A window's
+    # search prunes every branch that cannot beat its floor, and stops at its cap (proved by
+    # the window above), so the first windows are cheap, and a size's best play that misses
+    # top[n] mostly misses it by a point or two.
+    cap = top[n]
+    for width in (1, 2, cap + 1):
+        floor = max(cap - width, -1)
+        points, found, more, known = witness.best_of_size(*lay[4:14], n, bound, known, budget - spent, floor, cap)
+        spent += more
+        if points != witness.NO_WITNESS or floor < 0:
+            break
+        cap = floor
     if points == witness.OVER_BUDGET:
-        return 0, -1, spent + more, known
+        return 0, -1, spent, known
     if points == witness.TOO_WIDE:
-        return -1, -1, spent + more, known
+        return -1, -1, spent, known
     if points >= 0:  # the codes are on this layout: the cards played are read off them
         flat, lengths, added = assemble(lay[1], ace_low and ace_high, lay[2], lay[3], found)
         _keep_table(tables, row, flat, lengths)
         played[row, :52] = added
         played[row, 52] = 0
-    return 1, max(points, -1), spent + more, known
+    return 1, max(points, -1), spent, known
 
 
 @njit(cache=True)

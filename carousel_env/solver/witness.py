@@ -21,7 +21,10 @@ When the dearest cards of a size have no table (a card that fits only at the cos
 others), :func:`best_of_size` finds the best play of exactly that many cards with no hand
 joker: the same depth-first walk with the hand cards optional, most hand cards first, then
 only plays better than the best found (bounded by the dearest cards still ahead), and what
-it proves about a state kept for the searches of the other sizes.
+it proves about a state kept for the searches of the other sizes. The caller asks for the
+points in windows from the top down (``floor`` and ``cap``): a best play that misses the
+bound mostly misses it by a point or two, and a search that only wants plays close to the
+bound prunes almost everything else.
 """
 
 from __future__ import annotations
@@ -182,12 +185,18 @@ def _failed_slot(table, memo, key, layer, rest, mask):
 
 
 @njit(cache=True)
-def best_of_size(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, n, bound, known, budget):
+def best_of_size(
+    lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, n, bound, known, budget, floor, cap
+):
     """``(points, codes, expanded, known)``: the most points a play of exactly ``n`` hand
     cards and no hand joker scores, and the edge codes of one table that does (the hand
     cards optional, as in the sweep's layout), by branch and bound depth first; ``points``
-    :data:`NO_WITNESS` when no such play exists, :data:`OVER_BUDGET` or :data:`TOO_WIDE` as
-    for :func:`witness`.
+    :data:`NO_WITNESS` when no such play scores more than ``floor`` (``-1``: no such play
+    at all), :data:`OVER_BUDGET` or :data:`TOO_WIDE` as for :func:`witness`.
+
+    Only plays worth more than ``floor`` are searched, so a high floor prunes almost every
+    branch. ``cap``: an upper bound the caller has proved (no play scores more); the search
+    stops at the first play that reaches it, with no proof left to do.
 
     ``bound``: :func:`size_bounds`. ``known``: ``(table, rows, count)`` of what earlier
     searches of the same position proved (pass ``new_known(budget)`` to the first): per
@@ -210,7 +219,7 @@ def best_of_size(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter
     points = np.zeros(nlayers, dtype=np.int64)
     path[0] = np.int64(_D_BIAS) << _D_SHIFT
     mask = table.shape[0] - 1
-    found = NO_WITNESS
+    found = floor
     expanded = 0
     layer = 0
     fresh = True
@@ -219,6 +228,8 @@ def best_of_size(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter
             if path[layer] >> _D_SHIFT & 15 == _D_BIAS and cards[layer] == n and points[layer] > found:
                 found = points[layer]
                 best_codes[:] = codes
+                if found >= cap:
+                    return found, best_codes, expanded, (table, rows, count)
             layer -= 1
             fresh = False
             continue
@@ -282,7 +293,7 @@ def best_of_size(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter
             break
         layer -= 1
         fresh = False
-    return found, best_codes, expanded, (table, rows, count)
+    return (found if found > floor else NO_WITNESS), best_codes, expanded, (table, rows, count)
 
 
 @njit(cache=True)
