@@ -1,12 +1,13 @@
 """Solver vs MILP reference on fixed seeded position sets.
 
-    .venv/bin/python benchmarks/bench_solver.py [--n 200] [--milp-n 100] [--no-milp] [--no-startup]
+    .venv/bin/python benchmarks/bench_solver.py [--n 200] [--milp-n N] [--block 10] [--no-milp] [--no-startup]
 
 Positions: ``tests/data/solver_positions.jsonl`` when it exists (one-deck / two-deck,
 synthetic / game, each a set), else the synthetic generators of tests/positions.py. Prints
-per set the solver's median and p99 per position, the MILP's (both objectives, on the
-first ``--milp-n`` positions of the set) and the ratio of the two medians on those same
-positions (the median of the per-position ratios too); start-up time (import +
+per set the solver's median and p99 per position, the MILP's (both objectives, on every
+position of the set, or its first ``--milp-n``) and the ratio of the two medians on those same
+positions (the median of the per-position ratios too), the two timed in turns of ``--block``
+positions so that the machine's drift reaches both alike; start-up time (import +
 first solve, in a fresh interpreter) with a cold numba cache (empty NUMBA_CACHE_DIR) and a
 warm one; peak resident memory; and the load average (other processes skew timings).
 """
@@ -94,11 +95,18 @@ def position_sets(n: int, seed: int):
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=200, help="positions per set")
-    ap.add_argument("--milp-n", type=int, default=100, help="positions per set also timed with the MILP")
+    ap.add_argument(
+        "--milp-n", type=int, default=None, help="positions per set also timed with the MILP (default: all of them)"
+    )
     ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--block", type=int, default=10, help="positions per turn of solver, then MILP")
     ap.add_argument("--no-milp", action="store_true")
     ap.add_argument("--no-startup", action="store_true", help="skip the start-up timings (a cold one compiles)")
     args = ap.parse_args()
+    if args.block < 1:
+        ap.error(f"--block must be at least 1, got {args.block}")
+    if args.milp_n is not None and args.milp_n < 0:
+        ap.error(f"--milp-n must be at least 0, got {args.milp_n}")
 
     print(f"load average before: {os.getloadavg()}")
     if not args.no_startup:
@@ -115,17 +123,24 @@ def main() -> int:
         from tests.milp_reference import milp_best
     for name, items in position_sets(args.n, args.seed):
         ts, tm = [], []
-        for rules, table, hand in items:
-            a = time.perf_counter()
-            solve(table, hand, rules)
-            ts.append(time.perf_counter() - a)
-        # The MILP runs after the solver, not interleaved: HiGHS may leave threads spinning
-        # for a moment after it returns, which slowed the next solve.
-        for rules, table, hand in items[: 0 if args.no_milp else args.milp_n]:
-            a = time.perf_counter()
-            milp_best(table, hand, rules, "points")
-            milp_best(table, hand, rules, "cards")
-            tm.append(time.perf_counter() - a)
+        milp_n = 0 if args.no_milp else len(items) if args.milp_n is None else args.milp_n
+        # Solver and MILP take turns a block of positions at a time, so that both are timed
+        # under the same conditions: this machine's speed drifts by up to 2x within minutes,
+        # and timing a whole set with one, then with the other, put that drift in the ratio.
+        # Each block of solves starts after a pause: HiGHS may leave threads spinning for a
+        # moment after it returns, which slowed the next solves.
+        for start in range(0, len(items), args.block):
+            block = items[start : start + args.block]
+            time.sleep(0.05)
+            for rules, table, hand in block:
+                a = time.perf_counter()
+                solve(table, hand, rules)
+                ts.append(time.perf_counter() - a)
+            for rules, table, hand in block[: max(0, milp_n - start)]:
+                a = time.perf_counter()
+                milp_best(table, hand, rules, "points")
+                milp_best(table, hand, rules, "cards")
+                tm.append(time.perf_counter() - a)
         line = f"{name}: n={len(ts)} solver median {1000 * statistics.median(ts):.3f} ms"
         line += (
             f" p99 {1000 * pct(ts, 0.99):.1f} ms mean {1000 * statistics.fmean(ts):.2f} ms max {1000 * max(ts):.0f} ms"
