@@ -53,6 +53,7 @@ def train() -> None:
 def test() -> None:
     run(BIN / "ruff", "check", ".")
     run(BIN / "ruff", "format", "--check", ".")
+    run(BIN / "lint-imports")
     run(PYTHON, "-m", "pytest", "-p", "no:cacheprovider")
 
 

@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         )
 
     if args.round_robin:
-        from carousel_env.baselines import policy_names, round_robin
+        from carousel_env.agents.baselines import policy_names, round_robin
 
         for row in round_robin(list(policy_names()), games=args.round_robin):
             print(

@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/bench_solver.py [--n 200] [--milp-n N] [--block 10] [--no-milp] [--no-startup]
 
 Positions: ``tests/data/solver_positions.jsonl`` when it exists (one-deck / two-deck,
-synthetic / game, each a set), else the synthetic generators of tests/positions.py. Prints
+synthetic / game, each a set), else the synthetic generators of tests/support/positions.py. Prints
 per set the solver's median and p99 per position, the MILP's (both objectives, on every
 position of the set, or its first ``--milp-n``) and the ratio of the two medians on those same
 positions (the median of the per-position ratios too), the two timed in turns of ``--block``
@@ -36,8 +36,8 @@ FIRST_TABLE, FIRST_HAND = "3C 4C 5C 6C | 3D 4D 5D 6D", "6H JK"
 _STARTUP = f"""
 import time
 t0 = time.perf_counter()
-from carousel_env.cards import parse_hand, parse_table
-from carousel_env.rules import carousel
+from carousel_env.engine.cards import parse_hand, parse_table
+from carousel_env.engine.rules import carousel
 from carousel_env.solver import solve
 solve(parse_table("{FIRST_TABLE}"), parse_hand("{FIRST_HAND}"), carousel(2))
 print(time.perf_counter() - t0)
@@ -45,8 +45,8 @@ print(time.perf_counter() - t0)
 
 
 def _first_position():
-    from carousel_env.cards import parse_hand, parse_table
-    from carousel_env.rules import carousel
+    from carousel_env.engine.cards import parse_hand, parse_table
+    from carousel_env.engine.rules import carousel
 
     return parse_table(FIRST_TABLE), parse_hand(FIRST_HAND), carousel(2)
 
@@ -73,8 +73,8 @@ def set_name(item: dict) -> str:
 
 
 def position_sets(n: int, seed: int):
-    from carousel_env.cards import parse_hand, parse_table
-    from carousel_env.rules import carousel, manipulation_rummy
+    from carousel_env.engine.cards import parse_hand, parse_table
+    from carousel_env.engine.rules import carousel, manipulation_rummy
 
     if DATA.exists():
         sets: dict[str, list] = {}
@@ -83,7 +83,7 @@ def position_sets(n: int, seed: int):
             rules = manipulation_rummy(4) if item["variant"] == "manipulation_rummy" else carousel(item["decks"] + 1)
             sets.setdefault(set_name(item), []).append((rules, parse_table(item["table"]), parse_hand(item["hand"])))
         return [(name, items[:n]) for name, items in sorted(sets.items())]
-    from tests.positions import synthetic_positions
+    from tests.support.positions import synthetic_positions
 
     one, two = carousel(2), carousel(3)
     return [
@@ -120,7 +120,7 @@ def main() -> int:
     # this process loads the compiled code at its first solve (start-up is measured above)
     solve(*_first_position())
     if not args.no_milp:
-        from tests.milp_reference import milp_best
+        from tests.support.milp_reference import milp_best
     for name, items in position_sets(args.n, args.seed):
         ts, tm = [], []
         milp_n = 0 if args.no_milp else len(items) if args.milp_n is None else args.milp_n

@@ -28,8 +28,8 @@ from bench_solver import DATA, FIRST_HAND, FIRST_TABLE, ROOT, pct, set_name
 _SERVER = f"""
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
-from carousel_env.cards import parse_hand, parse_table
-from carousel_env.rules import carousel, manipulation_rummy
+from carousel_env.engine.cards import parse_hand, parse_table
+from carousel_env.engine.rules import carousel, manipulation_rummy
 from carousel_env.solver import solve
 solve(parse_table("{FIRST_TABLE}"), parse_hand("{FIRST_HAND}"), carousel(2))
 print("ready", flush=True)

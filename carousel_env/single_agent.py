@@ -11,14 +11,14 @@ played by given policies.
 
 Or ``gymnasium.make("carousel_env.single_agent:Carousel-v0", opponents="smart")``.
 
-* ``opponents``: a baseline name (:mod:`carousel_env.baselines`), a callable
+* ``opponents``: a baseline name (:mod:`carousel_env.agents.baselines`), a callable
   ``(observation, action_mask) -> action``, or a list of those, one per other seat in seat
   order after the learner.
 * ``learner_seat``: a seat number, or ``"random"`` (drawn at each reset from the reset's
   seed) so the learner plays from every position.
 * ``illegal_reward`` (-1): an illegal action ends the episode with this reward (like the
   wrapped AEC env); ``None`` makes it raise ``IllegalAction`` instead.
-* Every other keyword is the AEC env's configuration (:mod:`carousel_env.aec`).
+* Every other keyword is the AEC env's configuration (:mod:`carousel_env.envs.aec`).
 
 Observation: the AEC observation vector (a ``Box``); the action mask is
 ``action_masks()`` and ``info["action_mask"]``. Actions: as in the AEC env. Reward: the
@@ -34,8 +34,8 @@ from collections.abc import Sequence
 import gymnasium as gym
 import numpy as np
 
-from carousel_env.aec import raw_env
-from carousel_env.baselines import Policy, resolve_policy
+from carousel_env.agents.baselines import Policy, resolve_policy
+from carousel_env.envs.aec import raw_env
 
 
 class CarouselSingleAgentEnv(gym.Env):

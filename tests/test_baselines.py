@@ -8,8 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from carousel_env.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK, decision, raw_env
-from carousel_env.baselines import (
+from carousel_env.agents.baselines import (
     _position,
     get_policy,
     greedy,
@@ -18,10 +17,11 @@ from carousel_env.baselines import (
     resolve_policy,
     round_robin,
 )
-from carousel_env.cards import hand_str, parse_hand, parse_table
-from carousel_env.game import Phase, new_game
-from carousel_env.observation import encode, layout
-from carousel_env.rules import by_name, carousel
+from carousel_env.engine.cards import hand_str, parse_hand, parse_table
+from carousel_env.engine.game import Phase, new_game
+from carousel_env.engine.rules import by_name, carousel
+from carousel_env.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK, decision, raw_env
+from carousel_env.envs.observation import encode, layout
 from carousel_env.solver import solve
 
 

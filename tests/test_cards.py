@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from carousel_env.cards import (
+from carousel_env.engine.cards import (
     JOKER,
     NUM_CARDS,
     card_points,
@@ -23,7 +23,7 @@ from carousel_env.cards import (
     suit_of,
     table_str,
 )
-from carousel_env.errors import NotationError
+from carousel_env.engine.errors import NotationError
 
 
 def test_card_texts_round_trip():

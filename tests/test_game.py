@@ -5,12 +5,13 @@ from dataclasses import replace
 
 import pytest
 
-from carousel_env.cards import hand_points, parse_hand, parse_table
-from carousel_env.errors import IllegalAction, IllegalPlay
-from carousel_env.game import ActionKind, Phase, allowed, apply, card_count, new_game, next_round
-from carousel_env.manipulation import Play
-from carousel_env.rules import carousel
-from carousel_env.scoring import RoundEnd
+from carousel_env.engine.cards import hand_points, parse_hand, parse_table
+from carousel_env.engine.errors import IllegalAction, IllegalPlay
+from carousel_env.engine.game import ActionKind, Phase, allowed, apply, card_count, new_game, next_round
+from carousel_env.engine.manipulation import Play
+from carousel_env.engine.rules import carousel, manipulation_rummy
+from carousel_env.engine.scoring import RoundEnd
+from carousel_env.solver import has_play, solve
 
 DRAW, KNOCK, END, PLAY = ActionKind.DRAW_AGAIN, ActionKind.KNOCK, ActionKind.END_TURN, ActionKind.PLAY
 
@@ -173,3 +174,19 @@ def test_next_round_only_when_round_is_over():
 def test_bad_seed_is_rejected():
     with pytest.raises(IllegalAction, match="seed"):
         new_game(carousel(2), "7")
+
+
+def test_manipulation_rummy_needs_a_play_check():
+    # The engine never imports the solver: Manipulation Rummy's must-play rule is given it.
+    with pytest.raises(IllegalAction, match="can_play"):
+        new_game(manipulation_rummy(3), 1)
+    state = new_game(manipulation_rummy(3), 1, can_play=has_play)
+    assert state.can_play is has_play
+    # Play the round out by drawing (a forced draw happens inside the engine) and ending turns.
+    while state.phase is not Phase.ROUND_OVER:
+        kinds = allowed(state)
+        if PLAY in kinds and kinds == {PLAY}:
+            state = apply(state, solve(state.table, state.hands[state.current], state.rules).suggestions[0].play)
+        else:
+            state = apply(state, DRAW if DRAW in kinds else END)
+    assert next_round(state).can_play is has_play

@@ -8,12 +8,12 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from carousel_env.cards import JOKER, face, hand_points, is_table_joker, make_deck
-from carousel_env.game import MAX_ROUNDS, ActionKind, GameState, Phase, allowed, apply, new_game, next_round
-from carousel_env.melds import is_valid_meld
-from carousel_env.rules import RoundBonus, Rules, Variant
-from carousel_env.scoring import RoundEnd, finish_game, score_round
-from carousel_env.solver import solve
+from carousel_env.engine.cards import JOKER, face, hand_points, is_table_joker, make_deck
+from carousel_env.engine.game import MAX_ROUNDS, ActionKind, GameState, Phase, allowed, apply, new_game, next_round
+from carousel_env.engine.melds import is_valid_meld
+from carousel_env.engine.rules import RoundBonus, Rules, Variant
+from carousel_env.engine.scoring import RoundEnd, finish_game, score_round
+from carousel_env.solver import has_play, solve
 
 
 def all_cards(state: GameState) -> Counter:
@@ -45,7 +45,7 @@ def random_action(state: GameState, rng: random.Random):
 def play_and_check(rules: Rules, seed: int, choice_seed: int) -> GameState:
     rng = random.Random(choice_seed)
     deck = Counter(make_deck(rules.decks, rules.jokers))
-    state = new_game(rules, seed)
+    state = new_game(rules, seed, can_play=has_play)
     rounds = 1
     actions_this_round = 0
     while not state.is_over:

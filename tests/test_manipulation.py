@@ -2,10 +2,10 @@
 
 import pytest
 
-from carousel_env.cards import parse_hand, parse_table
-from carousel_env.errors import IllegalPlay, PlayRule
-from carousel_env.manipulation import Play, check_play, is_legal_play, remaining_hand
-from carousel_env.rules import carousel
+from carousel_env.engine.cards import parse_hand, parse_table
+from carousel_env.engine.errors import IllegalPlay, PlayRule
+from carousel_env.engine.manipulation import Play, check_play, is_legal_play, remaining_hand
+from carousel_env.engine.rules import carousel
 
 ONE_DECK = carousel(2)
 TWO_DECKS = carousel(3)

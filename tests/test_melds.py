@@ -2,9 +2,9 @@
 
 import pytest
 
-from carousel_env.cards import parse_meld, parse_table, table_str
-from carousel_env.melds import MeldKind, canonical_table, is_valid_meld, meld_kind, sort_meld
-from carousel_env.rules import carousel, manipulation_rummy
+from carousel_env.engine.cards import parse_meld, parse_table, table_str
+from carousel_env.engine.melds import MeldKind, canonical_table, is_valid_meld, meld_kind, sort_meld
+from carousel_env.engine.rules import carousel, manipulation_rummy
 
 CAROUSEL = carousel(3)
 VARIANT = manipulation_rummy(4)

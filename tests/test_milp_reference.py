@@ -1,4 +1,4 @@
-"""Tests of the MILP reference (tests/milp_reference.py) and the position generator.
+"""Tests of the MILP reference (tests/support/milp_reference.py) and the position generator.
 
 The reference is checked three ways: hand-made positions with known answers (every worked
 example of RULES.md among them), witnesses passed through ``check_play``, and an exhaustive
@@ -14,10 +14,8 @@ import random
 from collections import Counter
 
 import pytest
-from milp_reference import MilpReferenceError, milp_best, milp_play, templates
-from positions import synthetic_positions
 
-from carousel_env.cards import (
+from carousel_env.engine.cards import (
     JOKER,
     NUM_CARDS,
     POINTS,
@@ -31,9 +29,11 @@ from carousel_env.cards import (
     rank_of,
     suit_of,
 )
-from carousel_env.manipulation import Play, check_play, is_legal_play
-from carousel_env.melds import is_valid_meld
-from carousel_env.rules import Rules, carousel, manipulation_rummy
+from carousel_env.engine.manipulation import Play, check_play, is_legal_play
+from carousel_env.engine.melds import is_valid_meld
+from carousel_env.engine.rules import Rules, carousel, manipulation_rummy
+from tests.support.milp_reference import MilpReferenceError, milp_best, milp_play, templates
+from tests.support.positions import synthetic_positions
 
 ONE_DECK = carousel(2)  # 1 deck + 1 joker
 TWO_DECKS = carousel(3)  # 2 decks + 2 jokers

@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from carousel_env.cards import JOKER, NUM_CARDS, hand_str, is_table_joker, parse_hand, parse_table, table_str
-from carousel_env.manipulation import Play, check_play
-from carousel_env.rules import carousel, manipulation_rummy
+from carousel_env.engine.cards import JOKER, NUM_CARDS, hand_str, is_table_joker, parse_hand, parse_table, table_str
+from carousel_env.engine.manipulation import Play, check_play
+from carousel_env.engine.rules import carousel, manipulation_rummy
 from carousel_env.solver import Suggestion, has_play, solve
-from tests.milp_reference import milp_best
-from tests.positions import synthetic_positions
+from tests.support.milp_reference import milp_best
+from tests.support.positions import synthetic_positions
 
 ONE = carousel(2)  # one deck, one joker
 TWO = carousel(3)  # two decks, two jokers

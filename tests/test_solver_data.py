@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from carousel_env import solver
-from carousel_env.cards import parse_hand, parse_table
-from carousel_env.manipulation import check_play
-from carousel_env.rules import carousel, manipulation_rummy
+from carousel_env.engine.cards import parse_hand, parse_table
+from carousel_env.engine.manipulation import check_play
+from carousel_env.engine.rules import carousel, manipulation_rummy
 from carousel_env.solver import solve
 
 DATA = Path(__file__).resolve().parent / "data" / "solver_positions.jsonl"

@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 from carousel_env import solver
-from carousel_env.cards import card_points, parse_hand, parse_table, table_str
-from carousel_env.manipulation import Play, check_play
-from carousel_env.rules import carousel, manipulation_rummy
+from carousel_env.engine.cards import card_points, parse_hand, parse_table, table_str
+from carousel_env.engine.manipulation import Play, check_play
+from carousel_env.engine.rules import carousel, manipulation_rummy
 from carousel_env.solver import build, pipeline, prepare, witness
 
 DATA = Path(__file__).resolve().parent / "data" / "solver_positions.jsonl"

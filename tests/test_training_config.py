@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from carousel_env.errors import CarouselError
+from carousel_env.engine.errors import CarouselError
 from training import checkpoint
 from training.config import ConfigError, TrainConfig, load_config, save_config
 from training.evaluate import eval_specs, wilson_interval

@@ -16,7 +16,7 @@ from training.network import Agent, ObsLayout
 from training.ppo import train
 from training.selfplay import Driver, EpisodeSpec, OpponentPool, PoolEntry, collect_rollout, draw_spec
 
-FAKE = "training_fake_env:env"
+FAKE = "tests.support.fake_env:env"
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 LAYOUT = ObsLayout(6, 6, 4, 3)
 

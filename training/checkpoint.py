@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from carousel_env.errors import CarouselError
+from carousel_env.engine.errors import CarouselError
 
 FORMAT = "carousel-ppo"
 VERSION = 1

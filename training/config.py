@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from carousel_env.errors import CarouselError
+from carousel_env.engine.errors import CarouselError
 
 
 class ConfigError(CarouselError):

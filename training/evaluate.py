@@ -17,7 +17,7 @@ from dataclasses import replace
 
 import torch
 
-from carousel_env.errors import CarouselError
+from carousel_env.engine.errors import CarouselError
 from training.envs import EnvSpec, layout_for
 from training.network import Agent
 from training.policies import NetworkPolicy, is_checkpoint_name, load_network_policy, make_scripted

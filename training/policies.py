@@ -1,7 +1,7 @@
 """Agents by name: a checkpoint path (a network) or a scripted baseline name.
 
 Network policies are batched across game copies in the learner process. Scripted
-baselines (``carousel_env.baselines``) are cheap, so they act inside whichever process
+baselines (``carousel_env.agents.baselines``) are cheap, so they act inside whichever process
 steps their environment (see ``selfplay.Runner``) and save a round trip per decision.
 """
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from carousel_env.errors import CarouselError
+from carousel_env.engine.errors import CarouselError
 from training import checkpoint
 from training.network import Agent, ObsLayout
 
@@ -22,14 +22,14 @@ class UnknownAgentError(CarouselError):
 
 
 def baseline_names() -> list[str]:
-    from carousel_env import baselines
+    from carousel_env.agents import baselines
 
     return list(baselines.policy_names())
 
 
 def make_scripted(name: str, seed: int | None = None):
     """A baseline: a callable ``(observation_vector, action_mask) -> action``."""
-    from carousel_env import baselines
+    from carousel_env.agents import baselines
 
     try:
         return baselines.resolve_policy(name, seed=seed)

@@ -2,7 +2,7 @@
 
 ``solve(table, hand, rules, k)`` returns the exact maximum points shed (a hand joker
 counts 25) and the exact maximum number of cards over every play that
-:func:`carousel_env.manipulation.check_play` accepts, plus up to ``k`` distinct suggested
+:func:`carousel_env.engine.manipulation.check_play` accepts, plus up to ``k`` distinct suggested
 plays; ``has_play`` only answers whether any legal play exists.
 
 How (see the modules, all compiled with numba): ``prepare`` reduces the position to
@@ -34,7 +34,7 @@ of it is on the new table (then the solver may release it: it releases as many a
 allows, which is never worse); a joker placed in a run declares the
 card it fills; a joker placed in a set declares the missing suit whose real card has the
 fewest copies on the new table (ties C, D, H, S), so that it stays easy to release. The
-new table is in ``carousel_env.melds.canonical_table`` order.
+new table is in ``carousel_env.engine.melds.canonical_table`` order.
 """
 
 from __future__ import annotations
@@ -43,10 +43,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from carousel_env.cards import JOKER, Hand, Table, face, joker_as, make_card, rank_of, suit_of
-from carousel_env.manipulation import Play
-from carousel_env.melds import is_valid_meld
-from carousel_env.rules import Rules
+from carousel_env.engine.cards import JOKER, Hand, Table, face, joker_as, make_card, rank_of, suit_of
+from carousel_env.engine.manipulation import Play
+from carousel_env.engine.melds import is_valid_meld
+from carousel_env.engine.rules import Rules
 from carousel_env.solver import _cache, pipeline
 
 __all__ = ["SolveResult", "Suggestion", "has_play", "solve"]

@@ -4,7 +4,7 @@ numba checks a cached function against its own source file only, not against the
 of the functions compiled into it: after an edit to ``core.py`` alone,
 ``pipeline.solve_packed`` would go on running the old ``core`` from its cache, silently.
 So a stamp of every source the compiled code is built from (this package and
-``carousel_env/cards.py``, whose constants it embeds) is kept beside the cache, and the
+``carousel_env/engine/cards.py``, whose constants it embeds) is kept beside the cache, and the
 whole cache is dropped when the stamp changes. The cache is numba's default: the
 ``__pycache__`` folder beside the sources. Elsewhere (``NUMBA_CACHE_DIR``, or a read-only
 install, where numba caches in the user's folder) nothing is touched; the sources of an
@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
-_SOURCES = (*sorted(_HERE.glob("*.py")), _HERE.parent / "cards.py")
+_SOURCES = (*sorted(_HERE.glob("*.py")), _HERE.parent / "engine" / "cards.py")
 _STAMP_NAME = "numba-sources.stamp"
 
 

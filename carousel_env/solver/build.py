@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from carousel_env.cards import TABLE_JOKER
+from carousel_env.engine.cards import TABLE_JOKER
 from carousel_env.solver.prepare import _face_at
 
 _MAX_UNITS = 128  # every card of two decks and four jokers, with room to spare

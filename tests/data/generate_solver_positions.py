@@ -1,12 +1,12 @@
 """Regenerate ``solver_positions.jsonl``: seeded solver positions with their MILP optima.
 
-    .venv/bin/python tests/data/generate_solver_positions.py
+    .venv/bin/python -m tests.data.generate_solver_positions
 
 Each line: ``{"table", "hand", "decks", "variant", "source", "best_points", "best_cards"}``
-in RULES.md notation. ``source`` is ``synthetic`` (tests/positions.py) or ``game``: a
+in RULES.md notation. ``source`` is ``synthetic`` (tests/support/positions.py) or ``game``: a
 decision point of a real seeded game, played by players who knock when allowed, play the
 MILP's best play (points or cards, at random) most of the time when they may, and
-otherwise draw again or end the turn. The MILP reference (tests/milp_reference.py) runs
+otherwise draw again or end the turn. The MILP reference (tests/support/milp_reference.py) runs
 with ``cross_check=True`` (presolve on and off must agree), so a HiGHS presolve bug cannot
 slip into the stored answers. Storing them keeps the test suite from re-solving thousands
 of MILPs on every run; a live sample in the tests re-checks the file against the MILP.
@@ -16,20 +16,16 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+from carousel_env.engine.cards import hand_str, table_str
+from carousel_env.engine.game import ActionKind, Phase, allowed, apply, new_game, next_round
+from carousel_env.engine.rules import Rules, carousel, manipulation_rummy
+from carousel_env.solver import has_play
+from tests.support.milp_reference import milp_best, milp_play
+from tests.support.positions import synthetic_positions
 
-from milp_reference import milp_best, milp_play  # noqa: E402
-from positions import synthetic_positions  # noqa: E402
-
-from carousel_env.cards import hand_str, table_str  # noqa: E402
-from carousel_env.game import ActionKind, Phase, allowed, apply, new_game, next_round  # noqa: E402
-from carousel_env.rules import Rules, carousel, manipulation_rummy  # noqa: E402
-
-OUT = HERE / "solver_positions.jsonl"
+OUT = Path(__file__).resolve().parent / "solver_positions.jsonl"
 
 
 def game_positions(rules: Rules, n: int, seed: int):
@@ -38,7 +34,7 @@ def game_positions(rules: Rules, n: int, seed: int):
     found = 0
     game = 0
     while found < n:
-        state = new_game(rules, seed * 1000 + game)
+        state = new_game(rules, seed * 1000 + game, can_play=has_play)
         game += 1
         while not state.is_over and found < n:
             if state.phase is Phase.ROUND_OVER:

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from enum import Enum
 from functools import lru_cache
 
-from carousel_env.cards import Meld, Table, Unit, face, meld_str, rank_of, suit_of
-from carousel_env.rules import Rules
+from carousel_env.engine.cards import Meld, Table, Unit, face, meld_str, rank_of, suit_of
+from carousel_env.engine.rules import Rules
 
 
 class MeldKind(str, Enum):

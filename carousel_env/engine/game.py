@@ -36,18 +36,23 @@ A game could in principle repeat zero-point rounds (every hand tied with no knoc
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache
 
-from carousel_env.cards import POINTS, Card, Hand, Table, hand_points, make_deck
-from carousel_env.errors import IllegalAction
-from carousel_env.manipulation import Play, check_play, remaining_hand
-from carousel_env.rules import Rules
-from carousel_env.scoring import GameResult, RoundEnd, RoundScore, finish_game, score_round
+from carousel_env.engine.cards import POINTS, Card, Hand, Table, hand_points, make_deck
+from carousel_env.engine.errors import IllegalAction
+from carousel_env.engine.manipulation import Play, check_play, remaining_hand
+from carousel_env.engine.rules import Rules
+from carousel_env.engine.scoring import GameResult, RoundEnd, RoundScore, finish_game, score_round
 
 MAX_ROUNDS = 200
 MAX_TURNS_PER_ROUND = 500
+
+PlayCheck = Callable[[Table, Hand, Rules], bool]
+"""Whether ``hand`` has a legal play on ``table``: ``carousel_env.solver.has_play``. The
+engine takes it as an argument so that it never imports the solver built on top of it."""
 
 
 class Phase(str, Enum):
@@ -89,6 +94,8 @@ class GameState:
     rounds_won: tuple[int, ...]
     round_scores: tuple[RoundScore, ...] = ()
     game_result: GameResult | None = None
+    # Asked by Manipulation Rummy's "must play if able" (None in Carousel, which never asks).
+    can_play: PlayCheck | None = field(default=None, compare=False, repr=False)
 
     @property
     def num_players(self) -> int:
@@ -126,13 +133,20 @@ def _round_rng(seed: int, round_index: int) -> random.Random:
     return random.Random(f"carousel:{seed}:round:{round_index}")
 
 
-def new_game(rules: Rules, seed: int) -> GameState:
-    """A new game with round 1 dealt and the first player's turn begun."""
+def new_game(rules: Rules, seed: int, can_play: PlayCheck | None = None) -> GameState:
+    """A new game with round 1 dealt and the first player's turn begun.
+
+    Manipulation Rummy (``rules.must_play``) needs ``can_play``, the solver's ``has_play``:
+    ``new_game(manipulation_rummy(3), seed, can_play=carousel_env.solver.has_play)``."""
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise IllegalAction(f"seed must be an int, got {seed!r}")
+    if rules.must_play and can_play is None:
+        raise IllegalAction(
+            "Manipulation Rummy's must-play rule needs can_play: pass can_play=carousel_env.solver.has_play"
+        )
     n = rules.num_players
     dealer = random.Random(f"carousel:{seed}:dealer").randrange(n)
-    return _deal(rules, seed, 0, dealer, scores=(0,) * n, rounds_won=(0,) * n, round_scores=())
+    return _deal(rules, seed, 0, dealer, (0,) * n, (0,) * n, (), can_play)
 
 
 def _deal(
@@ -143,6 +157,7 @@ def _deal(
     scores: tuple[int, ...],
     rounds_won: tuple[int, ...],
     round_scores: tuple[RoundScore, ...],
+    can_play: PlayCheck | None,
 ) -> GameState:
     n = rules.num_players
     deck = make_deck(rules.decks, rules.jokers)
@@ -167,6 +182,7 @@ def _deal(
         scores=scores,
         rounds_won=rounds_won,
         round_scores=round_scores,
+        can_play=can_play,
     )
     return _begin_turn(state)
 
@@ -183,6 +199,7 @@ def next_round(state: GameState) -> GameState:
         state.scores,
         state.rounds_won,
         state.round_scores,
+        state.can_play,
     )
 
 
@@ -197,9 +214,7 @@ def _draw(state: GameState) -> GameState:
 
 
 def _can_play(state: GameState) -> bool:
-    from carousel_env.solver import has_play  # the solver builds on this module's types
-
-    return has_play(state.table, state.hands[state.current], state.rules)
+    return state.can_play(state.table, state.hands[state.current], state.rules)
 
 
 def _begin_turn(state: GameState) -> GameState:

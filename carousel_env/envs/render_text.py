@@ -3,9 +3,9 @@ player's hand size and score, the stock, and the round's outcome when it is over
 
 from __future__ import annotations
 
-from carousel_env.cards import hand_points, hand_str, meld_str
-from carousel_env.game import GameState, Phase
-from carousel_env.melds import is_valid_meld, sort_meld
+from carousel_env.engine.cards import hand_points, hand_str, meld_str
+from carousel_env.engine.game import GameState, Phase
+from carousel_env.engine.melds import is_valid_meld, sort_meld
 
 
 def render_text(state: GameState, observer: int | None = None, reveal_all: bool = False) -> str:

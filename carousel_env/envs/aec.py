@@ -18,7 +18,7 @@
 
 ==================== ==========================================================
 Import               ``carousel_env.env(**config)`` (wrapped), ``carousel_env.raw_env(**config)``
-Registry             ``pettingzoo.make("aec", "carousel/carousel_v0", **config)`` after ``import carousel_env.aec``
+Registry             ``pettingzoo.make("aec", "carousel/carousel_v0", **config)`` after ``import carousel_env.envs.aec``
 Agents               ``player_0`` .. ``player_{n-1}`` (seats; ``num_players`` 2..5)
 Action space         ``Discrete(3 + k_suggestions)``
 Observation space    ``Dict(observation=Box(0, high, (size,), float32), action_mask=Box(0, 1, (3 + K,), int8))``
@@ -26,7 +26,7 @@ Observation space    ``Dict(observation=Box(0, high, (size,), float32), action_m
 
 Carousel is manipulation rummy with cards (the rules: ``RULES.md``). On a turn a player draws,
 then plays (rearranging the whole table), knocks with a hand worth 5 or less, or draws again
-(at most three cards a turn). The engine (:mod:`carousel_env.game`) decides legality; this
+(at most three cards a turn). The engine (:mod:`carousel_env.engine.game`) decides legality; this
 module is a thin layer over it. Plays are not enumerated: the exact solver proposes up to
 ``K`` distinct plays per decision and the agent picks one of them.
 
@@ -145,12 +145,13 @@ from gymnasium import spaces
 from gymnasium.logger import warn
 from pettingzoo import AECEnv
 
-from carousel_env import aec_wrappers
-from carousel_env.cards import hand_str
-from carousel_env.env_config import EnvConfig
-from carousel_env.errors import IllegalAction
-from carousel_env.game import ActionKind, GameState, Phase, allowed, apply, new_game, next_round
-from carousel_env.observation import ObservationLayout, encode, layout
+from carousel_env.engine.cards import hand_str
+from carousel_env.engine.errors import IllegalAction
+from carousel_env.engine.game import ActionKind, GameState, Phase, allowed, apply, new_game, next_round
+from carousel_env.envs import wrappers as aec_wrappers
+from carousel_env.envs.config import EnvConfig
+from carousel_env.envs.observation import ObservationLayout, encode, layout
+from carousel_env.solver import has_play, solve
 
 DRAW_AGAIN = 0
 KNOCK = 1
@@ -169,8 +170,6 @@ def action_name(action: int) -> str:
 
 def decision(state: GameState, k: int) -> tuple[np.ndarray, tuple]:
     """The action mask and the solver's suggestions of the player to act in ``state``."""
-    from carousel_env.solver import solve  # imported late: the solver builds on the engine
-
     kinds = allowed(state)
     suggestions: tuple = ()
     if ActionKind.PLAY in kinds:
@@ -242,7 +241,6 @@ class raw_env(AECEnv):
         self._zero_mask.flags.writeable = False
         self._seed_rng: random.Random | None = None
         self._state: GameState | None = None
-        self._image = None
 
     def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]
@@ -286,7 +284,7 @@ class raw_env(AECEnv):
         self._auto: list[tuple[str, int, str]] = []
         self._extra_info: dict = {}
         self._last_step: tuple[str, int, tuple] | None = None
-        self._state = new_game(self.rules, game_seed)
+        self._state = new_game(self.rules, game_seed, can_play=has_play)
         self._settle()
         self._publish_infos()
         self.agent_selection = self.possible_agents[self._state.current]
@@ -426,7 +424,7 @@ class raw_env(AECEnv):
         if observer is None:
             observer = self._state.current
         if self.render_mode == "rgb_array":
-            from carousel_env.render_image import draw_state  # Pillow is only needed here
+            from carousel_env.envs.render_image import draw_state  # Pillow is only needed here
 
             return draw_state(self._state, observer, self._last_action(), tuple(self._auto))
         text = self._render_text(observer)
@@ -436,7 +434,7 @@ class raw_env(AECEnv):
         return None
 
     def _render_text(self, observer: int) -> str:
-        from carousel_env.render import render_text
+        from carousel_env.envs.render_text import render_text
 
         lines = [render_text(self._state, observer=observer)]
         last = self._last_action()
@@ -448,7 +446,7 @@ class raw_env(AECEnv):
         return "\n".join(lines)
 
     def close(self) -> None:
-        self._image = None
+        """Nothing to release: rendering keeps no window or image between calls."""
 
 
 def env(**config: object) -> AECEnv:
@@ -464,8 +462,8 @@ def env(**config: object) -> AECEnv:
 def _register() -> None:
     import pettingzoo
 
-    if hasattr(pettingzoo, "register") and "carousel/carousel-v0" not in pettingzoo.aec_registry:
-        pettingzoo.register("aec", "carousel/carousel_v0", entry_point="carousel_env.aec:env")
+    if hasattr(pettingzoo, "register") and "carousel/carousel_v0" not in pettingzoo.aec_registry:
+        pettingzoo.register("aec", "carousel/carousel_v0", entry_point="carousel_env.envs.aec:env")
 
 
 _register()

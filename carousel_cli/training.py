@@ -1,4 +1,4 @@
-"""``carousel train | eval | tournament | play | export`` (registered into carousel_env.cli)."""
+"""``carousel train | eval | tournament | play | export`` (registered into carousel_cli.main)."""
 
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from training.play import play
+    from carousel_cli.play import play
 
     opponents = [args.checkpoint] + [o for o in (args.opponents or "").split(",") if o]
     return play(opponents, num_players=args.players, seat=args.seat, seed=args.seed)

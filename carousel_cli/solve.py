@@ -13,9 +13,9 @@ import json
 import sys
 from typing import Any, TextIO
 
-from carousel_env.cards import hand_str, parse_hand, parse_table, table_str
-from carousel_env.errors import CarouselError
-from carousel_env.rules import Rules, carousel
+from carousel_env.engine.cards import hand_str, parse_hand, parse_table, table_str
+from carousel_env.engine.errors import CarouselError
+from carousel_env.engine.rules import Rules, carousel
 from carousel_env.solver import SolveResult, solve
 
 

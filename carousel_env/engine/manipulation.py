@@ -28,7 +28,7 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import chain
 
-from carousel_env.cards import (
+from carousel_env.engine.cards import (
     JOKER,
     NUM_CARDS,
     TABLE_JOKER,
@@ -40,9 +40,9 @@ from carousel_env.cards import (
     is_table_joker,
     meld_str,
 )
-from carousel_env.errors import IllegalPlay, PlayRule
-from carousel_env.melds import is_valid_meld, is_valid_meld_cached
-from carousel_env.rules import Rules
+from carousel_env.engine.errors import IllegalPlay, PlayRule
+from carousel_env.engine.melds import is_valid_meld, is_valid_meld_cached
+from carousel_env.engine.rules import Rules
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from carousel_env.rules import RoundBonus, Rules, Variant
+from carousel_env.engine.rules import RoundBonus, Rules, Variant
 
 
 class RoundEnd(str, Enum):

@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from carousel_env.cards import JOKER, card_str, face, hand_points, is_table_joker, suit_of
-from carousel_env.game import GameState
-from carousel_env.melds import is_valid_meld, sort_meld
+from carousel_env.engine.cards import JOKER, card_str, face, hand_points, is_table_joker, suit_of
+from carousel_env.engine.game import GameState
+from carousel_env.engine.melds import is_valid_meld, sort_meld
 
 WIDTH, HEIGHT = 960, 600
 CARD_W, CARD_H, GAP = 30, 42, 3

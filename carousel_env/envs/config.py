@@ -1,4 +1,4 @@
-"""Validated configuration of the Carousel environment (see :mod:`carousel_env.aec`).
+"""Validated configuration of the Carousel environment (see :mod:`carousel_env.envs.aec`).
 
 Every bad value raises :class:`EnvConfigError` naming the offending key, so a typo in a
 training config fails at construction with a message that says what to fix.
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from carousel_env.errors import CarouselError
-from carousel_env.rules import Rules
+from carousel_env.engine.errors import CarouselError
+from carousel_env.engine.rules import Rules
 
 EPISODES = ("game", "round")
 REWARDS = ("round_score", "game_result")

@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from carousel_env.cards import hand_str, table_str
-from carousel_env.game import Action, ActionKind, GameState, Phase, apply, new_game, next_round
-from carousel_env.render import render_text
-from carousel_env.rules import RoundBonus, Rules, Variant
+from carousel_env.engine.cards import hand_str, table_str
+from carousel_env.engine.game import Action, ActionKind, GameState, Phase, apply, new_game, next_round
+from carousel_env.engine.rules import RoundBonus, Rules, Variant
+from carousel_env.envs.render_text import render_text
+from carousel_env.solver import has_play
 
 Player = Callable[[GameState], Action]
 
@@ -21,7 +22,7 @@ def describe(state: GameState, action: Action) -> str:
 
 
 def play_game(rules: Rules, seed: int, players: list[Player], echo: Callable[[str], None] = print) -> GameState:
-    state = new_game(rules, seed)
+    state = new_game(rules, seed, can_play=has_play)
     echo(render_text(state, reveal_all=True))
     while not state.is_over:
         if state.phase is Phase.ROUND_OVER:
@@ -39,7 +40,7 @@ def play_game(rules: Rules, seed: int, players: list[Player], echo: Callable[[st
 
 def _run(args: argparse.Namespace) -> int:
     rules = Rules(num_players=args.players, variant=args.variant, round_bonus=args.round_bonus)
-    from carousel_env.baselines import engine_player
+    from carousel_env.agents.baselines import engine_player
 
     names = args.policy * rules.num_players if len(args.policy) == 1 else args.policy
     if len(names) != rules.num_players:

@@ -1,4 +1,4 @@
-"""``carousel solve`` through ``carousel_env.solver.cli``."""
+"""``carousel solve`` through ``carousel_cli.solve``."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import argparse
 import io
 import json
 
-from carousel_env.solver import cli
+from carousel_cli import solve as cli
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from carousel_env.cli import main
-from training.play import parse_choice, play
+from carousel_cli.main import main
+from carousel_cli.play import parse_choice, play
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 

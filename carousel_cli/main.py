@@ -11,12 +11,12 @@ import argparse
 import importlib
 import sys
 
-from carousel_env.errors import CarouselError
+from carousel_env.engine.errors import CarouselError
 
 COMMAND_MODULES = (
-    "carousel_env.demo",
-    "carousel_env.solver.cli",
-    "training.cli",
+    "carousel_cli.demo",
+    "carousel_cli.solve",
+    "carousel_cli.training",
 )
 
 

@@ -13,9 +13,9 @@ from collections.abc import Callable
 import numpy as np
 import torch
 
-from carousel_env.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK
-from carousel_env.cards import hand_str, table_str
-from carousel_env.render import render_text
+from carousel_env.engine.cards import hand_str, table_str
+from carousel_env.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK
+from carousel_env.envs.render_text import render_text
 from training.envs import obs_layout
 from training.policies import NetworkPolicy, is_checkpoint_name, load_network_policy, make_scripted
 

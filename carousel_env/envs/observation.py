@@ -19,9 +19,9 @@ from functools import cache
 
 import numpy as np
 
-from carousel_env.cards import NUM_CARDS, POINTS, TABLE_JOKER
-from carousel_env.game import GameState, Phase
-from carousel_env.rules import Rules
+from carousel_env.engine.cards import NUM_CARDS, POINTS, TABLE_JOKER
+from carousel_env.engine.game import GameState, Phase
+from carousel_env.engine.rules import Rules
 
 MAX_PLAYERS = 5
 MAX_OPPONENTS = MAX_PLAYERS - 1

@@ -3,7 +3,7 @@
 Interface: a policy is a callable ``policy(observation, action_mask) -> action`` where
 ``observation`` is the env's float32 observation vector (``obs["observation"]``) and
 ``action_mask`` its int8 mask (``obs["action_mask"]``); it returns a legal action (an int).
-Policies read suggestion slots through :func:`carousel_env.observation.layout_for_mask`,
+Policies read suggestion slots through :func:`carousel_env.envs.observation.layout_for_mask`,
 so they work with any ``k_suggestions``. They see only what the observation shows.
 
 Get one by name with :func:`get_policy` (``random``, ``greedy``, ``smart``); names take an
@@ -46,10 +46,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from carousel_env.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK
-from carousel_env.cards import NUM_CARDS, POINTS, Hand, Table, joker_as
-from carousel_env.observation import POINTS_SCALE, SIZE_SCALE, layout_for_mask
-from carousel_env.rules import Rules, carousel, manipulation_rummy
+from carousel_env.engine.cards import NUM_CARDS, POINTS, Hand, Table, joker_as
+from carousel_env.engine.rules import Rules, carousel, manipulation_rummy
+from carousel_env.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK
+from carousel_env.envs.observation import POINTS_SCALE, SIZE_SCALE, layout_for_mask
 from carousel_env.solver import has_play, solve
 
 Policy = Callable[[np.ndarray, np.ndarray], int]
@@ -226,7 +226,7 @@ def play_match(policies: list[str | Policy], games: int, seed: int = 0, **config
     """Play ``games`` games between ``policies`` (one per seat, seats rotated every game so
     that no policy keeps the first seat) through the raw env; returns per-policy-index lists of
     final totals and wins (``{"score": [...], "wins": [...], "games": [...]}``)."""
-    from carousel_env.aec import raw_env
+    from carousel_env.envs.aec import raw_env
 
     n = len(policies)
     env = raw_env(num_players=n, **config)
@@ -274,8 +274,8 @@ def round_robin(names: list[str], games: int, seed: int = 0, **config: object) -
 def engine_player(policy: str | Policy, k: int = 8, seed: int | None = None):
     """Adapt a policy to the engine: a callable ``GameState -> Action`` that plays for the
     player to act from that player's observation only (for ``carousel demo`` and scripts)."""
-    from carousel_env.aec import decision, engine_action
-    from carousel_env.observation import encode, layout
+    from carousel_env.envs.aec import decision, engine_action
+    from carousel_env.envs.observation import encode, layout
 
     chosen = resolve_policy(policy, seed=seed)
     lay = layout(k)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from carousel_env.cards import (
+from carousel_env.engine.cards import (
     JOKER,
     NUM_CARDS,
     Hand,
@@ -41,8 +41,8 @@ from carousel_env.cards import (
     rank_of,
     suit_of,
 )
-from carousel_env.melds import is_valid_meld, sort_meld
-from carousel_env.rules import Rules
+from carousel_env.engine.melds import is_valid_meld, sort_meld
+from carousel_env.engine.rules import Rules
 
 
 def synthetic_positions(n: int, seed: int, decks: int, jokers: int, rules: Rules) -> Iterator[tuple[Table, Hand]]:
