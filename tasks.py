@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Project tasks that need nothing but Python 3.10+ and pip.
 
-    python3 tasks.py train   # the main job: a short self-play training run (default config)
-    python3 tasks.py test    # lint, format check and the test suite
-    python3 tasks.py demo    # one game between baseline players, printed
-    python3 tasks.py setup   # only create/refresh the virtual environment
+    python3 tasks.py train    # the main job: a short self-play training run (default config)
+    python3 tasks.py test     # lint, format check, the layer contract and the test suite
+    python3 tasks.py format   # ruff's fixes and formatting, applied
+    python3 tasks.py bench [env|solver|train ...]   # benchmarks that print their figures
+    python3 tasks.py demo     # one game between baseline players, printed
+    python3 tasks.py setup    # only create/refresh the virtual environment
+    python3 tasks.py          # this list
 
 Each task first makes sure ``.venv`` exists and holds the project with its extras. Torch
 is installed as ``torch==2.13.0`` before the project, so that the project's torch range is
@@ -57,20 +60,45 @@ def test() -> None:
     run(PYTHON, "-m", "pytest", "-p", "no:cacheprovider")
 
 
+def format_code() -> None:
+    run(BIN / "ruff", "check", "--fix", ".")
+    run(BIN / "ruff", "format", ".")
+
+
+# Each benchmark by name, run as a module; see benchmarks/RESULTS.md for what they measured.
+BENCHMARKS = {"env": "benchmarks.bench_env", "solver": "benchmarks.bench_solver", "train": "benchmarks.bench_train"}
+
+
+def bench(*names: str) -> None:
+    # Several minutes each; every one prints its own figures.
+    unknown = [n for n in names if n not in BENCHMARKS]
+    if unknown:
+        raise SystemExit(f"unknown benchmark {', '.join(unknown)} (choose from {', '.join(BENCHMARKS)})")
+    for name in names or tuple(BENCHMARKS):
+        run(PYTHON, "-m", BENCHMARKS[name])
+
+
 def demo() -> None:
     run(BIN / "carousel", "demo", "--players", "3", "--seed", "1")
 
 
-TASKS = {"setup": lambda: None, "train": train, "test": test, "demo": demo}
+TASKS = {
+    "setup": lambda: None,
+    "train": train,
+    "test": test,
+    "format": format_code,
+    "bench": bench,
+    "demo": demo,
+}
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 1 or argv[0] not in TASKS:
+    if not argv or argv[0] not in TASKS or (argv[1:] and argv[0] != "bench"):
         print(__doc__)
-        return 2
+        return 0 if not argv else 2
     try:
         setup()
-        TASKS[argv[0]]()
+        TASKS[argv[0]](*argv[1:])
     except subprocess.CalledProcessError as exc:
         return exc.returncode or 1
     return 0

@@ -1,7 +1,8 @@
 """Throughput of random legal play through the wrapped Carousel AEC env, and the same
 measurement for PettingZoo's gin_rummy_v4 as a reference point.
 
-    python benchmarks/bench_env.py [--seconds 10] [--players 2 3 5] [--rounds 3] [--gin-python /tmp/ginvenv/bin/python]
+    .venv/bin/python -m benchmarks.bench_env [--seconds 10] [--players 2 3 5] [--rounds 3]
+        [--gin-python /tmp/ginvenv/bin/python]
 
 The random player reads the action mask from the observation, as a learner would.
 gin_rummy_v4 was removed from PettingZoo after 1.26.1, so it runs in its own virtual
@@ -22,48 +23,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-# The measurement loop, shared verbatim by both envs (the gin one runs it in a subprocess).
-LOOP = """
-import time, numpy as np
-def measure(make_env, seconds, seed=0):
-    env = make_env()
-    rng = np.random.default_rng(seed)
-    steps = games = 0
-    env.reset(seed=seed)
-    start = time.perf_counter()
-    while True:
-        for agent in env.agent_iter():
-            obs, reward, term, trunc, info = env.last()
-            if term or trunc:
-                action = None
-            else:
-                action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
-                steps += 1
-            env.step(action)
-        games += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return steps / elapsed, games / elapsed, steps, games
-        env.reset(seed=seed + games)
-"""
-
-GIN_SCRIPT = (
-    LOOP
-    + """
-import json, sys
-from pettingzoo.classic import gin_rummy_v4
-steps_s, games_s, steps, games = measure(lambda: gin_rummy_v4.env(), float(sys.argv[1]))
-print(json.dumps({"steps_per_s": steps_s, "games_per_s": games_s, "steps": steps, "games": games}))
-"""
-)
+from benchmarks import random_play
 
 
 def carousel(players: int, seconds: float) -> tuple[float, float, int, int]:
     import carousel_env
 
-    scope: dict = {}
-    exec(LOOP, scope)
-    return scope["measure"](lambda: carousel_env.env(num_players=players), seconds)
+    return random_play.measure(lambda: carousel_env.env(num_players=players), seconds)
 
 
 def gin(python: str, seconds: float) -> dict | str:
@@ -71,7 +37,7 @@ def gin(python: str, seconds: float) -> dict | str:
         return f"no python at {python!r}"
     try:
         done = subprocess.run(
-            [python, "-c", GIN_SCRIPT, str(seconds)],
+            [python, random_play.__file__, str(seconds)],
             capture_output=True,
             text=True,
             timeout=seconds * 10 + 60,
@@ -132,5 +98,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     sys.exit(main())

@@ -2,12 +2,12 @@
 
 The training-throughput target of this project is stated against MaskablePPO on gin
 rummy, so this measures that on the same machine. gin_rummy_v4 was removed from PettingZoo
-after 1.26.1, so this runs in its own virtual environment (``pip install pettingzoo==1.26.1
-rlcard sb3-contrib`` plus the CPU torch wheel), or in the gin venv of bench_env.py with
-``--extra-path`` naming a site-packages folder that has torch, stable-baselines3 and
-sb3-contrib (same Python and numpy), appended after the venv's own packages:
+after 1.26.1, so this runs in its own virtual environment, the gin venv of ``bench_env``
+with the CPU torch wheel and sb3-contrib added (it imports nothing from this repository):
 
-    /tmp/ginvenv/bin/python benchmarks/bench_gin_maskable_ppo.py --extra-path .venv/lib/python3.11/site-packages
+    python3 -m venv /tmp/ginvenv && /tmp/ginvenv/bin/pip install torch==2.13.0 \
+        pettingzoo==1.26.1 rlcard pygame sb3-contrib
+    /tmp/ginvenv/bin/python benchmarks/bench_gin_maskable_ppo.py
 
 One MaskablePPO policy (defaults: MlpPolicy, n_steps 2048, batch 64, 10 epochs) plays every
 seat through a single-agent view of the AEC env, as PettingZoo's SB3 action-mask tutorial
@@ -66,9 +66,7 @@ def make_env():
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--timesteps", type=int, default=3 * 2048, help="counted env steps (default 6144)")
-    parser.add_argument("--extra-path", action="append", default=[], help="site-packages appended to sys.path")
     args = parser.parse_args()
-    sys.path.extend(args.extra_path)
     from sb3_contrib import MaskablePPO
 
     model = MaskablePPO("MlpPolicy", make_env(), seed=0, verbose=0, device="cpu")

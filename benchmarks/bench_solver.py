@@ -1,9 +1,9 @@
 """Solver vs MILP reference on fixed seeded position sets.
 
-    .venv/bin/python benchmarks/bench_solver.py [--n 200] [--milp-n N] [--block 10] [--no-milp] [--no-startup]
+    .venv/bin/python -m benchmarks.bench_solver [--n 200] [--milp-n N] [--block 10] [--no-milp] [--no-startup]
 
-Positions: ``tests/data/solver_positions.jsonl`` when it exists (one-deck / two-deck,
-synthetic / game, each a set), else the synthetic generators of tests/support/positions.py. Prints
+Positions: ``tests/data/solver_positions.jsonl`` (one-deck / two-deck, synthetic / game,
+each a set; ``tests.support.stored``). Prints
 per set the solver's median and p99 per position, the MILP's (both objectives, on every
 position of the set, or its first ``--milp-n``) and the ratio of the two medians on those same
 positions (the median of the per-position ratios too), the two timed in turns of ``--block``
@@ -15,7 +15,6 @@ warm one; peak resident memory; and the load average (other processes skew timin
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import resource
 import statistics
@@ -25,30 +24,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.solver_startup import first_solve
+from tests.support.stored import StoredPosition, stored_positions
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-DATA = ROOT / "tests" / "data" / "solver_positions.jsonl"
-
-# the first solve of a process, which loads (or compiles) the code: timed in a fresh
-# interpreter for the start-up figure, and run untimed before the timed solves (here and
-# in bench_solver_pair.py)
-FIRST_TABLE, FIRST_HAND = "3C 4C 5C 6C | 3D 4D 5D 6D", "6H JK"
-_STARTUP = f"""
-import time
-t0 = time.perf_counter()
-from carousel_env.engine.cards import parse_hand, parse_table
-from carousel_env.engine.rules import carousel
-from carousel_env.solver import solve
-solve(parse_table("{FIRST_TABLE}"), parse_hand("{FIRST_HAND}"), carousel(2))
-print(time.perf_counter() - t0)
-"""
-
-
-def _first_position():
-    from carousel_env.engine.cards import parse_hand, parse_table
-    from carousel_env.engine.rules import carousel
-
-    return parse_table(FIRST_TABLE), parse_hand(FIRST_HAND), carousel(2)
 
 
 def startup(cache_dir: str | None) -> float:
@@ -57,7 +36,12 @@ def startup(cache_dir: str | None) -> float:
     if cache_dir is not None:
         env["NUMBA_CACHE_DIR"] = cache_dir
     out = subprocess.run(
-        [sys.executable, "-c", _STARTUP], env=env, cwd=ROOT, capture_output=True, text=True, check=True
+        [sys.executable, "-m", "benchmarks.solver_startup"],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return float(out.stdout.strip())
 
@@ -67,29 +51,12 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def set_name(item: dict) -> str:
-    """The set a stored position belongs to (a line of ``DATA``, parsed)."""
-    return f"{item['source']} {item['decks']} deck(s) {item['variant']}"
-
-
-def position_sets(n: int, seed: int):
-    from carousel_env.engine.cards import parse_hand, parse_table
-    from carousel_env.engine.rules import carousel, manipulation_rummy
-
-    if DATA.exists():
-        sets: dict[str, list] = {}
-        for line in DATA.read_text().splitlines():
-            item = json.loads(line)
-            rules = manipulation_rummy(4) if item["variant"] == "manipulation_rummy" else carousel(item["decks"] + 1)
-            sets.setdefault(set_name(item), []).append((rules, parse_table(item["table"]), parse_hand(item["hand"])))
-        return [(name, items[:n]) for name, items in sorted(sets.items())]
-    from tests.support.positions import synthetic_positions
-
-    one, two = carousel(2), carousel(3)
-    return [
-        ("synthetic 1 deck + 1 joker", [(one, t, h) for t, h in synthetic_positions(n, seed, 1, 1, one)]),
-        ("synthetic 2 decks + 2 jokers", [(two, t, h) for t, h in synthetic_positions(n, seed, 2, 2, two)]),
-    ]
+def position_sets(n: int) -> list[tuple[str, list[StoredPosition]]]:
+    """The stored positions by set, the first ``n`` of each, sets in name order."""
+    sets: dict[str, list[StoredPosition]] = {}
+    for position in stored_positions():
+        sets.setdefault(position.set_name, []).append(position)
+    return [(name, positions[:n]) for name, positions in sorted(sets.items())]
 
 
 def main() -> int:
@@ -98,7 +65,6 @@ def main() -> int:
     ap.add_argument(
         "--milp-n", type=int, default=None, help="positions per set also timed with the MILP (default: all of them)"
     )
-    ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--block", type=int, default=10, help="positions per turn of solver, then MILP")
     ap.add_argument("--no-milp", action="store_true")
     ap.add_argument("--no-startup", action="store_true", help="skip the start-up timings (a cold one compiles)")
@@ -118,10 +84,10 @@ def main() -> int:
     from carousel_env.solver import solve
 
     # this process loads the compiled code at its first solve (start-up is measured above)
-    solve(*_first_position())
+    first_solve()
     if not args.no_milp:
         from tests.support.milp_reference import milp_best
-    for name, items in position_sets(args.n, args.seed):
+    for name, items in position_sets(args.n):
         ts, tm = [], []
         milp_n = 0 if args.no_milp else len(items) if args.milp_n is None else args.milp_n
         # Solver and MILP take turns a block of positions at a time, so that both are timed
@@ -132,14 +98,14 @@ def main() -> int:
         for start in range(0, len(items), args.block):
             block = items[start : start + args.block]
             time.sleep(0.05)
-            for rules, table, hand in block:
+            for position in block:
                 a = time.perf_counter()
-                solve(table, hand, rules)
+                solve(position.table, position.hand, position.rules)
                 ts.append(time.perf_counter() - a)
-            for rules, table, hand in block[: max(0, milp_n - start)]:
+            for position in block[: max(0, milp_n - start)]:
                 a = time.perf_counter()
-                milp_best(table, hand, rules, "points")
-                milp_best(table, hand, rules, "cards")
+                milp_best(position.table, position.hand, position.rules, "points")
+                milp_best(position.table, position.hand, position.rules, "cards")
                 tm.append(time.perf_counter() - a)
         line = f"{name}: n={len(ts)} solver median {1000 * statistics.median(ts):.3f} ms"
         line += (

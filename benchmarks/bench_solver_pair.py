@@ -1,6 +1,6 @@
 """Two versions of the solver, timed in alternation on the same stored positions.
 
-    python benchmarks/bench_solver_pair.py OLD_TREE [NEW_TREE] [--n 200] [--only TEXT ...]
+    .venv/bin/python -m benchmarks.bench_solver_pair OLD_TREE [NEW_TREE] [--n 200] [--only TEXT ...]
 
 A tree is a checkout of this repository (for example ``git worktree add /tmp/old <commit>``;
 NEW_TREE defaults to this one). Each tree's solver runs in its own process, and every
@@ -18,37 +18,27 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
 from pathlib import Path
 
-from bench_solver import DATA, FIRST_HAND, FIRST_TABLE, ROOT, pct, set_name
+from benchmarks.bench_solver import ROOT, pct, position_sets
+from benchmarks.solver_startup import FIRST_HAND, FIRST_TABLE
 
-_SERVER = f"""
-import json, sys, time
-sys.path.insert(0, sys.argv[1])
-from carousel_env.engine.cards import parse_hand, parse_table
-from carousel_env.engine.rules import carousel, manipulation_rummy
-from carousel_env.solver import solve
-solve(parse_table("{FIRST_TABLE}"), parse_hand("{FIRST_HAND}"), carousel(2))
-print("ready", flush=True)
-for line in sys.stdin:
-    item = json.loads(line)
-    rules = manipulation_rummy(4) if item["variant"] == "manipulation_rummy" else carousel(item["decks"] + 1)
-    table, hand = parse_table(item["table"]), parse_hand(item["hand"])
-    start = time.perf_counter()
-    result = solve(table, hand, rules)
-    seconds = time.perf_counter() - start
-    summary = [result.best_points, result.best_cards, [(s.reason, s.cards, s.points) for s in result.suggestions]]
-    print(json.dumps([seconds, summary]), flush=True)
-"""
+SERVER = Path(__file__).with_name("solver_server.py")  # run by path: it must not import this tree
 
 
 class _Solver:
     def __init__(self, tree: Path) -> None:
+        # By file path, with PYTHONPATH naming the tree: the server's carousel_env is the tree's.
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", _SERVER, str(tree)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+            [sys.executable, str(SERVER), FIRST_TABLE, FIRST_HAND],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(tree.resolve())},
         )
         if self.proc.stdout.readline().strip() != "ready":
             raise SystemExit(f"the solver in {tree} did not start")
@@ -71,20 +61,16 @@ def main() -> int:
         if not (tree / "carousel_env" / "solver").is_dir():
             ap.error(f"{tree} is not a checkout of this repository")
     sides = (_Solver(args.old), _Solver(args.new))
-    sets: dict[str, list[str]] = {}
-    for line in DATA.read_text().splitlines():
-        item = json.loads(line)
-        sets.setdefault(set_name(item), []).append(line)
     differing = 0
-    for name, lines in sorted(sets.items()):
+    for name, positions in position_sets(args.n):
         if args.only and not any(text in name for text in args.only):
             continue
         times: tuple[list[float], list[float]] = ([], [])
-        for j, line in enumerate(lines[: args.n]):
+        for j, position in enumerate(positions):
             best = [float("inf"), float("inf")]
             summaries = [None, None]
             for side in (0, 1, 1, 0) if j % 2 == 0 else (1, 0, 0, 1):
-                seconds, summaries[side] = sides[side].solve(line)
+                seconds, summaries[side] = sides[side].solve(position.line)
                 best[side] = min(best[side], seconds)
             differing += summaries[0] != summaries[1]
             times[0].append(1000 * best[0])

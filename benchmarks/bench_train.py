@@ -4,8 +4,8 @@ Runs a few updates of a config (default: configs/default.yaml, the full-size net
 batch) for each ``num_workers`` value and prints env steps/s (every seat's decisions,
 opponents too) and learner decisions/s. The first update is a warm-up and not counted.
 
-    python benchmarks/bench_train.py                      # default config, workers 0 1 2
-    python benchmarks/bench_train.py --updates 4 --workers 0 --set num_envs=8
+    .venv/bin/python -m benchmarks.bench_train                      # default config, workers 0 1 2
+    .venv/bin/python -m benchmarks.bench_train --updates 4 --workers 0 --set num_envs=8
 """
 
 from __future__ import annotations
@@ -17,11 +17,10 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from training.config import load_config
+from training.ppo import train
 
-from training.config import load_config  # noqa: E402
-from training.ppo import train  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def measure(config_path: str, workers: int, updates: int, overrides: list[str]) -> dict:
