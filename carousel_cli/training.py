@@ -8,11 +8,11 @@ from pathlib import Path
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from training.checkpoint import CheckpointError, load
-    from training.config import from_dict, load_config, parse_overrides
-    from training.ppo import train
+    from training.config import format_config, from_dict, load_config, parse_overrides
 
     if args.resume:
+        from training.checkpoint import CheckpointError, load
+
         if args.out is None:
             raise CheckpointError("--resume needs --out RUN_DIR (the run to continue)")
         # The run's own resolved config wins over --config: the schedule must not change.
@@ -22,6 +22,15 @@ def cmd_train(args: argparse.Namespace) -> int:
             config = from_dict(parse_overrides(args.set), base=config)
     else:
         config = load_config(args.config, args.set)
+    if args.print_config:
+        source = f"the run in {args.out}" if args.resume else (args.config or "the TrainConfig defaults")
+        overrides = "".join(f" --set {pair}" for pair in args.set)
+        header = [f"Resolved training config: {source}" + (f", with{overrides}" if overrides else "")]
+        header.append("Each comment is the key's documentation from training/config.py; '# default:' marks a change.")
+        print(format_config(config, header), end="")
+        return 0
+    from training.ppo import train  # imported here so that --print-config starts without torch
+
     out = Path(args.out) if args.out else Path("runs") / config.exp_name
     run_dir = train(config, out, resume=args.resume, max_updates=args.max_updates)
     print(f"run saved in {run_dir} (checkpoint {run_dir / 'latest.pt'}, curves {run_dir / 'learning_curves.png'})")
@@ -119,6 +128,11 @@ def register(subparsers) -> None:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key")
     p.add_argument("--resume", action="store_true", help="continue the run in --out from its latest checkpoint")
     p.add_argument("--max-updates", type=int, default=None, help="stop after this many updates (resume later)")
+    p.add_argument(
+        "--print-config",
+        action="store_true",
+        help="print the resolved config (--config, --set applied) as documented YAML and exit without training",
+    )
     p.set_defaults(func=cmd_train)
 
     p = subparsers.add_parser("eval", help="evaluate an agent against baselines or checkpoints")

@@ -1,14 +1,18 @@
-"""The training configuration: one flat dataclass, mirrored by the YAML files in ``configs/``.
+"""The training configuration: one flat dataclass, the one place every key is documented.
 
-Every field carries a doc comment (CleanRL style) so that ``configs/*.yaml`` and this file
-are the whole documentation of a run's knobs. Loading is strict on purpose: a typo in a
-YAML key or a ``--set`` override would otherwise silently train with the default.
+Each field is declared with its default and its documentation side by side (CleanRL style);
+the documentation is field metadata, which ``field_docs()`` reads back without parsing source.
+The YAML files in ``configs/`` hold only the keys that differ from these defaults, and
+``carousel train --print-config`` prints a resolved config with each key's documentation as
+a comment. Loading is strict on purpose: a typo in a YAML key or a ``--set`` override would
+otherwise silently train with the default.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import math
 import types
 import typing
 from dataclasses import dataclass, field
@@ -24,101 +28,88 @@ class ConfigError(CarouselError):
     """A configuration file or override is wrong; the message names the key."""
 
 
+def _documented(default: Any, doc: str) -> Any:
+    """A config field whose (immutable) default and documentation are written together, once.
+
+    A list field is declared with ``field(default_factory=..., metadata={"doc": ...})``
+    instead, so that each config owns its list.
+    """
+    return field(default=default, metadata={"doc": doc})
+
+
 @dataclass
 class TrainConfig:
     # ---- experiment
-    exp_name: str = "ppo"
-    """name of the run; the run directory defaults to runs/<exp_name>"""
-    seed: int = 1
-    """seed of every random generator (python, numpy, torch, deals)"""
-    torch_deterministic: bool = True
-    """use deterministic torch kernels so CPU runs repeat exactly"""
-    torch_threads: int = 1
-    """torch intra-op threads in the learner (tiny networks run fastest on one)"""
+    exp_name: str = _documented("ppo", "name of the run; the run directory defaults to runs/<exp_name>")
+    seed: int = _documented(1, "seed of every random generator (python, numpy, torch, deals)")
+    torch_deterministic: bool = _documented(True, "use deterministic torch kernels so CPU runs repeat exactly")
+    torch_threads: int = _documented(1, "torch intra-op threads in the learner (tiny networks run fastest on one)")
 
     # ---- environment
-    num_players: int = 2
-    """players at the table (2 to 5)"""
-    k_suggestions: int = 8
-    """solver suggestions offered per decision (action slots 3..3+K-1)"""
-    episode: str = "round"
-    """episode unit of the environment: 'round' or 'game'"""
-    reward: str = "round_score"
-    """reward of the environment: 'round_score' (zero-sum per round) or 'game_result'"""
-    reward_scale: float | None = None
-    """environment reward multiplier (None: the env's default, 1/100 for round_score, 1 for game_result)"""
-    env_factory: str = "carousel_env:env"
-    """callable building the environment, as module:function (tests plug in a fake here)"""
+    num_players: int = _documented(2, "players at the table (2 to 5)")
+    k_suggestions: int = _documented(8, "solver suggestions offered per decision (action slots 3..3+K-1)")
+    episode: str = _documented("round", "episode unit of the environment: 'round' or 'game'")
+    reward: str = _documented(
+        "round_score", "reward of the environment: 'round_score' (zero-sum per round) or 'game_result'"
+    )
+    reward_scale: float | None = _documented(
+        None, "environment reward multiplier (null: the env's default, 1/100 for round_score, 1 for game_result)"
+    )
+    env_factory: str = _documented(
+        "carousel_env:env", "callable building the environment, as module:function (tests plug in a fake here)"
+    )
 
     # ---- rollout and self-play
-    total_timesteps: int = 2_000_000
-    """learner decisions to train for (env steps of opponents are not counted here)"""
-    num_envs: int = 16
-    """game copies played in parallel"""
-    num_steps: int = 64
-    """learner decisions per game copy per rollout; a rollout then finishes running episodes"""
-    num_workers: int = 0
-    """worker processes stepping the game copies (0: in the learner process)"""
-    learner_seats: int = 1
-    """seats per game played by the learner; the other seats are opponents"""
-    pool_size: int = 8
-    """frozen past checkpoints kept in the opponent pool (oldest dropped first)"""
-    pool_snapshot_interval: int = 10
-    """updates between adding the current policy to the opponent pool"""
-    baseline_share: float = 0.2
-    """share of opponent seats given to scripted baselines instead of pool checkpoints"""
-    baselines: list[str] = field(default_factory=lambda: ["greedy", "random"])
-    """scripted baselines (by name) used for that share, sampled uniformly"""
-    pfsp_power: float = 2.0
-    """PFSP weight of a pool opponent: (1 - learner win rate against it) ** pfsp_power"""
-    opponent_greedy: bool = False
-    """pool opponents play their most likely action instead of sampling"""
+    total_timesteps: int = _documented(
+        2_000_000, "learner decisions to train for (env steps of opponents are not counted here)"
+    )
+    num_envs: int = _documented(16, "game copies played in parallel")
+    num_steps: int = _documented(
+        64, "learner decisions per game copy per rollout; a rollout then finishes running episodes"
+    )
+    num_workers: int = _documented(0, "worker processes stepping the game copies (0: in the learner process)")
+    learner_seats: int = _documented(1, "seats per game played by the learner; the other seats are opponents")
+    pool_size: int = _documented(8, "frozen past checkpoints kept in the opponent pool (oldest dropped first)")
+    pool_snapshot_interval: int = _documented(10, "updates between adding the current policy to the opponent pool")
+    baseline_share: float = _documented(
+        0.2, "share of opponent seats given to scripted baselines instead of pool checkpoints"
+    )
+    baselines: list[str] = field(
+        default_factory=lambda: ["greedy", "random"],
+        metadata={"doc": "scripted baselines (by name) used for that share, sampled uniformly"},
+    )
+    pfsp_power: float = _documented(
+        2.0, "PFSP weight of a pool opponent: (1 - learner win rate against it) ** pfsp_power"
+    )
+    opponent_greedy: bool = _documented(False, "pool opponents play their most likely action instead of sampling")
 
     # ---- network
-    hidden_size: int = 128
-    """width of the global encoder and of the value/action trunk"""
-    slot_hidden_size: int = 64
-    """width of the shared per-suggestion-slot MLP"""
+    hidden_size: int = _documented(128, "width of the global encoder and of the value/action trunk")
+    slot_hidden_size: int = _documented(64, "width of the shared per-suggestion-slot MLP")
 
     # ---- PPO
-    learning_rate: float = 3e-4
-    """Adam learning rate (start value when annealed)"""
-    anneal_lr: bool = True
-    """decay the learning rate linearly to zero over total_timesteps"""
-    gamma: float = 0.995
-    """discount factor (per learner decision)"""
-    gae_lambda: float = 0.95
-    """lambda of generalised advantage estimation"""
-    num_minibatches: int = 4
-    """minibatches per epoch (their size follows the rollout's size)"""
-    update_epochs: int = 4
-    """passes over each rollout"""
-    norm_adv: bool = True
-    """normalise advantages per minibatch"""
-    clip_coef: float = 0.2
-    """PPO surrogate clipping coefficient"""
-    clip_vloss: bool = True
-    """clip the value loss around the rollout's values (PPO2 style)"""
-    ent_coef: float = 0.01
-    """entropy bonus coefficient (entropy over legal actions only)"""
-    vf_coef: float = 0.5
-    """value loss coefficient"""
-    max_grad_norm: float = 0.5
-    """global gradient-norm clip"""
-    target_kl: float | None = None
-    """stop an update's epochs early once the approximate KL exceeds this (None: never)"""
+    learning_rate: float = _documented(3e-4, "Adam learning rate (start value when annealed)")
+    anneal_lr: bool = _documented(True, "decay the learning rate linearly to zero over total_timesteps")
+    gamma: float = _documented(0.995, "discount factor (per learner decision)")
+    gae_lambda: float = _documented(0.95, "lambda of generalised advantage estimation")
+    num_minibatches: int = _documented(4, "minibatches per epoch (their size follows the rollout's size)")
+    update_epochs: int = _documented(4, "passes over each rollout")
+    norm_adv: bool = _documented(True, "normalise advantages per minibatch")
+    clip_coef: float = _documented(0.2, "PPO surrogate clipping coefficient")
+    clip_vloss: bool = _documented(True, "clip the value loss around the rollout's values (PPO2 style)")
+    ent_coef: float = _documented(0.01, "entropy bonus coefficient (entropy over legal actions only)")
+    vf_coef: float = _documented(0.5, "value loss coefficient")
+    max_grad_norm: float = _documented(0.5, "global gradient-norm clip")
+    target_kl: float | None = _documented(
+        None, "stop an update's epochs early once the approximate KL exceeds this (null: never)"
+    )
 
     # ---- evaluation, logging, checkpoints
-    eval_interval: int = 20
-    """updates between evaluations (0: only at the end)"""
-    eval_games: int = 20
-    """games per evaluation (mirror-paired, so rounded up to an even number)"""
-    eval_opponent: str = "greedy"
-    """baseline the periodic evaluation plays against"""
-    checkpoint_interval: int = 10
-    """updates between checkpoints (the last update always writes one)"""
-    progress_bar: bool = True
-    """show a tqdm progress bar"""
+    eval_interval: int = _documented(20, "updates between evaluations (0: only at the end)")
+    eval_games: int = _documented(20, "games per evaluation (mirror-paired, so rounded up to an even number)")
+    eval_opponent: str = _documented("greedy", "baseline the periodic evaluation plays against")
+    checkpoint_interval: int = _documented(10, "updates between checkpoints (the last update always writes one)")
+    progress_bar: bool = _documented(True, "show a tqdm progress bar")
 
     @property
     def batch_target(self) -> int:
@@ -260,3 +251,41 @@ def to_dict(config: TrainConfig) -> dict[str, Any]:
 
 def save_config(config: TrainConfig, path: str | Path) -> None:
     Path(path).write_text(yaml.safe_dump(to_dict(config), sort_keys=False))
+
+
+def field_docs() -> dict[str, str]:
+    """Each config key's documentation, in field order (written once, in ``TrainConfig``)."""
+    return {f.name: f.metadata["doc"] for f in dataclasses.fields(TrainConfig)}
+
+
+class _ConfigDumper(yaml.SafeDumper):
+    """Writes lists inline (``baselines: [greedy, random]``), as a hand-written config does."""
+
+
+_ConfigDumper.add_representer(
+    list, lambda dumper, data: dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=True)
+)
+
+
+def _yaml_value(value: Any) -> str:
+    """``value`` as it reads after ``key:`` in a YAML mapping (quoted where YAML needs it)."""
+    line = yaml.dump({"v": value}, Dumper=_ConfigDumper, default_flow_style=False, width=math.inf)
+    return line.removeprefix("v: ").rstrip("\n")
+
+
+def format_config(config: TrainConfig, header: list[str] | None = None) -> str:
+    """``config`` as YAML that ``load_config`` reads back, each key under its documentation.
+
+    ``header`` lines open the text as comments. A key whose value is not the default names
+    the default at the end of its line, so the output shows what a config file or override changed.
+    """
+    defaults = TrainConfig()
+    lines = [f"# {line}" for text in header or [] for line in text.splitlines()]
+    if lines:
+        lines.append("")
+    for key, doc in field_docs().items():
+        value, default = getattr(config, key), getattr(defaults, key)
+        lines.extend(f"# {doc_line}" for doc_line in doc.splitlines())
+        changed = "" if value == default else f"  # default: {_yaml_value(default)}"
+        lines.append(f"{key}: {_yaml_value(value)}{changed}")
+    return "\n".join(lines) + "\n"
