@@ -87,12 +87,14 @@ def main(argv: list[str] | None = None) -> int:
         )
 
     if args.round_robin:
-        from carousel_env.agents.baselines import policy_names, round_robin
+        from carousel_env.agents.match import round_robin
+        from carousel_env.agents.registry import policy_names
 
-        for row in round_robin(list(policy_names()), games=args.round_robin):
+        for match in round_robin(list(policy_names()), games=args.round_robin):
+            a, b = match.names
             print(
-                f"{row['a']:>7} vs {row['b']:<7} {row['games']} games: {row['a']} wins {row['a_win_rate']:.0%}, "
-                f"mean totals {row['a_mean_total']:.0f} - {row['b_mean_total']:.0f}"
+                f"{a:>7} vs {b:<7} {len(match.games)} games: {a} wins {match.win_rate(0):.0%}, "
+                f"mean totals {match.mean_total(0):.0f} - {match.mean_total(1):.0f}"
             )
     return 0
 

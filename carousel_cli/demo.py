@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
+from carousel_env.agents.match import engine_player
+from carousel_env.agents.registry import policy_names
 from carousel_env.engine.cards import hand_str, table_str
 from carousel_env.engine.game import Action, ActionKind, GameState, Phase, apply, new_game, next_round
 from carousel_env.engine.rules import RoundBonus, Rules, Variant
@@ -40,8 +42,6 @@ def play_game(rules: Rules, seed: int, players: list[Player], echo: Callable[[st
 
 def _run(args: argparse.Namespace) -> int:
     rules = Rules(num_players=args.players, variant=args.variant, round_bonus=args.round_bonus)
-    from carousel_env.agents.baselines import engine_player
-
     names = args.policy * rules.num_players if len(args.policy) == 1 else args.policy
     if len(names) != rules.num_players:
         parser_error = f"--policy takes one name or one per player ({rules.num_players}), got {len(args.policy)}"
@@ -60,7 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--policy",
         nargs="+",
         default=["smart"],
-        choices=["random", "greedy", "smart"],
+        choices=policy_names(),
         help="baseline player(s): one name for every seat or one per seat (default smart)",
     )
     parser.set_defaults(func=_run)

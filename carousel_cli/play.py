@@ -11,24 +11,15 @@ import sys
 from collections.abc import Callable
 
 import numpy as np
-import torch
 
 from carousel_env.engine.cards import hand_str, table_str
 from carousel_env.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK
 from carousel_env.envs.render_text import render_text
-from training.envs import obs_layout
-from training.policies import NetworkPolicy, is_checkpoint_name, load_network_policy, make_scripted
+from training.envs import layout_of
+from training.policies import load_policy
 
 KEYS = {"d": DRAW_AGAIN, "k": KNOCK, "e": END_TURN}
 NAMES = {DRAW_AGAIN: "d  draw again", KNOCK: "k  knock", END_TURN: "e  end turn"}
-
-
-def _opponent(name: str, layout, seed: int) -> Callable[[np.ndarray, np.ndarray], int]:
-    if is_checkpoint_name(name):
-        policy: NetworkPolicy = load_network_policy(name, layout)
-        policy.generator = torch.Generator().manual_seed(seed)
-        return lambda obs, mask: int(policy.act(obs[None], mask[None])[0])
-    return make_scripted(name, seed=seed)
 
 
 def describe_choices(env, mask: np.ndarray) -> list[str]:
@@ -68,9 +59,9 @@ def play(
     import carousel_env
 
     env = carousel_env.env(num_players=num_players, k_suggestions=k_suggestions, episode="game")
-    layout = obs_layout(env)
+    layout = layout_of(env)
     others = [s for s in range(num_players) if s != seat]
-    controllers = {s: _opponent(opponents[i % len(opponents)], layout, seed + s) for i, s in enumerate(others)}
+    controllers = {s: load_policy(opponents[i % len(opponents)], layout, seed + s) for i, s in enumerate(others)}
     env.reset(seed=seed)
     print(
         f"You are player {seat}. Opponents: "

@@ -5,6 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the commands import training lazily, so that --print-config starts without torch
+    from training.evaluate import EvalResult
 
 
 def cmd_train(args: argparse.Namespace) -> int:
@@ -38,19 +42,19 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_eval(res: dict) -> None:
-    lo, hi = res["win_rate_ci"]
+def _print_eval(res: EvalResult) -> None:
+    lo, hi = res.win_rate_ci
     print(
-        f"{res['candidate']} vs {', '.join(res['opponents'])}: {res['games']} games, "
-        f"win rate {res['win_rate']:.3f} (95% CI {lo:.3f}-{hi:.3f})"
+        f"{res.candidate} vs {', '.join(res.opponents)}: {res.games} games, "
+        f"win rate {res.win_rate:.3f} (95% CI {lo:.3f}-{hi:.3f})"
     )
-    print(f"  rounds {res['rounds']}, mean round-score difference {res['mean_round_score_diff']:+.2f}")
+    print(f"  rounds {res.rounds}, mean round-score difference {res.mean_round_score_diff:+.2f}")
     print(
-        f"  knock rate {res['knock_rate']:.3f}, go-out rate {res['go_out_rate']:.3f}, "
-        f"undercut rate (of knocks) {res['undercut_rate']:.3f}"
+        f"  knock rate {res.knock_rate:.3f}, go-out rate {res.go_out_rate:.3f}, "
+        f"undercut rate (of knocks) {res.undercut_rate:.3f}"
     )
-    for name, row in res["by_opponent"].items():
-        print(f"  vs {name}: {row['games']} games, win rate {row['win_rate']:.3f}")
+    for name, row in res.by_opponent.items():
+        print(f"  vs {name}: {row.games} games, win rate {row.win_rate:.3f}")
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -65,7 +69,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         num_workers=args.workers,
     )
     if args.json:
-        print(json.dumps({k: v for k, v in res.items() if k != "per_game"}))
+        print(json.dumps(res.as_json()))
     else:
         _print_eval(res)
     return 0

@@ -11,7 +11,7 @@ played by given policies.
 
 Or ``gymnasium.make("carousel_env.single_agent:Carousel-v0", opponents="smart")``.
 
-* ``opponents``: a baseline name (:mod:`carousel_env.agents.baselines`), a callable
+* ``opponents``: a scripted policy's name (:mod:`carousel_env.agents.registry`), a callable
   ``(observation, action_mask) -> action``, or a list of those, one per other seat in seat
   order after the learner.
 * ``learner_seat``: a seat number, or ``"random"`` (drawn at each reset from the reset's
@@ -34,7 +34,8 @@ from collections.abc import Sequence
 import gymnasium as gym
 import numpy as np
 
-from carousel_env.agents.baselines import Policy, resolve_policy
+from carousel_env.agents.baselines import Policy
+from carousel_env.agents.registry import resolve_policy
 from carousel_env.envs.aec import raw_env
 
 

@@ -1,5 +1,5 @@
-"""Baseline players: legal actions from the observation and mask alone, lookup by name,
-and a short match between them."""
+"""Baseline players: legal actions from the observation and mask alone, and ``smart``'s
+rules on set positions (the registry and the match runner: test_agents_match.py)."""
 
 from __future__ import annotations
 
@@ -8,15 +8,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from carousel_env.agents.baselines import (
-    _position,
-    get_policy,
-    greedy,
-    play_match,
-    policy_names,
-    resolve_policy,
-    round_robin,
-)
+from carousel_env.agents.baselines import _position, greedy
+from carousel_env.agents.registry import get_policy
 from carousel_env.engine.cards import hand_str, parse_hand, parse_table
 from carousel_env.engine.game import Phase, new_game
 from carousel_env.engine.rules import by_name, carousel
@@ -60,25 +53,6 @@ def test_greedy_knocks_first_then_plays_most_points():
             assert suggestions[action - FIRST_SUGGESTION].points == max(s.points for s in suggestions)
         elif mask[DRAW_AGAIN]:
             assert action == DRAW_AGAIN
-
-
-def test_registry():
-    assert set(policy_names()) == {"random", "greedy", "smart"}
-    with pytest.raises(ValueError, match="unknown baseline"):
-        get_policy("perfect")
-    assert resolve_policy(greedy) is greedy
-    with pytest.raises(TypeError):
-        resolve_policy(3)
-    a, b = get_policy("random", seed=1), get_policy("random", seed=1)
-    mask = np.array([1, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0], np.int8)
-    assert [a(None, mask) for _ in range(10)] == [b(None, mask) for _ in range(10)]
-
-
-def test_short_match_and_round_robin():
-    totals = play_match(["greedy", "random"], games=1, seed=3, episode="game")
-    assert totals["games"] == [1, 1] and sum(totals["wins"]) == 1
-    rows = round_robin(["greedy", "smart"], games=1, seed=1)
-    assert len(rows) == 1 and rows[0]["games"] == 1
 
 
 # ---------------------------------------------------------------- smart: its rules on set positions

@@ -13,6 +13,7 @@ import yaml
 
 from carousel_cli.main import main
 from carousel_env.engine.errors import CarouselError
+from carousel_env.envs.observation import ObservationLayout
 from training import checkpoint
 from training.config import (
     ConfigError,
@@ -24,7 +25,7 @@ from training.config import (
     save_config,
 )
 from training.evaluate import eval_specs, wilson_interval
-from training.network import Agent, ObsLayout
+from training.network import Agent
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 
@@ -150,7 +151,7 @@ def test_config_errors_are_carousel_errors():
 
 # ---------------------------------------------------------------- checkpoints
 
-LAYOUT = ObsLayout(6, 6, 4, 3)
+LAYOUT = ObservationLayout(global_size=6, num_slots=4, slot_features=3)
 
 
 def _ckpt(agent):
@@ -202,7 +203,7 @@ def test_incompatible_checkpoint_is_a_clear_error(tmp_path):
         checkpoint.load(path)
     checkpoint.atomic_torch_save(data, path)
     with pytest.raises(checkpoint.CheckpointError, match="layout"):
-        checkpoint.build_agent(checkpoint.load(path), path, expect_layout=ObsLayout(6, 6, 8, 3).as_dict())
+        checkpoint.build_agent(checkpoint.load(path), path, expect_layout=ObservationLayout(6, 8, 3))
     bigger = Agent(LAYOUT, 32, 8)
     with pytest.raises(checkpoint.CheckpointError, match="does not fit"):
         checkpoint.load_model_state(bigger, checkpoint.load(path), path)

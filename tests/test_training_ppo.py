@@ -6,11 +6,14 @@ import numpy as np
 import pytest
 import torch
 
+from carousel_env.envs.aec import NUM_FIXED_ACTIONS
+from carousel_env.envs.observation import ObservationLayout
 from training.config import TrainConfig
-from training.network import Agent, MaskedCategorical, ObsLayout
+from training.network import Agent, MaskedCategorical
 from training.ppo import Batch, gae, lr_at, normalize, ppo_losses, update_policy
 
-LAYOUT = ObsLayout(global_size=6, slots_start=6, num_slots=4, slot_features=3)
+LAYOUT = ObservationLayout(global_size=6, num_slots=4, slot_features=3)
+NUM_ACTIONS = NUM_FIXED_ACTIONS + LAYOUT.num_slots
 
 
 def _agent(seed: int = 0) -> Agent:
@@ -19,8 +22,8 @@ def _agent(seed: int = 0) -> Agent:
 
 
 def _masks(n: int, rng: np.random.Generator) -> np.ndarray:
-    masks = rng.integers(0, 2, (n, LAYOUT.num_actions)).astype(np.int8)
-    masks[np.arange(n), rng.integers(0, LAYOUT.num_actions, n)] = 1  # at least one legal action
+    masks = rng.integers(0, 2, (n, NUM_ACTIONS)).astype(np.int8)
+    masks[np.arange(n), rng.integers(0, NUM_ACTIONS, n)] = 1  # at least one legal action
     return masks
 
 

@@ -9,16 +9,22 @@ import numpy as np
 import pytest
 import torch
 
+from carousel_env.agents.match import Episode, EpisodeResult
+from carousel_env.agents.registry import UnknownPolicyError
+from carousel_env.envs.observation import ObservationLayout
 from training import checkpoint
 from training.config import load_config
 from training.envs import EnvSpec
-from training.network import Agent, ObsLayout
+from training.network import Agent
+from training.policies import LEARNER, Controller
+from training.pool import OpponentPool, PoolEntry
 from training.ppo import train
-from training.selfplay import Driver, EpisodeSpec, OpponentPool, PoolEntry, collect_rollout, draw_spec
+from training.rollout import collect_rollout, draw_episode
+from training.runners import Driver
 
 FAKE = "tests.support.fake_env:env"
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
-LAYOUT = ObsLayout(6, 6, 4, 3)
+LAYOUT = ObservationLayout(global_size=6, num_slots=4, slot_features=3)
 
 
 def _config(*extra: str):
@@ -45,19 +51,19 @@ def test_rewards_are_routed_to_the_seat_that_earned_them():
     agent = Agent(LAYOUT, 16, 8)
     seeds = iter(range(100, 200))
 
-    def new_spec():
-        return EpisodeSpec(next(seeds), ("learner", "script:random", "learner"))
+    def new_episode():
+        return Episode(next(seeds), (LEARNER, Controller.scripted("random"), LEARNER))
 
-    rollout = collect_rollout(driver, agent, {}, new_spec, target=40)
+    rollout = collect_rollout(driver, agent, {}, new_episode, target=40)
     driver.close()
     assert rollout.decisions >= 40 and rollout.decisions == sum(len(t.actions) for t in rollout.trajectories)
     paid = {}
-    for s in rollout.summaries:
-        assert sum(s["returns"]) == pytest.approx(0.0, abs=1e-9)  # zero-sum
-        paid.update({(s["spec"].seed, seat): r for seat, r in enumerate(s["returns"])})
+    for result in rollout.results:
+        assert sum(result.returns) == pytest.approx(0.0, abs=1e-9)  # zero-sum
+        paid.update({(result.episode.seed, seat): r for seat, r in enumerate(result.returns)})
     # Every learner seat's trajectory return equals what the env paid that seat (a seat
     # that never got to decide before the episode ended has no trajectory).
-    assert len(rollout.trajectories) >= len(rollout.summaries)
+    assert len(rollout.trajectories) >= len(rollout.results)
     for t in rollout.trajectories:
         assert sum(t.rewards) == pytest.approx(paid[(t.episode_seed, t.seat)])
     for t in rollout.trajectories:  # the reward sits on the seat's last decision, not spread or lost
@@ -78,10 +84,29 @@ def test_pfsp_prefers_opponents_the_learner_loses_to(tmp_path):
         pool.add(agent, u)
     assert [e.update for e in pool.entries] == [2, 3, 4]  # oldest dropped
     rng = np.random.default_rng(0)
-    specs = [draw_spec(rng, 2, 1, pool, ["random"], 0.25, 2.0) for _ in range(400)]
-    share = np.mean([s.controllers.count("script:random") for s in specs])
+    episodes = [draw_episode(rng, 2, 1, pool, ["random"], 0.25, 2.0) for _ in range(400)]
+    share = np.mean([e.controllers.count(Controller.scripted("random")) for e in episodes])
     assert 0.18 < share < 0.32
-    assert all(s.controllers.count("learner") == 1 for s in specs)
+    assert all(e.controllers.count(LEARNER) == 1 for e in episodes)
+
+
+def test_pool_opponents_are_credited_from_episode_results(tmp_path):
+    pool = OpponentPool(tmp_path, max_size=3)
+    pool.entries = [PoolEntry("u000001", "a.pt", 1), PoolEntry("u000002", "b.pt", 2)]
+    seats = (LEARNER, Controller.pool("u000001"), Controller.scripted("random"), Controller.pool("u000002"))
+    pool.record_episode(EpisodeResult(Episode(0, seats), returns=(1.0, -2.0, 0.5, 1.0)))
+    ahead, level = pool.entries
+    assert (ahead.games, ahead.learner_wins) == (1.0, 1.0)
+    assert (level.games, level.learner_wins) == (1.0, 0.5)
+
+
+def test_controllers_sort_and_check_scripted_names():
+    # Network seats are batched in this order (pool opponents share the torch RNG).
+    pool_late, pool_early = Controller.pool("u000010"), Controller.pool("u000002")
+    scripted, network = Controller.scripted("random"), Controller.network("candidate")
+    assert sorted([scripted, pool_late, pool_early, network]) == [network, pool_early, pool_late, scripted]
+    with pytest.raises(UnknownPolicyError, match=r"'gredy'.*random, greedy, smart"):
+        Controller.scripted("gredy")
 
 
 def _params(run_dir: Path) -> torch.Tensor:

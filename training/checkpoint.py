@@ -21,6 +21,7 @@ import numpy as np
 import torch
 
 from carousel_env.engine.errors import CarouselError
+from carousel_env.envs.observation import ObservationLayout
 
 FORMAT = "carousel-ppo"
 VERSION = 1
@@ -88,23 +89,24 @@ def load_model_state(model: torch.nn.Module, data: dict[str, Any], path: str | P
         raise CheckpointError(f"checkpoint {path} does not fit this network: {first}") from None
 
 
-def build_agent(data: dict[str, Any], path: str | Path = "checkpoint", expect_layout: dict | None = None):
-    """The network stored in a checkpoint (frozen copy for play/eval)."""
+def build_agent(data: dict[str, Any], path: str | Path = "checkpoint", expect_layout: ObservationLayout | None = None):
+    """The network stored in a checkpoint (frozen copy for play/eval); ``expect_layout``,
+    if given, is the observation layout it must have been trained on."""
     from training.network import Agent
 
     spec = data["spec"]
-    if expect_layout is not None and spec.get("layout") != expect_layout:
-        raise CheckpointError(
-            f"checkpoint {path} was trained on observation layout {spec.get('layout')}, "
-            f"but this environment has {expect_layout} (different players or k_suggestions?)"
-        )
     try:
         # Building a network draws initial weights; fork_rng keeps that off the global torch
         # RNG, so loading opponents (a resumed run loads them all anew) cannot shift sampling.
         with torch.random.fork_rng(devices=[]):
             agent = Agent.from_spec(spec)
-    except (KeyError, TypeError) as exc:
+    except (KeyError, TypeError, ValueError) as exc:
         raise CheckpointError(f"checkpoint {path} has a malformed network spec ({exc})") from None
+    if expect_layout is not None and agent.layout != expect_layout:
+        raise CheckpointError(
+            f"checkpoint {path} was trained on observation layout {agent.layout.as_dict()}, "
+            f"but this environment has {expect_layout.as_dict()} (different k_suggestions?)"
+        )
     load_model_state(agent, data, path)
     agent.eval()
     return agent

@@ -1,10 +1,11 @@
-"""How training reaches the Carousel environment: construction, layout, episode summaries.
+"""How training reaches the Carousel environment: construction, layout, engine state.
 
 Kept in one small module so the rest of the training code depends only on the PettingZoo
 AEC API (``reset``, ``agent_selection``, ``last``, ``step``, ``rewards``, ``agents``) plus
-the few Carousel-specific facts gathered here. Tests swap in a fake environment through
-``env_factory`` ("module:function"), which also works in spawned worker processes because
-it is a name, not an object.
+the few Carousel-specific facts gathered here: the env's options (``EnvSpec``), its
+observation layout and the engine state an episode's result is read from. Tests swap in
+a fake environment through ``env_factory`` ("module:function"), which also works in
+spawned worker processes because it is a name, not an object.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import importlib
 from dataclasses import dataclass
 from typing import Any
 
-from training.network import ObsLayout
+from carousel_env.engine.game import GameState
+from carousel_env.envs.observation import ObservationLayout
 
 DEFAULT_ENV_FACTORY = "carousel_env:env"
 
@@ -46,68 +48,29 @@ def _resolve(name: str):
     return getattr(importlib.import_module(module), attr)
 
 
-def make_env(spec: EnvSpec, **extra: Any):
+def make_env(spec: EnvSpec, **extra: Any) -> Any:
+    """A new environment copy (an AEC env, wrapped as the factory wraps it)."""
     return _resolve(spec.factory)(**spec.kwargs(), **extra)
 
 
-def seat_of(agent: str) -> int:
-    """``player_3`` -> 3."""
-    return int(agent.rsplit("_", 1)[1])
+def layout_of(env: Any) -> ObservationLayout:
+    """The observation layout of an environment (Carousel's names its channels; any
+    other environment's gives at least the sizes)."""
+    return env.unwrapped.observation_layout
 
 
-def obs_layout(env) -> ObsLayout:
-    """The observation layout of an environment, as the network needs it."""
-    lay = env.unwrapped.observation_layout
-    return ObsLayout(int(lay.global_size), int(lay.slots_start), int(lay.num_slots), int(lay.slot_features))
-
-
-def layout_for(spec: EnvSpec) -> ObsLayout:
+def layout_for(spec: EnvSpec) -> ObservationLayout:
     env = make_env(spec)
     try:
-        return obs_layout(env)
+        return layout_of(env)
     finally:
         env.close()
 
 
-def game_state(env):
-    """The engine state behind an environment (None if it exposes none)."""
+def game_state(env: Any) -> GameState | None:
+    """The engine state behind an environment (None if it exposes none): what an episode's
+    result reads its rounds, totals and winner from."""
     try:
         return env.unwrapped.game_state
     except (AttributeError, AssertionError):  # a fake env, or one never reset
         return None
-
-
-def round_records(env) -> list[dict[str, Any]]:
-    """The rounds finished so far in the current game: end kind, winners, knocker, undercut, points."""
-    state = game_state(env)
-    if state is None:
-        return []
-    return [
-        {
-            "end": r.end.value,
-            "winners": list(r.winners),
-            "knocker": r.knocker,
-            "went_out": r.went_out,
-            "undercut": bool(r.undercut),
-            "points": list(r.points),
-        }
-        for r in state.round_scores
-    ]
-
-
-def game_totals(env) -> list[int] | None:
-    """Final totals (with bonuses) of a finished game, or the running scores."""
-    state = game_state(env)
-    if state is None:
-        return None
-    if state.game_result is not None:
-        return list(state.game_result.totals)
-    return list(state.scores)
-
-
-def game_winner(env) -> int | None:
-    """The seat that won the game (None while it runs or when the env exposes no state)."""
-    state = game_state(env)
-    if state is None or state.game_result is None:
-        return None
-    return int(state.game_result.winner)

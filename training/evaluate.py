@@ -8,22 +8,39 @@ seat (and, through the seeds, every dealer position) comes up.
 Reported: game win rate with a 95% Wilson interval, mean round-score difference
 (candidate's round points minus the opponents' mean), and the candidate's knock, go-out
 and undercut rates (undercut: share of its knocks that were undercut).
+
+The games run on training's driver (``episodes.play_episodes``), not on the match runner
+of ``carousel_env.agents.match``: a network candidate decides in batches across game
+copies. Both leave the same ``EpisodeResult``, whose ``score`` (win, draw share, loss)
+the win rate counts.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, replace
+from typing import Any, TypeVar
 
 import torch
 
+from carousel_env.agents.match import Episode, EpisodeResult
 from carousel_env.engine.errors import CarouselError
+from carousel_env.envs.observation import ObservationLayout
 from training.envs import EnvSpec, layout_for
+from training.episodes import play_episodes
 from training.network import Agent
-from training.policies import NetworkPolicy, is_checkpoint_name, load_network_policy, make_scripted
-from training.selfplay import Driver, EpisodeSpec, play_episodes
+from training.policies import (
+    Controller,
+    NetworkPolicy,
+    is_checkpoint_name,
+    load_network_policy,
+    scripted_controller,
+)
+from training.runners import Driver
 
 Z_95 = 1.959963984540054
+C = TypeVar("C")
 
 
 def wilson_interval(wins: float, n: int, z: float = Z_95) -> tuple[float, float]:
@@ -37,25 +54,47 @@ def wilson_interval(wins: float, n: int, z: float = Z_95) -> tuple[float, float]
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def _controller(agent, key: str, policies: dict, layout_dict, seed: int) -> str:
-    """Register ``agent`` (an Agent, a checkpoint path or a baseline name) under a controller key."""
-    gen = torch.Generator().manual_seed(seed)
-    if isinstance(agent, Agent):
-        policies[key] = NetworkPolicy(agent, key, generator=gen)
-        return key
-    if isinstance(agent, NetworkPolicy):
-        policies[key] = NetworkPolicy(agent.agent, key, agent.greedy, generator=gen)
-        return key
-    if is_checkpoint_name(agent):
-        policy = load_network_policy(agent, layout_dict)
-        policy.generator = gen
-        policies[key] = policy
-        return key
-    make_scripted(agent)  # fail now, with a clear message, for an unknown name
-    return "script:" + agent
+@dataclass(frozen=True)
+class EvalGame(Episode[C]):
+    """An evaluation game; ``opponent`` is the one its mirror pair is reported under
+    (``by_opponent``): the first of the pair's opponents."""
+
+    opponent: C
 
 
-def eval_specs(num_players: int, games: int, seed: int, candidate: str, opponents: list[str]) -> list[EpisodeSpec]:
+@dataclass(frozen=True)
+class OpponentRecord:
+    games: int
+    win_rate: float
+
+
+@dataclass(frozen=True)
+class EvalResult:
+    """An evaluation's statistics (see the module docstring). The fields, ``per_game``
+    aside, are the keys of ``carousel eval --json``: a user-facing format, so add fields,
+    never rename them."""
+
+    games: int
+    win_rate: float
+    win_rate_ci: tuple[float, float]
+    rounds: int
+    mean_round_score_diff: float
+    knock_rate: float
+    go_out_rate: float
+    undercut_rate: float
+    per_game: tuple[float, ...]  # the candidate's score in each game, in play order
+    by_opponent: dict[str, OpponentRecord]
+    candidate: str
+    opponents: tuple[str, ...]
+    players: int
+    seed: int
+
+    def as_json(self) -> dict[str, Any]:
+        """The ``carousel eval --json`` object."""
+        return {k: v for k, v in asdict(self).items() if k != "per_game"}
+
+
+def eval_specs(num_players: int, games: int, seed: int, candidate: C, opponents: Sequence[C]) -> list[EvalGame[C]]:
     """Mirror pairs: pair ``g`` deals seed ``seed+g`` with the candidate in seat ``g % n``
     and again with the candidate swapped into the next seat. Opponents rotate over pairs."""
     specs = []
@@ -63,99 +102,127 @@ def eval_specs(num_players: int, games: int, seed: int, candidate: str, opponent
         seat = g % num_players
         mirror = (seat + 1) % num_players
         others = [opponents[(g + k) % len(opponents)] for k in range(num_players - 1)]
-        for cand_seat, _other_seat in ((seat, mirror), (mirror, seat)):
-            controllers = []
-            it = iter(others)
-            for s in range(num_players):
-                controllers.append(candidate if s == cand_seat else None)
+        for cand_seat in (seat, mirror):
+            controllers: list[C | None] = [candidate if s == cand_seat else None for s in range(num_players)]
             # The opponent who sat in the mirror seat now takes the candidate's seat.
             order = [s for s in range(num_players) if s != seat]
-            assigned = dict(zip(order, it))
+            assigned = dict(zip(order, others))
             if cand_seat == mirror:
                 assigned[seat] = assigned.pop(mirror)
             for s, c in assigned.items():
                 controllers[s] = c
-            specs.append(EpisodeSpec(seed + g, tuple(controllers), tag=(g, cand_seat, others[0])))
+            specs.append(EvalGame(seed + g, tuple(controllers), opponent=others[0]))
     return specs
 
 
-def summarise(summaries: list[dict], candidate: str) -> dict:
-    wins = 0.0
+def summarise(
+    results: Sequence[EpisodeResult[Controller]],
+    candidate: Controller,
+    names: Mapping[Controller, str],
+    *,
+    candidate_name: str,
+    opponents: Sequence[str],
+    players: int,
+    seed: int,
+) -> EvalResult:
+    """The statistics of ``candidate``'s games; ``names`` gives the opponents' controllers
+    the names they were asked for by."""
     per_game = []
     rounds = knocks = outs = undercuts = 0
     diff_sum = 0.0
-    by_opponent: dict[str, list[float]] = {}
-    for s in summaries:
-        seat = s["spec"].controllers.index(candidate)
-        totals = s["totals"] if s["totals"] is not None else s["returns"]
-        top = max(totals)
-        leaders = [p for p, t in enumerate(totals) if t == top]
-        if s.get("winner") is not None:
-            score = 1.0 if s["winner"] == seat else 0.0
-        else:
-            score = 1.0 / len(leaders) if seat in leaders else 0.0
-        wins += score
+    by_opponent: dict[Controller, list[float]] = {}
+    for result in results:
+        seat = result.episode.controllers.index(candidate)
+        score = result.score(seat)
         per_game.append(score)
-        by_opponent.setdefault(s["spec"].tag[2], []).append(score)
-        for r in s["rounds"]:
+        by_opponent.setdefault(result.episode.opponent, []).append(score)
+        for r in result.rounds:
             rounds += 1
-            pts = r["points"]
-            others = [p for i, p in enumerate(pts) if i != seat]
-            diff_sum += pts[seat] - sum(others) / len(others)
-            if r["knocker"] == seat:
+            others = [p for i, p in enumerate(r.points) if i != seat]
+            diff_sum += r.points[seat] - sum(others) / len(others)
+            if r.knocker == seat:
                 knocks += 1
-                undercuts += bool(r["undercut"])
-            outs += r["went_out"] == seat
-    n = len(summaries)
-    lo, hi = wilson_interval(wins, n)
-    return {
-        "games": n,
-        "win_rate": wins / n if n else 0.0,
-        "win_rate_ci": [lo, hi],
-        "rounds": rounds,
-        "mean_round_score_diff": diff_sum / rounds if rounds else 0.0,
-        "knock_rate": knocks / rounds if rounds else 0.0,
-        "go_out_rate": outs / rounds if rounds else 0.0,
-        "undercut_rate": undercuts / knocks if knocks else 0.0,
-        "per_game": per_game,
-        "by_opponent": {k: {"games": len(v), "win_rate": sum(v) / len(v)} for k, v in sorted(by_opponent.items())},
-    }
+                undercuts += bool(r.undercut)
+            outs += r.went_out == seat
+    n = len(results)
+    wins = sum(per_game)
+    return EvalResult(
+        games=n,
+        win_rate=wins / n if n else 0.0,
+        win_rate_ci=wilson_interval(wins, n),
+        rounds=rounds,
+        mean_round_score_diff=diff_sum / rounds if rounds else 0.0,
+        knock_rate=knocks / rounds if rounds else 0.0,
+        go_out_rate=outs / rounds if rounds else 0.0,
+        undercut_rate=undercuts / knocks if knocks else 0.0,
+        per_game=tuple(per_game),
+        by_opponent={names[c]: OpponentRecord(len(s), sum(s) / len(s)) for c, s in sorted(by_opponent.items())},
+        candidate=candidate_name,
+        opponents=tuple(opponents),
+        players=players,
+        seed=seed,
+    )
+
+
+def _controller(
+    agent: Agent | NetworkPolicy | str,
+    key: str,
+    policies: dict[Controller, NetworkPolicy],
+    layout: ObservationLayout,
+    seed: int,
+) -> Controller:
+    """The controller of ``agent`` (an Agent, a NetworkPolicy, a checkpoint path or a
+    scripted policy's name); a network is added to ``policies`` under key ``key``, with
+    its own generator seeded by ``seed``."""
+    gen = torch.Generator().manual_seed(seed)
+    controller = Controller.network(key)
+    if isinstance(agent, Agent):
+        policies[controller] = NetworkPolicy(agent, key, generator=gen)
+    elif isinstance(agent, NetworkPolicy):
+        policies[controller] = NetworkPolicy(agent.agent, key, agent.greedy, generator=gen)
+    elif is_checkpoint_name(agent):
+        policy = load_network_policy(agent, layout)
+        policy.generator = gen
+        policies[controller] = policy
+    else:
+        return scripted_controller(agent)
+    return controller
 
 
 def evaluate(
-    candidate,
-    opponents,
+    candidate: Agent | NetworkPolicy | str,
+    opponents: Sequence[str] | str,
     games: int = 100,
     num_players: int = 2,
     seed: int = 0,
     env_spec: EnvSpec | None = None,
     num_envs: int = 8,
     num_workers: int = 0,
-) -> dict:
+) -> EvalResult:
     """Play ``games`` full games of ``candidate`` against ``opponents`` (names, a list or a
-    comma-separated string) and summarise. Agents: an Agent, a checkpoint path, a baseline name."""
+    comma-separated string) and summarise. Agents: an Agent, a checkpoint path, a scripted
+    policy's name."""
     if isinstance(opponents, str):
         opponents = [o.strip() for o in opponents.split(",") if o.strip()]
     spec = replace(env_spec or EnvSpec(num_players=num_players), num_players=num_players, episode="game")
-    layout_dict = candidate.layout.as_dict() if isinstance(candidate, Agent) else layout_for(spec).as_dict()
-    policies: dict[str, NetworkPolicy] = {}
-    cand_key = _controller(candidate, "net:candidate", policies, layout_dict, seed)
-    opp_keys = [
-        _controller(o, f"net:opponent{k}", policies, layout_dict, seed + 1 + k) for k, o in enumerate(opponents)
-    ]
-    names = dict(zip(opp_keys, opponents))
-    if cand_key in opp_keys:  # a baseline against itself: keep the seats apart
+    layout = candidate.layout if isinstance(candidate, Agent) else layout_for(spec)
+    policies: dict[Controller, NetworkPolicy] = {}
+    cand = _controller(candidate, "candidate", policies, layout, seed)
+    opps = [_controller(o, f"opponent{k}", policies, layout, seed + 1 + k) for k, o in enumerate(opponents)]
+    if cand in opps:  # a scripted policy against itself: keep the seats apart
         raise CarouselError(f"candidate {candidate!r} is also an opponent; evaluate it against other agents")
-    specs = eval_specs(num_players, games, seed, cand_key, opp_keys)
-    driver = Driver(spec, min(num_envs, len(specs)), num_workers)
+    games_to_play = eval_specs(num_players, games, seed, cand, opps)
+    driver = Driver(spec, min(num_envs, len(games_to_play)), num_workers)
     try:
-        summaries = play_episodes(driver, specs, policies)
+        results = play_episodes(driver, games_to_play, policies)
     finally:
         driver.close()
-    result = summarise(summaries, cand_key)
-    result["by_opponent"] = {names.get(k, k): v for k, v in result["by_opponent"].items()}
-    result["candidate"] = candidate if isinstance(candidate, str) else "network"
-    result["opponents"] = list(opponents)
-    result["players"] = num_players
-    result["seed"] = seed
-    return result
+    return summarise(
+        results,
+        cand,
+        dict(zip(opps, opponents)),
+        candidate_name=candidate if isinstance(candidate, str) else "network",
+        opponents=opponents,
+        players=num_players,
+        seed=seed,
+    )

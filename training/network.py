@@ -1,7 +1,8 @@
 """The policy/value network and the masked categorical distribution.
 
-Action layout (the environment's): 0 draw again, 1 knock, 2 end turn, 3.. suggestion slots.
-The observation vector is ``[global block][K slot blocks of F features]``. Suggestion
+Action layout (the environment's): ``NUM_FIXED_ACTIONS`` fixed actions (draw again, knock,
+end turn), then one per suggestion slot. The observation vector is ``[global block][K slot
+blocks of F features]``, as the environment's ``ObservationLayout`` describes it. Suggestion
 slots are interchangeable (slot k is just the solver's k-th proposal), so one MLP scores
 every slot from ``[slot features, global embedding]``: the network cannot learn a
 preference for a slot index and its size does not grow with K.
@@ -9,38 +10,11 @@ preference for a slot index and its size does not grow with K.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import torch
 from torch import nn
 
-NUM_FIXED_ACTIONS = 3  # draw again, knock, end turn
-
-
-@dataclass(frozen=True)
-class ObsLayout:
-    """Where the parts of the observation vector are."""
-
-    global_size: int
-    slots_start: int
-    num_slots: int
-    slot_features: int
-
-    @property
-    def size(self) -> int:
-        return self.slots_start + self.num_slots * self.slot_features
-
-    @property
-    def num_actions(self) -> int:
-        return NUM_FIXED_ACTIONS + self.num_slots
-
-    def as_dict(self) -> dict[str, int]:
-        return {
-            "global_size": self.global_size,
-            "slots_start": self.slots_start,
-            "num_slots": self.num_slots,
-            "slot_features": self.slot_features,
-        }
+from carousel_env.envs.aec import NUM_FIXED_ACTIONS
+from carousel_env.envs.observation import ObservationLayout
 
 
 class MaskedCategorical:
@@ -82,7 +56,7 @@ def _layer(n_in: int, n_out: int, std: float = 2**0.5) -> nn.Linear:
 
 
 class Agent(nn.Module):
-    def __init__(self, layout: ObsLayout, hidden_size: int = 128, slot_hidden_size: int = 64) -> None:
+    def __init__(self, layout: ObservationLayout, hidden_size: int = 128, slot_hidden_size: int = 64) -> None:
         super().__init__()
         self.layout = layout
         self.hidden_size = hidden_size
@@ -144,4 +118,4 @@ class Agent(nn.Module):
 
     @classmethod
     def from_spec(cls, spec: dict) -> Agent:
-        return cls(ObsLayout(**spec["layout"]), spec["hidden_size"], spec["slot_hidden_size"])
+        return cls(ObservationLayout.from_dict(spec["layout"]), spec["hidden_size"], spec["slot_hidden_size"])

@@ -1,42 +1,64 @@
-"""Agents by name: a checkpoint path (a network) or a scripted baseline name.
+"""Who plays each seat of training's games, and the network policies.
 
-Network policies are batched across game copies in the learner process. Scripted
-baselines (``carousel_env.agents.baselines``) are cheap, so they act inside whichever process
-steps their environment (see ``selfplay.Runner``) and save a round trip per decision.
+A seat's :class:`Controller` is the learner, a scripted policy (by its name in
+``carousel_env.agents.registry``), a past learner from the opponent pool (by its entry id)
+or another network the caller holds (evaluation's candidate and checkpoint opponents, by
+a key). Network policies are batched across game copies in the learner process. Scripted
+policies are cheap, so they act inside whichever process steps their environment (see
+``runners.Runner``) and save a round trip per decision.
+
+Agents by name (``carousel eval``, ``tournament``, ``play``) are a checkpoint path (a
+network) or a scripted policy's name.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 
 import numpy as np
 import torch
 
-from carousel_env.engine.errors import CarouselError
+from carousel_env.agents.baselines import Policy
+from carousel_env.agents.registry import UnknownPolicyError, get_policy, policy_names
+from carousel_env.envs.observation import ObservationLayout
 from training import checkpoint
-from training.network import Agent, ObsLayout
+from training.network import Agent
 
 
-class UnknownAgentError(CarouselError):
-    """An agent name that is neither a checkpoint file nor a known baseline."""
+class ControllerKind(str, Enum):
+    LEARNER = "learner"
+    NETWORK = "net"  # a network held by the caller, by key
+    POOL = "pool"  # a pool entry, by id
+    SCRIPTED = "script"  # a scripted policy, by name, played inside the runner
 
 
-def baseline_names() -> list[str]:
-    from carousel_env.agents import baselines
+@dataclass(frozen=True, order=True)
+class Controller:
+    """Who plays a seat. Ordered (kind, then name) because network decisions are batched
+    one controller after another in sorted order, and pool opponents sample from the
+    global torch RNG: a fixed order keeps runs reproducible."""
 
-    return list(baselines.policy_names())
+    kind: ControllerKind
+    name: str = ""
+
+    @classmethod
+    def scripted(cls, name: str) -> Controller:
+        if name not in policy_names():
+            raise UnknownPolicyError(name)
+        return cls(ControllerKind.SCRIPTED, name)
+
+    @classmethod
+    def pool(cls, entry_id: str) -> Controller:
+        return cls(ControllerKind.POOL, entry_id)
+
+    @classmethod
+    def network(cls, key: str) -> Controller:
+        return cls(ControllerKind.NETWORK, key)
 
 
-def make_scripted(name: str, seed: int | None = None):
-    """A baseline: a callable ``(observation_vector, action_mask) -> action``."""
-    from carousel_env.agents import baselines
-
-    try:
-        return baselines.resolve_policy(name, seed=seed)
-    except ValueError:
-        raise UnknownAgentError(
-            f"unknown agent {name!r}: not a checkpoint file, and not a baseline ({', '.join(baseline_names())})"
-        ) from None
+LEARNER = Controller(ControllerKind.LEARNER)
 
 
 class NetworkPolicy:
@@ -75,10 +97,27 @@ def checkpoint_file(name: str) -> Path:
     return path
 
 
-def load_network_policy(name: str, layout: ObsLayout | dict | None = None, greedy: bool = False) -> NetworkPolicy:
+def load_network_policy(name: str, layout: ObservationLayout | None = None, greedy: bool = False) -> NetworkPolicy:
     """The network in a checkpoint; ``layout`` (if given) must match the one it was trained on."""
     path = checkpoint_file(name)
-    data = checkpoint.load(path)
-    expect = layout.as_dict() if isinstance(layout, ObsLayout) else layout
-    agent = checkpoint.build_agent(data, path, expect_layout=expect)
+    agent = checkpoint.build_agent(checkpoint.load(path), path, expect_layout=layout)
     return NetworkPolicy(agent, name=str(name), greedy=greedy)
+
+
+def scripted_controller(name: str) -> Controller:
+    """The controller of an agent name that is no checkpoint: its scripted policy, or an
+    UnknownPolicyError saying the name is neither."""
+    if name not in policy_names():
+        raise UnknownPolicyError(name, also_not="a checkpoint file or run directory")
+    return Controller.scripted(name)
+
+
+def load_policy(name: str, layout: ObservationLayout, seed: int) -> Policy:
+    """An agent by name as a callable ``(observation, action_mask) -> action`` deciding one
+    observation at a time (terminal play): a checkpoint's network, sampling from its own
+    generator seeded with ``seed``, or a scripted policy seeded with ``seed``."""
+    if not is_checkpoint_name(name):
+        return get_policy(scripted_controller(name).name, seed=seed)
+    policy = load_network_policy(name, layout)
+    policy.generator = torch.Generator().manual_seed(seed)
+    return lambda obs, mask: int(policy.act(obs[None], mask[None])[0])

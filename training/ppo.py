@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +25,9 @@ from training.config import TrainConfig, from_dict, save_config, to_dict
 from training.envs import EnvSpec, layout_for
 from training.logger import MetricLogger, plot_learning_curves
 from training.network import Agent
-from training.selfplay import Driver, OpponentPool, collect_rollout, draw_spec, learner_scores
+from training.pool import OpponentPool
+from training.rollout import collect_rollout, draw_episode
+from training.runners import Driver
 
 # ---------------------------------------------------------------- maths
 
@@ -185,6 +187,17 @@ def update_policy(
 # ---------------------------------------------------------------- the loop
 
 
+@dataclass
+class Progress:
+    """How far a run is: updates, learner decisions (every curve's x axis), environment
+    steps and episodes. Checkpoints store it as a dict (``counters``)."""
+
+    update: int = 0
+    global_step: int = 0
+    env_steps: int = 0
+    episodes: int = 0
+
+
 def env_spec_of(config: TrainConfig) -> EnvSpec:
     return EnvSpec(
         config.num_players, config.k_suggestions, config.episode, config.reward, config.reward_scale, config.env_factory
@@ -199,12 +212,12 @@ def seed_everything(config: TrainConfig) -> np.random.Generator:
     return np.random.default_rng(config.seed)
 
 
-def _save(run_dir: Path, agent, optimizer, config, counters, np_rng, pool: OpponentPool) -> None:
+def _save(run_dir: Path, agent, optimizer, config, progress: Progress, np_rng, pool: OpponentPool) -> None:
     data = checkpoint.make(
         agent,
         agent.spec(),
         optimizer=optimizer.state_dict(),
-        counters=counters,
+        counters=asdict(progress),
         rng=checkpoint.rng_state(np_rng),
         config=to_dict(config),
         pool=pool.manifest(),
@@ -227,18 +240,18 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
     agent = Agent(layout, config.hidden_size, config.slot_hidden_size)
     optimizer = torch.optim.Adam(agent.parameters(), lr=config.learning_rate, eps=1e-5)
     pool = OpponentPool(run_dir, config.pool_size)
-    counters = {"update": 0, "global_step": 0, "env_steps": 0, "episodes": 0}
+    progress = Progress()
 
     if resume:
         data = checkpoint.load(run_dir / "latest.pt")
         saved = from_dict(data["config"])
         if saved.hidden_size != config.hidden_size or saved.slot_hidden_size != config.slot_hidden_size:
             raise checkpoint.CheckpointError(f"checkpoint {run_dir / 'latest.pt'} has a different network size")
-        checkpoint.build_agent(data, run_dir / "latest.pt", expect_layout=layout.as_dict())  # layout check
+        checkpoint.build_agent(data, run_dir / "latest.pt", expect_layout=layout)  # layout check
         checkpoint.load_model_state(agent, data, run_dir / "latest.pt")
         try:
             optimizer.load_state_dict(data["optimizer"])
-            counters = dict(data["counters"])
+            progress = Progress(**data["counters"])
             checkpoint.restore_rng(data["rng"], np_rng)
             pool.load_manifest(data["pool"])
         except (KeyError, ValueError, TypeError) as exc:
@@ -248,27 +261,27 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
     else:
         pool.add(agent, 0)
     save_config(config, run_dir / "config.yaml")
-    logger = MetricLogger(run_dir, resume_step=counters["global_step"] if resume else None)
+    logger = MetricLogger(run_dir, resume_step=progress.global_step if resume else None)
 
     num_updates = config.num_updates
-    last_update = num_updates if max_updates is None else min(num_updates, counters["update"] + max_updates)
+    last_update = num_updates if max_updates is None else min(num_updates, progress.update + max_updates)
     driver = Driver(env_spec, config.num_envs, config.num_workers)
     bar = None
     if config.progress_bar:
         from tqdm import tqdm
 
-        bar = tqdm(total=num_updates, initial=counters["update"], unit="upd", dynamic_ncols=True)
+        bar = tqdm(total=num_updates, initial=progress.update, unit="upd", dynamic_ncols=True)
     latest_eval = ""
     try:
-        while counters["update"] < last_update:
-            update = counters["update"]
+        while progress.update < last_update:
+            update = progress.update
             t0 = time.perf_counter()
             lr = lr_at(update, num_updates, config.learning_rate, config.anneal_lr)
             for group in optimizer.param_groups:
                 group["lr"] = lr
 
-            def new_spec():
-                return draw_spec(
+            def new_episode():
+                return draw_episode(
                     np_rng,
                     config.num_players,
                     config.learner_seats,
@@ -279,63 +292,60 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
                 )
 
             rollout = collect_rollout(
-                driver, agent, pool.policies(config.opponent_greedy), new_spec, config.batch_target
+                driver, agent, pool.policies(config.opponent_greedy), new_episode, config.batch_target
             )
-            for summary in rollout.summaries:
-                for seat, score in learner_scores(summary).items():
-                    controller = summary["spec"].controllers[seat]
-                    if controller.startswith("pool:"):
-                        pool.record(controller[5:], score)
+            for result in rollout.results:
+                pool.record_episode(result)
             t_rollout = time.perf_counter() - t0
             batch = make_batch(rollout.trajectories, config.gamma, config.gae_lambda)
             metrics = update_policy(agent, optimizer, batch, config, np_rng)
             elapsed = time.perf_counter() - t0
 
-            counters["update"] += 1
-            counters["global_step"] += rollout.decisions
-            counters["env_steps"] += rollout.env_steps
-            counters["episodes"] += len(rollout.summaries)
+            progress.update += 1
+            progress.global_step += rollout.decisions
+            progress.env_steps += rollout.env_steps
+            progress.episodes += len(rollout.results)
             returns = [sum(t.rewards) for t in rollout.trajectories]
             metrics.update(
                 {
                     "charts/learning_rate": lr,
                     "charts/episodic_return": float(np.mean(returns)) if returns else 0.0,
-                    "charts/episodes": len(rollout.summaries),
+                    "charts/episodes": len(rollout.results),
                     "charts/batch_size": len(batch),
-                    "charts/env_steps": counters["env_steps"],
+                    "charts/env_steps": progress.env_steps,
                     "charts/SPS": rollout.env_steps / elapsed,
                     "charts/rollout_fraction": t_rollout / elapsed,
                     "charts/pool_size": len(pool.entries),
                 }
             )
-            step = counters["global_step"]
-            final = counters["update"] == last_update
+            step = progress.global_step
+            final = progress.update == last_update
             if config.eval_games > 0 and (
-                (config.eval_interval and counters["update"] % config.eval_interval == 0)
-                or (final and counters["update"] == num_updates)
+                (config.eval_interval and progress.update % config.eval_interval == 0)
+                or (final and progress.update == num_updates)
             ):
                 res = evaluate(
                     agent,
                     config.eval_opponent,
                     games=config.eval_games,
                     num_players=config.num_players,
-                    seed=config.seed * 1_000_003 + counters["update"],
+                    seed=config.seed * 1_000_003 + progress.update,
                     env_spec=env_spec,
                 )
                 metrics.update(
                     {
-                        "eval/win_rate": res["win_rate"],
-                        "eval/win_rate_ci_low": res["win_rate_ci"][0],
-                        "eval/win_rate_ci_high": res["win_rate_ci"][1],
-                        "eval/score_diff": res["mean_round_score_diff"],
+                        "eval/win_rate": res.win_rate,
+                        "eval/win_rate_ci_low": res.win_rate_ci[0],
+                        "eval/win_rate_ci_high": res.win_rate_ci[1],
+                        "eval/score_diff": res.mean_round_score_diff,
                     }
                 )
-                latest_eval = f"{res['win_rate']:.2f} vs {config.eval_opponent}"
+                latest_eval = f"{res.win_rate:.2f} vs {config.eval_opponent}"
             logger.log(step, metrics)
-            if counters["update"] % config.pool_snapshot_interval == 0:
-                pool.add(agent, counters["update"])
-            if counters["update"] % config.checkpoint_interval == 0 or final:
-                _save(run_dir, agent, optimizer, config, counters, np_rng, pool)
+            if progress.update % config.pool_snapshot_interval == 0:
+                pool.add(agent, progress.update)
+            if progress.update % config.checkpoint_interval == 0 or final:
+                _save(run_dir, agent, optimizer, config, progress, np_rng, pool)
             if bar is not None:
                 bar.update(1)
                 bar.set_postfix_str(

@@ -3,11 +3,11 @@
 Interface: a policy is a callable ``policy(observation, action_mask) -> action`` where
 ``observation`` is the env's float32 observation vector (``obs["observation"]``) and
 ``action_mask`` its int8 mask (``obs["action_mask"]``); it returns a legal action (an int).
-Policies read suggestion slots through :func:`carousel_env.envs.observation.layout_for_mask`,
+Policies read suggestion slots through :func:`carousel_env.envs.aec.layout_for_mask`,
 so they work with any ``k_suggestions``. They see only what the observation shows.
 
-Get one by name with :func:`get_policy` (``random``, ``greedy``, ``smart``); names take an
-optional seed for the random parts (``get_policy("random", seed=3)``).
+Get one by name from :mod:`carousel_env.agents.registry` (``get_policy("random", seed=3)``);
+:mod:`carousel_env.agents.match` plays them against each other.
 
 * ``random``: uniform over the legal actions.
 * ``greedy``: knocks as soon as allowed, else makes the play that sheds the most points,
@@ -48,8 +48,8 @@ import numpy as np
 
 from carousel_env.engine.cards import NUM_CARDS, POINTS, Hand, Table, joker_as
 from carousel_env.engine.rules import Rules, carousel, manipulation_rummy
-from carousel_env.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK
-from carousel_env.envs.observation import POINTS_SCALE, SIZE_SCALE, layout_for_mask
+from carousel_env.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK, layout_for_mask
+from carousel_env.envs.observation import POINTS_SCALE, SIZE_SCALE
 from carousel_env.solver import has_play, solve
 
 Policy = Callable[[np.ndarray, np.ndarray], int]
@@ -190,99 +190,3 @@ def _same_plays(suggestions: tuple, slots: np.ndarray, cards: slice) -> bool:
         np.array_equal(np.bincount(s.play.added, minlength=NUM_CARDS + 1), slots[i, cards])
         for i, s in enumerate(suggestions)
     )
-
-
-_REGISTRY: dict[str, Callable[..., Policy]] = {
-    "random": RandomPolicy,
-    "greedy": lambda **_: greedy,
-    "smart": SmartPolicy,
-}
-
-
-def policy_names() -> tuple[str, ...]:
-    return tuple(_REGISTRY)
-
-
-def get_policy(name: str, **kwargs: object) -> Policy:
-    """A baseline policy by name (``random``, ``greedy``, ``smart``); keyword arguments
-    go to its constructor (``seed`` for ``random``)."""
-    try:
-        factory = _REGISTRY[name]
-    except KeyError:
-        raise ValueError(f"unknown baseline policy {name!r} (choose from {', '.join(_REGISTRY)})") from None
-    return factory(**kwargs)
-
-
-def resolve_policy(spec: str | Policy, seed: int | None = None) -> Policy:
-    """A policy from a name or a callable (callables are returned as they are)."""
-    if isinstance(spec, str):
-        return get_policy(spec, seed=seed) if spec == "random" else get_policy(spec)
-    if callable(spec):
-        return spec
-    raise TypeError(f"a policy is a baseline name or a callable (observation, action_mask) -> action, got {spec!r}")
-
-
-def play_match(policies: list[str | Policy], games: int, seed: int = 0, **config: object) -> dict[str, list[float]]:
-    """Play ``games`` games between ``policies`` (one per seat, seats rotated every game so
-    that no policy keeps the first seat) through the raw env; returns per-policy-index lists of
-    final totals and wins (``{"score": [...], "wins": [...], "games": [...]}``)."""
-    from carousel_env.envs.aec import raw_env
-
-    n = len(policies)
-    env = raw_env(num_players=n, **config)
-    resolved = [resolve_policy(p, seed=seed + i) for i, p in enumerate(policies)]
-    totals: dict[str, list[float]] = {"score": [0.0] * n, "wins": [0.0] * n, "games": [0.0] * n}
-    for game in range(games):
-        shift = game % n  # policy i sits in seat (i + shift) % n
-        env.reset(seed=seed + game)
-        for agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            seat = env.possible_agents.index(agent)
-            env.step(resolved[(seat - shift) % n](obs["observation"], obs["action_mask"]))
-        result = env.game_state.game_result
-        for i in range(n):
-            seat = (i + shift) % n
-            totals["score"][i] += result.totals[seat]
-            totals["wins"][i] += result.winner == seat
-            totals["games"][i] += 1
-    return totals
-
-
-def round_robin(names: list[str], games: int, seed: int = 0, **config: object) -> list[dict]:
-    """Two-player matches between every pair of ``names``: win rate and mean final totals."""
-    rows = []
-    for i, a in enumerate(names):
-        for b in names[i + 1 :]:
-            t = play_match([a, b], games, seed=seed, **config)
-            played = max(t["games"][0], 1)
-            rows.append(
-                {
-                    "a": a,
-                    "b": b,
-                    "games": int(played),
-                    "a_win_rate": t["wins"][0] / played,
-                    "a_mean_total": t["score"][0] / played,
-                    "b_mean_total": t["score"][1] / played,
-                }
-            )
-    return rows
-
-
-def engine_player(policy: str | Policy, k: int = 8, seed: int | None = None):
-    """Adapt a policy to the engine: a callable ``GameState -> Action`` that plays for the
-    player to act from that player's observation only (for ``carousel demo`` and scripts)."""
-    from carousel_env.envs.aec import decision, engine_action
-    from carousel_env.envs.observation import encode, layout
-
-    chosen = resolve_policy(policy, seed=seed)
-    lay = layout(k)
-
-    def play(state):
-        mask, suggestions = decision(state, k)
-        action = chosen(encode(state, state.current, suggestions, lay), mask)
-        return engine_action(action, suggestions)
-
-    return play

@@ -150,18 +150,24 @@ from carousel_env.engine.errors import IllegalAction
 from carousel_env.engine.game import ActionKind, GameState, Phase, allowed, apply, new_game, next_round
 from carousel_env.envs import wrappers as aec_wrappers
 from carousel_env.envs.config import EnvConfig
-from carousel_env.envs.observation import ObservationLayout, encode, layout
+from carousel_env.envs.observation import ObservationLayout, encode, layout, upper_bounds
 from carousel_env.solver import has_play, solve
 
 DRAW_AGAIN = 0
 KNOCK = 1
 END_TURN = 2
 FIRST_SUGGESTION = 3
-NUM_FIXED_ACTIONS = 3
+NUM_FIXED_ACTIONS = 3  # the actions before the suggestion slots (networks size their heads by it)
 FIXED_ACTION_NAMES = ("DRAW_AGAIN", "KNOCK", "END_TURN")
 _KINDS = (ActionKind.DRAW_AGAIN, ActionKind.KNOCK, ActionKind.END_TURN)
 
 observation_layout = layout  # observation_layout(K) -> ObservationLayout
+
+
+def layout_for_mask(action_mask: np.ndarray) -> ObservationLayout:
+    """The observation layout matching an action mask (``NUM_FIXED_ACTIONS + K`` actions),
+    for policies given only the observation and the mask."""
+    return layout(len(action_mask) - NUM_FIXED_ACTIONS)
 
 
 def action_name(action: int) -> str:
@@ -230,7 +236,7 @@ class raw_env(AECEnv):
         self._num_actions = NUM_FIXED_ACTIONS + k
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(0.0, self.observation_layout.high(), dtype=np.float32),
+                "observation": spaces.Box(0.0, upper_bounds(k), dtype=np.float32),
                 "action_mask": spaces.Box(0, 1, (self._num_actions,), dtype=np.int8),
             }
         )

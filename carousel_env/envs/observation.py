@@ -14,6 +14,7 @@ order never enter, which the information tests check by shuffling them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -79,23 +80,27 @@ def _slices(channels: tuple[tuple[str, int, float], ...], start: int = 0) -> dic
 
 @dataclass(frozen=True)
 class ObservationLayout:
-    """Where everything is in the observation vector (for ``num_slots`` suggestions).
+    """Where the parts of an observation vector are: a global block of ``global_size``
+    values, then ``num_slots`` slot blocks of ``slot_features`` values each.
 
-    ``global_fields[name]`` and ``slot_fields[name]`` are slices; slot fields are relative
-    to the start of a slot, ``slot(k)`` is slot ``k``'s slice of the whole vector.
+    The sizes alone describe a layout: that is all a network needs (it splits the vector,
+    scores every slot with shared weights) and all a checkpoint stores (``as_dict``), and
+    an environment other than Carousel's (the training tests' stand-in) gives only these.
+    Carousel's own layout, :func:`layout`, also names its channels: ``global_fields[name]``
+    and ``slot_fields[name]`` are slices, slot fields relative to the start of a slot.
+    Layouts compare by their sizes, so a network built from a checkpoint's sizes fits the
+    environment whose layout has them.
     """
 
+    global_size: int
     num_slots: int
-    global_fields: dict[str, slice] = field(default_factory=dict)
-    slot_fields: dict[str, slice] = field(default_factory=dict)
-    global_size: int = field(init=False)
-    slot_features: int = field(init=False)
+    slot_features: int
+    global_fields: Mapping[str, slice] = field(default_factory=dict, compare=False, repr=False)
+    slot_fields: Mapping[str, slice] = field(default_factory=dict, compare=False, repr=False)
     size: int = field(init=False)
 
     def __post_init__(self) -> None:
-        # Plain attributes, not properties: the encoder reads them on every call.
-        object.__setattr__(self, "global_size", sum(width for _, width, _ in GLOBAL_CHANNELS))
-        object.__setattr__(self, "slot_features", sum(width for _, width, _ in SLOT_CHANNELS))
+        # A plain attribute, not a property: the encoder reads it on every call.
         object.__setattr__(self, "size", self.global_size + self.num_slots * self.slot_features)
 
     @property
@@ -110,35 +115,45 @@ class ObservationLayout:
         """The slot blocks of ``vector`` (shape ``(..., size)``) as ``(..., num_slots, slot_features)``."""
         return vector[..., self.slots_start :].reshape(*vector.shape[:-1], self.num_slots, self.slot_features)
 
-    def high(self) -> np.ndarray:
-        """Per-element upper bounds (the lower bound is 0 everywhere)."""
-        parts = [np.full(width, bound, np.float32) for _, width, bound in GLOBAL_CHANNELS]
-        slot = np.concatenate([np.full(width, bound, np.float32) for _, width, bound in SLOT_CHANNELS])
-        return np.concatenate([*parts, np.tile(slot, self.num_slots)])
-
-    def as_dict(self) -> dict:
-        """Plain-data description (for logs and for networks built elsewhere)."""
+    def as_dict(self) -> dict[str, int]:
+        """The sizes as plain data: what a checkpoint stores with its network."""
         return {
-            "size": self.size,
             "global_size": self.global_size,
             "slots_start": self.slots_start,
             "num_slots": self.num_slots,
             "slot_features": self.slot_features,
-            "global_fields": {k: (s.start, s.stop) for k, s in self.global_fields.items()},
-            "slot_fields": {k: (s.start, s.stop) for k, s in self.slot_fields.items()},
         }
+
+    @classmethod
+    def from_dict(cls, sizes: Mapping[str, int]) -> ObservationLayout:
+        """The layout ``as_dict`` describes (``slots_start`` is checked, not stored: the
+        slots always follow the global block)."""
+        lay = cls(int(sizes["global_size"]), int(sizes["num_slots"]), int(sizes["slot_features"]))
+        if int(sizes["slots_start"]) != lay.slots_start:
+            raise ValueError(
+                f"slots_start {sizes['slots_start']} is not where the global block ends ({lay.global_size})"
+            )
+        return lay
+
+
+def _width(channels: tuple[tuple[str, int, float], ...]) -> int:
+    return sum(width for _, width, _ in channels)
 
 
 @cache
 def layout(num_slots: int) -> ObservationLayout:
-    """The layout for ``num_slots`` (= ``k_suggestions``) suggestion slots."""
-    return ObservationLayout(num_slots, _slices(GLOBAL_CHANNELS), _slices(SLOT_CHANNELS))
+    """Carousel's layout for ``num_slots`` (= ``k_suggestions``) suggestion slots."""
+    return ObservationLayout(
+        _width(GLOBAL_CHANNELS), num_slots, _width(SLOT_CHANNELS), _slices(GLOBAL_CHANNELS), _slices(SLOT_CHANNELS)
+    )
 
 
-def layout_for_mask(action_mask: np.ndarray) -> ObservationLayout:
-    """The layout matching an action mask (``3 + K`` actions), for policies given only
-    the observation and the mask."""
-    return layout(len(action_mask) - 3)
+def upper_bounds(num_slots: int) -> np.ndarray:
+    """Per-element upper bounds of Carousel's vector with ``num_slots`` slots (the lower
+    bound is 0 everywhere): the observation space's ``high``."""
+    parts = [np.full(width, bound, np.float32) for _, width, bound in GLOBAL_CHANNELS]
+    slot = np.concatenate([np.full(width, bound, np.float32) for _, width, bound in SLOT_CHANNELS])
+    return np.concatenate([*parts, np.tile(slot, num_slots)])
 
 
 # Precomputed offsets: the encoder runs once per decision, so it indexes plain ints.

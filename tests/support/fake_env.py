@@ -2,20 +2,21 @@
 
 Same surface as ``carousel_env.env``: agents ``player_i``, Dict observations with an int8
 ``action_mask``, actions 0 draw again / 1 knock / 2 end turn / 3+k suggestion k, an
-``observation_layout`` with global block + K slot blocks, zero-sum rewards through
-``_cumulative_rewards``, and the same wrappers. The game: each seat holds a "hand value";
+``observation_layout`` of its own sizes (global block + K slot blocks), zero-sum rewards
+through ``_cumulative_rewards``, and the same wrappers. The game: each seat holds a "hand value";
 suggestion k lowers it by the value shown in slot k; knocking is legal at 5 or less and
 wins if the knocker's value is the lowest. Small enough that a policy can learn it.
 """
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+
+from carousel_env.envs.aec import NUM_FIXED_ACTIONS
+from carousel_env.envs.observation import ObservationLayout
 
 GLOBAL = 6
 SLOT_F = 3
@@ -34,24 +35,18 @@ class FakeCarouselEnv(AECEnv):
         self.episode = episode
         self.scale = 0.1 if reward_scale is None else reward_scale
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
-        self.observation_layout = SimpleNamespace(
-            global_size=GLOBAL,
-            slots_start=GLOBAL,
-            num_slots=self.k,
-            slot_features=SLOT_F,
-            size=GLOBAL + self.k * SLOT_F,
-        )
+        self.observation_layout = ObservationLayout(global_size=GLOBAL, num_slots=self.k, slot_features=SLOT_F)
         size = self.observation_layout.size
         self.observation_spaces = {
             a: spaces.Dict(
                 {
                     "observation": spaces.Box(0.0, 100.0, (size,), np.float32),
-                    "action_mask": spaces.Box(0, 1, (3 + self.k,), np.int8),
+                    "action_mask": spaces.Box(0, 1, (NUM_FIXED_ACTIONS + self.k,), np.int8),
                 }
             )
             for a in self.possible_agents
         }
-        self.action_spaces = {a: spaces.Discrete(3 + self.k) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(NUM_FIXED_ACTIONS + self.k) for a in self.possible_agents}
         self.render_mode = render_mode
 
     def observation_space(self, agent):
@@ -81,7 +76,7 @@ class FakeCarouselEnv(AECEnv):
         self.offers[:count] = self.rng.integers(1, 8, count)
 
     def _mask(self):
-        m = np.zeros(3 + self.k, np.int8)
+        m = np.zeros(NUM_FIXED_ACTIONS + self.k, np.int8)
         m[0] = self.draws < 2
         m[1] = self.values[self.current] <= 5
         m[2] = 1
@@ -102,7 +97,7 @@ class FakeCarouselEnv(AECEnv):
             for k in range(self.k):
                 base = GLOBAL + k * SLOT_F
                 v[base : base + 3] = (self.offers[k] > 0, self.offers[k] / 8, (self.values[seat] - self.offers[k]) / 30)
-        mask = self._mask() if acting else np.zeros(3 + self.k, np.int8)
+        mask = self._mask() if acting else np.zeros(NUM_FIXED_ACTIONS + self.k, np.int8)
         return {"observation": v, "action_mask": mask}
 
     def _end(self, winner):

@@ -1,0 +1,54 @@
+"""Playing whole episodes on the driver's game copies, network seats decided in batches.
+
+``play_episodes`` keeps every copy busy with the next episode of a list until all are
+played (evaluation); ``act_batched`` decides every pending network seat with one forward
+pass per policy (evaluation and the learner's rollouts alike).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from carousel_env.agents.match import Episode, EpisodeResult
+from training.policies import Controller, NetworkPolicy
+from training.runners import Driver, Report
+
+
+def play_episodes(
+    driver: Driver, episodes: list[Episode[Controller]], policies: dict[Controller, NetworkPolicy]
+) -> list[EpisodeResult[Controller]]:
+    """Play every episode (network seats batched per policy); the results in episode order."""
+    queue = list(enumerate(episodes))[::-1]
+    running: dict[int, int] = {}  # game copy -> index of the episode it plays
+    results: list[EpisodeResult[Controller] | None] = [None] * len(episodes)
+    actions: dict[int, int] = {}
+    resets: dict[int, Episode[Controller]] = {}
+    while True:
+        for i in range(driver.num_envs):
+            if i not in running and queue:
+                k, episode = queue.pop()
+                running[i] = k
+                resets[i] = episode
+        if not actions and not resets:
+            return results
+        pending = {}
+        for rep in driver.step(actions, resets):
+            if rep.done:
+                results[running.pop(rep.env)] = rep.result
+            else:
+                pending[rep.env] = rep
+        resets = {}
+        actions = act_batched(pending, policies)
+
+
+def act_batched(pending: dict[int, Report], policies: dict[Controller, NetworkPolicy]) -> dict[int, int]:
+    """Actions for every pending decision, one forward pass per policy, in controller order."""
+    groups: dict[Controller, list[Report]] = {}
+    for rep in pending.values():
+        groups.setdefault(rep.controller, []).append(rep)
+    actions = {}
+    for controller in sorted(groups):
+        reps = groups[controller]
+        acts = policies[controller].act(np.stack([r.obs for r in reps]), np.stack([r.mask for r in reps]))
+        actions.update({r.env: int(a) for r, a in zip(reps, acts)})
+    return actions

@@ -1,0 +1,134 @@
+"""The learner's rollouts: which episodes it plays, and its per-seat trajectories.
+
+``draw_episode`` draws a training episode: a fresh deal, the learner in random seats, and
+opponents from the pool (PFSP) or, for a share of the seats, scripted policies.
+
+``collect_rollout`` plays episodes until the learner has made ``target`` decisions, then
+finishes the running episodes (starting no new ones), so every trajectory in a batch is
+complete and on-policy, and nothing about the environments survives between updates
+(which is what makes ``--resume`` exact).
+
+Rewards: PettingZoo's ``last()`` returns what a seat earned since its own previous action
+(also when it is stepped out after the episode ends). That reward is added to the seat's
+previous transition, so rewards land on the seat that earned them even though they arrive
+after other seats act.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+
+from carousel_env.agents.match import Episode, EpisodeResult
+from training.episodes import act_batched
+from training.network import Agent
+from training.policies import LEARNER, Controller, NetworkPolicy
+from training.pool import OpponentPool
+from training.runners import Driver, Report
+
+
+@dataclass
+class Trajectory:
+    """One learner seat's decisions in one episode, in order; the last one ends it."""
+
+    seat: int = -1
+    episode_seed: int = -1
+    obs: list[np.ndarray] = field(default_factory=list)
+    masks: list[np.ndarray] = field(default_factory=list)
+    actions: list[int] = field(default_factory=list)
+    logprobs: list[float] = field(default_factory=list)
+    values: list[float] = field(default_factory=list)
+    rewards: list[float] = field(default_factory=list)
+
+
+@dataclass
+class Rollout:
+    trajectories: list[Trajectory]
+    results: list[EpisodeResult[Controller]]
+    decisions: int
+    env_steps: int
+
+
+def collect_rollout(
+    driver: Driver,
+    agent: Agent,
+    opponents: dict[Controller, NetworkPolicy],
+    new_episode: Callable[[], Episode[Controller]],
+    target: int,
+) -> Rollout:
+    """Play until the learner has made ``target`` decisions, then finish running episodes.
+
+    ``new_episode()`` draws the next episode (seed, seats, opponents)."""
+    open_traj: dict[tuple[int, int], Trajectory] = {}
+    seeds: dict[int, int] = {}  # game copy -> seed of the episode it plays
+    finished: list[Trajectory] = []
+    results: list[EpisodeResult[Controller]] = []
+    decisions = env_steps = 0
+    resets = {i: new_episode() for i in range(driver.num_envs)}
+    actions: dict[int, int] = {}
+    while actions or resets:
+        seeds.update({i: e.seed for i, e in resets.items()})
+        pending: dict[int, Report] = {}
+        reports = driver.step(actions, resets)
+        resets = {}
+        for rep in reports:
+            env_steps += rep.env_steps
+            for seat, r in enumerate(rep.rewards):
+                traj = open_traj.get((rep.env, seat))
+                # A reward before a seat's first decision has no action to credit; dropped.
+                if traj is not None and r:
+                    traj.rewards[-1] += float(r)
+            if rep.done:
+                for seat in range(len(rep.rewards)):
+                    traj = open_traj.pop((rep.env, seat), None)
+                    if traj is not None:
+                        finished.append(traj)
+                results.append(rep.result)
+                if decisions < target:
+                    resets[rep.env] = new_episode()
+            else:
+                pending[rep.env] = rep
+        mine = [r for r in pending.values() if r.controller == LEARNER]
+        if mine:
+            with torch.no_grad():
+                action, logprob, _, value = agent.get_action_and_value(
+                    torch.as_tensor(np.stack([r.obs for r in mine])), torch.as_tensor(np.stack([r.mask for r in mine]))
+                )
+            for k, rep in enumerate(mine):
+                traj = open_traj.setdefault((rep.env, rep.seat), Trajectory(rep.seat, seeds[rep.env]))
+                traj.obs.append(rep.obs)
+                traj.masks.append(rep.mask)
+                traj.actions.append(int(action[k]))
+                traj.logprobs.append(float(logprob[k]))
+                traj.values.append(float(value[k]))
+                traj.rewards.append(0.0)
+            decisions += len(mine)
+        actions = {r.env: int(action[k]) for k, r in enumerate(mine)} if mine else {}
+        actions.update(act_batched({i: r for i, r in pending.items() if r.controller != LEARNER}, opponents))
+    return Rollout(finished, results, decisions, env_steps)
+
+
+def draw_episode(
+    rng: np.random.Generator,
+    num_players: int,
+    learner_seats: int,
+    pool: OpponentPool,
+    baselines: list[str],
+    baseline_share: float,
+    pfsp_power: float,
+) -> Episode[Controller]:
+    """A training episode: a fresh deal, random learner seats, PFSP or scripted opponents."""
+    seed = int(rng.integers(2**31 - 1))
+    seats = set(rng.choice(num_players, size=learner_seats, replace=False).tolist())
+    controllers = []
+    for s in range(num_players):
+        if s in seats:
+            controllers.append(LEARNER)
+        elif not pool.entries or (baselines and rng.random() < baseline_share):
+            controllers.append(Controller.scripted(baselines[int(rng.integers(len(baselines)))]))
+        else:
+            controllers.append(Controller.pool(pool.sample(rng, pfsp_power).id))
+    return Episode(seed, tuple(controllers))

@@ -1,0 +1,173 @@
+"""Game copies for training, stepped in the learner process or in worker processes.
+
+* ``Runner`` steps a set of AEC environment copies. Seats controlled by a scripted policy
+  act right there (a scripted policy may read its environment). A seat controlled by a
+  network stops the copy and is reported back, so network decisions are batched across
+  copies (``episodes.act_batched``).
+* ``Driver`` owns the runners: one in-process (``num_workers=0``) or one per worker
+  process. Its ``step`` hands network actions out and gathers the next decision points.
+
+A runner steps a copy with the match runner's loop (``carousel_env.agents.match``), and a
+finished episode leaves the same ``EpisodeResult``; this driver exists beside that one
+because network seats here wait to be decided in batches, in other processes too.
+
+All randomness comes from the learner process (episode seeds, opponent draws, action
+samples) or is seeded from an episode's seed (scripted policies), so results do not
+depend on ``num_workers``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing as mp
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+
+from carousel_env.agents.baselines import Policy
+from carousel_env.agents.match import Episode, EpisodeResult, advance_to_decision
+from carousel_env.agents.registry import get_policy
+from training.envs import EnvSpec, game_state, make_env
+from training.policies import Controller, ControllerKind
+
+
+@dataclass(frozen=True)
+class Report:
+    """What a game copy says after a step: each seat's rewards since the copy's last
+    report, the actions taken in it, then either the next network decision (``seat``,
+    its ``controller``, ``obs``, ``mask``) or, once the episode is over, its ``result``."""
+
+    env: int
+    rewards: np.ndarray
+    env_steps: int
+    seat: int | None = None
+    controller: Controller | None = None
+    obs: np.ndarray | None = None
+    mask: np.ndarray | None = None
+    result: EpisodeResult[Controller] | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.result is not None
+
+
+class Runner:
+    def __init__(self, env_spec: EnvSpec, env_ids: list[int]) -> None:
+        self.env_ids = list(env_ids)
+        self.envs = {i: make_env(env_spec) for i in self.env_ids}
+        self.n = env_spec.num_players
+        self.episodes: dict[int, Episode[Controller]] = {}
+        self.returns: dict[int, np.ndarray] = {}
+        self.scripted: dict[int, dict[int, Policy]] = {}  # per game copy: seat -> scripted policy
+
+    def step(self, actions: dict[int, int], resets: dict[int, Episode[Controller]]) -> list[Report]:
+        reports = []
+        for i, action in actions.items():
+            self.envs[i].step(int(action))
+            reports.append(self._advance(i, steps=1))
+        for i, episode in resets.items():
+            self.episodes[i] = episode
+            # Scripted policies are seeded from the episode, so their play does not depend
+            # on which process runs them.
+            self.scripted[i] = {
+                seat: get_policy(c.name, seed=episode.seed + seat)
+                for seat, c in enumerate(episode.controllers)
+                if c.kind is ControllerKind.SCRIPTED
+            }
+            self.returns[i] = np.zeros(self.n)
+            self.envs[i].reset(seed=episode.seed)
+            reports.append(self._advance(i, steps=0))
+        return reports
+
+    def _advance(self, i: int, steps: int) -> Report:
+        """Run scripted seats until a network seat must decide or the episode ends."""
+        rewards = np.zeros(self.n)
+        decision, scripted_steps = advance_to_decision(self.envs[i], self.scripted[i], rewards)
+        steps += scripted_steps
+        episode = self.episodes[i]
+        if decision is not None:
+            seat = decision.seat
+            return Report(
+                i, rewards, steps, seat, episode.controllers[seat], decision.observation, decision.action_mask
+            )
+        self.returns[i] += rewards
+        result = EpisodeResult.of(episode, self.returns[i], game_state(self.envs[i]))
+        return Report(i, rewards, steps, result=result)
+
+    def close(self) -> None:
+        for env in self.envs.values():
+            env.close()
+
+
+@dataclass(frozen=True)
+class WorkerFailure:
+    """A worker's exception, sent back so that the learner fails with the real cause."""
+
+    message: str
+
+
+def _worker(conn, env_spec: EnvSpec, env_ids: list[int]) -> None:
+    """A worker's loop: ``(actions, resets)`` in, the runner's reports out; None closes."""
+    torch.set_num_threads(1)
+    runner = Runner(env_spec, env_ids)
+    while (step := conn.recv()) is not None:
+        try:
+            conn.send(runner.step(*step))
+        except Exception as exc:
+            conn.send(WorkerFailure(f"{type(exc).__name__}: {exc}"))
+    runner.close()
+    conn.close()
+
+
+class Driver:
+    """Game copies ``0..num_envs-1``, stepped in-process or split over worker processes."""
+
+    def __init__(self, env_spec: EnvSpec, num_envs: int, num_workers: int = 0) -> None:
+        self.num_envs = num_envs
+        self.local: Runner | None = None
+        self.workers: list[tuple[Any, Any, list[int]]] = []
+        if num_workers == 0:
+            self.local = Runner(env_spec, list(range(num_envs)))
+            return
+        # spawn, not fork: forking a process that has started torch's threads can deadlock.
+        ctx = mp.get_context("spawn")
+        for w in range(num_workers):
+            ids = list(range(w, num_envs, num_workers))
+            parent, child = ctx.Pipe()
+            proc = ctx.Process(target=_worker, args=(child, env_spec, ids), daemon=True)
+            proc.start()
+            child.close()
+            self.workers.append((proc, parent, ids))
+
+    def step(self, actions: dict[int, int], resets: dict[int, Episode[Controller]]) -> list[Report]:
+        if self.local is not None:
+            reports = self.local.step(actions, resets)
+        else:
+            for _, conn, ids in self.workers:
+                mine = set(ids)
+                conn.send(
+                    ({i: a for i, a in actions.items() if i in mine}, {i: e for i, e in resets.items() if i in mine})
+                )
+            reports = []
+            for _, conn, _ in self.workers:
+                try:
+                    answer = conn.recv()
+                except (EOFError, ConnectionError):
+                    raise RuntimeError("a worker process died (see its traceback above)") from None
+                if isinstance(answer, WorkerFailure):
+                    raise RuntimeError(f"worker failed: {answer.message}")
+                reports.extend(answer)
+        return sorted(reports, key=lambda r: r.env)  # a fixed order keeps runs reproducible
+
+    def close(self) -> None:
+        if self.local is not None:
+            self.local.close()
+        for proc, conn, _ in self.workers:
+            with contextlib.suppress(BrokenPipeError, OSError):
+                conn.send(None)
+            proc.join(timeout=5)
+            if proc.is_alive():
+                proc.terminate()
+        self.workers = []
