@@ -37,7 +37,19 @@ def test_cache_with_an_old_stamp_is_dropped(tmp_path):
 
 def test_stamp_covers_every_solver_module_and_the_card_constants():
     names = [line.split()[0] for line in _cache.sources_stamp().splitlines()]
-    assert {"core.py", "pipeline.py", "prepare.py", "build.py", "cards.py"} <= set(names)
+    modules = ["states", "lanes", "sweep", "entries", "answer", "pipeline", "prepare", "build", "witness/search"]
+    expected = {f"solver/{module}.py" for module in modules} | {"solver/witness/settle.py", "engine/cards.py"}
+    assert expected <= set(names)
+
+
+def test_subpackage_caches_are_dropped_with_the_top_one(tmp_path):
+    cache = tmp_path / "__pycache__"
+    _fake_cache(cache)
+    (tmp_path / "witness").mkdir()
+    sub = tmp_path / "witness" / "__pycache__"
+    _fake_cache(sub)
+    assert _cache.drop_stale_cache(cache)
+    assert sorted(p.name for p in sub.iterdir()) == ["keep.txt"]  # the stamp is kept in the top one only
 
 
 def test_unwritable_cache_is_left_alone(tmp_path):

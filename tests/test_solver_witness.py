@@ -18,7 +18,7 @@ from carousel_env import solver
 from carousel_env.engine.cards import card_points, parse_hand, parse_table, table_str
 from carousel_env.engine.manipulation import Play, check_play
 from carousel_env.engine.rules import carousel, manipulation_rummy
-from carousel_env.solver import build, pipeline, prepare, witness
+from carousel_env.solver import build, prepare, witness
 
 DATA = Path(__file__).resolve().parent / "data" / "solver_positions.jsonl"
 
@@ -30,7 +30,7 @@ def _search(table: str, played: str, budget: int = 10_000):
     real = [c for c in cards if c != 52]
     jokers = len(cards) - len(real)
     lay = prepare.layout(np.array(units + real, dtype=np.int64), np.full(jokers, 52, dtype=np.int64), True, True)
-    codes, expanded = witness.witness(*lay[4:13], jokers, budget)
+    codes, expanded = witness.witness(lay.cells, jokers, budget)
     return lay, codes, expanded, jokers
 
 
@@ -111,7 +111,8 @@ def test_witnesses_settle_solves_exactly_like_the_sweeps(monkeypatch):
         settled += made
         if made and 52 not in hand and first.best_cards is not None:
             units = np.array([u for meld in table for u in meld], dtype=np.int64)
-            live = prepare.layout(units, np.array(hand, dtype=np.int64), rules.ace_low, rules.ace_high)[6].sum()
+            lay = prepare.layout(units, np.array(hand, dtype=np.int64), rules.ace_low, rules.ace_high)
+            live = lay.cells.lay_h.sum()
             searched += first.best_cards < live  # not every live card: best_of_size searched the sizes
     assert settled > 20  # witnesses, not the sweeps, made many of these tables
     assert searched > 3
@@ -150,7 +151,7 @@ def _best_by_subsets(units: list[int], hand: list[int], n: int) -> int:
     best = -1
     for chosen in set(itertools.combinations(sorted(hand), n)):
         lay = prepare.layout(np.array(units + list(chosen), dtype=np.int64), np.zeros(0, dtype=np.int64), True, True)
-        codes, _ = witness.witness(*lay[4:13], 0, 100_000)
+        codes, _ = witness.witness(lay.cells, 0, 100_000)
         assert codes[0] != witness.OVER_BUDGET
         if codes[0] >= 0:
             best = max(best, sum(min(c // 4 + 1, 10) for c in chosen))
@@ -159,7 +160,7 @@ def _best_by_subsets(units: list[int], hand: list[int], n: int) -> int:
 
 def _expanded_uncapped(lay, n, bound):
     """The states ``best_of_size`` expands for size ``n`` with no cap and no earlier proofs."""
-    return witness.best_of_size(*lay[4:14], n, bound, witness.new_known(8), 10**6, -1, 1_000)[2]
+    return witness.best_of_size(lay.cells, n, bound, witness.new_known(8), 10**6, -1, 1_000)[2]
 
 
 @pytest.mark.parametrize(
@@ -178,19 +179,19 @@ def test_best_of_size_matches_every_choice_of_cards(table, hand):
     units = [u for meld in (parse_table(table) if table else ()) for u in meld]
     cards = list(parse_hand(hand))
     lay = prepare.layout(np.array(units, dtype=np.int64), np.array(cards, dtype=np.int64), True, True)
-    most = int(lay[6].sum())  # live hand cards
-    bound = witness.size_bounds(lay[6], lay[13], most)
+    most = int(lay.cells.lay_h.sum())  # live hand cards
+    bound = witness.size_bounds(lay.cells.lay_h, lay.cells.rp, most)
     known = witness.new_known(1000)
     for n in range(most, 0, -1):
-        points, codes, _, known = witness.best_of_size(*lay[4:14], n, bound, known, 1_000_000, -1, 1_000)
+        points, codes, _, known = witness.best_of_size(lay.cells, n, bound, known, 1_000_000, -1, 1_000)
         best = _best_by_subsets(units, cards, n)
         assert max(points, -1) == best, n
         # a floor: only plays worth more count; a cap (proved by the caller) ends the search there
         for floor in (best - 1, best, best + 1):
-            above, _, _, known = witness.best_of_size(*lay[4:14], n, bound, known, 1_000_000, floor, 1_000)
+            above, _, _, known = witness.best_of_size(lay.cells, n, bound, known, 1_000_000, floor, 1_000)
             assert above == (best if best > floor else witness.NO_WITNESS), (n, floor)
         if best >= 0:
-            capped, _, spent, known = witness.best_of_size(*lay[4:14], n, bound, witness.new_known(8), 10**6, -1, best)
+            capped, _, spent, known = witness.best_of_size(lay.cells, n, bound, witness.new_known(8), 10**6, -1, best)
             assert capped == best and spent <= _expanded_uncapped(lay, n, bound), n
         if points >= 0:  # the table it found is a legal play of n cards worth those points
             flat, lengths, added = build.assemble(lay[1], True, lay[2], lay[3], codes)
@@ -207,19 +208,19 @@ def test_best_of_size_matches_every_choice_of_cards(table, hand):
 def test_best_of_size_stops_at_its_budget():
     units = [u for meld in parse_table("3C 4C 5C | 8H 8S 8D") for u in meld]
     lay = prepare.layout(np.array(units, dtype=np.int64), np.array(parse_hand("9H 10H 6C"), dtype=np.int64), True, True)
-    bound = witness.size_bounds(lay[6], lay[13], 3)
-    points, _, expanded, _ = witness.best_of_size(*lay[4:14], 1, bound, witness.new_known(4), 4, -1, 1_000)
+    bound = witness.size_bounds(lay.cells.lay_h, lay.cells.rp, 3)
+    points, _, expanded, _ = witness.best_of_size(lay.cells, 1, bound, witness.new_known(4), 4, -1, 1_000)
     assert points == witness.OVER_BUDGET and expanded == 4
 
 
 def _drop(table: str, played: str, table_jokers: str = ""):
-    """``pipeline._drop_card`` of the cheapest card on a new table (melds in reading order, as
+    """``witness.drop_card`` of the cheapest card on a new table (melds in reading order, as
     the rebuild makes them) that plays ``played``; ``table_jokers``: the faces the old table's jokers declare.
     Returns the card taken out (or -1) and the table less it."""
     melds = parse_table(table)
     tables = (np.zeros((2, 128), dtype=np.int64), np.zeros((2, 64), dtype=np.int64), np.zeros((2, 2), dtype=np.int64))
     flat = np.array([u for meld in melds for u in meld], dtype=np.int64)
-    pipeline._keep_table(tables, 0, flat, np.array([len(meld) for meld in melds], dtype=np.int64))
+    witness.keep_table(tables, 0, flat, np.array([len(meld) for meld in melds], dtype=np.int64))
     played_counts = np.zeros((2, 53), dtype=np.int64)
     for c in parse_hand(played):
         played_counts[0, c] += 1
@@ -228,7 +229,7 @@ def _drop(table: str, played: str, table_jokers: str = ""):
         jokers[c] += 1
     # the callers drop the last of the dearest cards: the cheapest card played
     cheapest = min(card_points(c) for c in parse_hand(played))
-    card = pipeline._drop_card(tables, played_counts, 0, 1, jokers, cheapest)
+    card = witness.drop_card(tables, played_counts, 0, 1, jokers, cheapest)
     if card < 0:
         return card, None
     units, lengths, sizes = tables

@@ -5,15 +5,27 @@ counts 25) and the exact maximum number of cards over every play that
 :func:`carousel_env.engine.manipulation.check_play` accepts, plus up to ``k`` distinct suggested
 plays; ``has_play`` only answers whether any legal play exists.
 
-How (see the modules, all compiled with numba): ``prepare`` reduces the position to
-per-card counts laid out per cell (run position, suit); ``core`` sweeps the cells with
-open-run counts per suit as the state, for the exact optima and the best points per
-(cards, hand jokers) entry a slot may pick, then traces each picked entry's choices back
-to the first cell; ``build`` rebuilds a table from them; ``pipeline`` runs all of it and
-picks the slots in one compiled call. On crowded tables, where the sweeps grow large,
-``witness`` first tries to prove the slots' upper bounds with one legal table each (and,
-with no hand joker, searches the sizes whose upper bound has none by branch and bound).
-Nothing is cached between calls.
+How (see the modules, all compiled with numba):
+
+* ``prepare`` reduces the position to per-card counts laid out per cell (run position,
+  suit): a ``Layout``, whose ``Cells`` every sweep and search walks;
+* ``states`` keys a state (open-run counts per suit, jokers placed, units sent to sets)
+  in one int64 and lists its transitions from one cell to the next;
+* ``sweep`` walks the cells with them, keeping every reachable state, for the exact optima
+  and, per slot of its DAG, the best future values; ``lanes`` carries the aces set aside
+  for a run Q-K-A beside the key while it does;
+* ``entries`` computes the best points per (cards, hand jokers) entry a slot may pick, and
+  traces each picked entry's choices back to the first cell;
+* ``build`` rebuilds a table from those choices; ``answer`` picks the slots and packs the
+  suggestions into one array;
+* ``witness``: on crowded tables, where the sweeps grow large, one legal table for each
+  best play's upper bound proves it (``witness.search`` finds them, with no hand joker
+  also the best play of a size by branch and bound; ``witness.settle`` settles every
+  entry the slots need);
+* ``pipeline`` runs all of it in one compiled call (``solve_packed``).
+
+Nothing is cached between calls (``_cache`` only keeps numba's compiled code in step with
+these sources).
 
 Suggestion slots (distinct multisets of played cards; a slot that does not exist or
 repeats an earlier play is skipped, so the list is compact):
@@ -47,7 +59,7 @@ from carousel_env.engine.cards import JOKER, Hand, Table, face, joker_as, make_c
 from carousel_env.engine.manipulation import Play
 from carousel_env.engine.melds import is_valid_meld
 from carousel_env.engine.rules import Rules
-from carousel_env.solver import _cache, pipeline
+from carousel_env.solver import _cache, answer, pipeline
 
 __all__ = ["SolveResult", "Suggestion", "has_play", "solve"]
 
@@ -90,11 +102,11 @@ def _suggestion(play, points, cards, jokers_used, hand_after, hand_after_points,
 
 _NONE = SolveResult(None, None, ())
 # States of the unpruned sweep before ``solve`` switches to the pruned passes (which it
-# also does past ``core.SLOTS_PER_STATE`` times as many slots that can finish, a slot being
-# a state and a lane of aces set aside, see ``core``). The budget bounds the unpruned
-# sweep's memory (about 150 MB). The pruned passes have no budget of their own: on the
+# also does past ``sweep.SLOTS_PER_STATE`` times as many slots that can finish, a slot being
+# a state and a lane of aces set aside, see ``lanes``). The budget bounds the unpruned
+# sweep's memory (about 150 MB). The pruned passes have no budget of their own: the
 # heaviest synthetic positions that witnesses do not settle (hands of 15-30 cards on
-# crowded two-deck tables) a solve takes up to 0.5 s and a few hundred MB.
+# crowded two-deck tables) are the solver's slowest and largest solves.
 FULL_SWEEP_STATES = 250_000
 # States of the unpruned sweep before ``solve`` first tries witnesses (``witness``): one
 # legal table for each best play that meets its upper bound, found depth first (with no
@@ -152,7 +164,7 @@ def solve(table: Table, hand: Hand, rules: Rules, k: int = 8) -> SolveResult:
         for n in lengths:
             melds.append(packed[at : at + n])
             at += n
-        reason = pipeline.SLOT_NAMES[slot] if slot < len(pipeline.SLOT_NAMES) else f"size_{cards}"
+        reason = answer.SLOT_NAMES[slot] if slot < len(answer.SLOT_NAMES) else f"size_{cards}"
         play = Play.of_normalised(added, tuple(melds))  # added in card order, jokers last
         suggestions.append(_suggestion(play, points, cards, jokers, after, after_points, reason))
     return SolveResult(best_points, best_cards, tuple(suggestions))

@@ -1,12 +1,13 @@
 """Keep numba's on-disk cache of the solver in step with its sources.
 
 numba checks a cached function against its own source file only, not against the files
-of the functions compiled into it: after an edit to ``core.py`` alone,
-``pipeline.solve_packed`` would go on running the old ``core`` from its cache, silently.
-So a stamp of every source the compiled code is built from (this package and
-``carousel_env/engine/cards.py``, whose constants it embeds) is kept beside the cache, and the
-whole cache is dropped when the stamp changes. The cache is numba's default: the
-``__pycache__`` folder beside the sources. Elsewhere (``NUMBA_CACHE_DIR``, or a read-only
+of the functions compiled into it: after an edit to ``states.py`` alone,
+``pipeline.solve_packed`` would go on running the old transitions from its cache, silently.
+So a stamp of every source the compiled code is built from (this package with its
+subpackages, and ``carousel_env/engine/cards.py``, whose constants it embeds) is kept
+beside the cache, and the whole cache is dropped when the stamp changes. The cache is
+numba's default: the ``__pycache__`` folder beside the sources, one per folder of this
+package (the stamp is kept in the top one). Elsewhere (``NUMBA_CACHE_DIR``, or a read-only
 install, where numba caches in the user's folder) nothing is touched; the sources of an
 install do not change, and a reinstall gives every file a new stamp anyway.
 """
@@ -16,22 +17,24 @@ from __future__ import annotations
 from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
-_SOURCES = (*sorted(_HERE.glob("*.py")), _HERE.parent / "engine" / "cards.py")
+_PACKAGES = _HERE.parent  # carousel_env: the stamp names each source by its path from here
+_SOURCES = (*sorted(_HERE.rglob("*.py")), _PACKAGES / "engine" / "cards.py")
 _STAMP_NAME = "numba-sources.stamp"
 
 
 def sources_stamp() -> str:
-    """Name, modification time and size of every source the compiled code depends on."""
+    """Path, modification time and size of every source the compiled code depends on."""
     parts = []
     for path in _SOURCES:
         stat = path.stat()
-        parts.append(f"{path.name} {stat.st_mtime_ns} {stat.st_size}")
+        parts.append(f"{path.relative_to(_PACKAGES).as_posix()} {stat.st_mtime_ns} {stat.st_size}")
     return "\n".join(parts)
 
 
 def drop_stale_cache(cache: Path = _HERE / "__pycache__") -> bool:
-    """Delete the compiled code cached in ``cache`` if the sources changed since it was
-    stamped; returns whether it did. Errors (a read-only folder) are ignored."""
+    """Delete the compiled code cached in ``cache`` and in the ``__pycache__`` folders below
+    its parent (the subpackages') if the sources changed since ``cache`` was stamped;
+    returns whether it did. Errors (a read-only folder) are ignored."""
     stamp = sources_stamp()
     marker = cache / _STAMP_NAME
     try:
@@ -40,8 +43,9 @@ def drop_stale_cache(cache: Path = _HERE / "__pycache__") -> bool:
     except OSError:
         pass
     try:
-        for path in (*cache.glob("*.nbi"), *cache.glob("*.nbc")):
-            path.unlink(missing_ok=True)
+        for folder in (cache, *(f for f in cache.parent.rglob("__pycache__") if f != cache)):
+            for path in (*folder.glob("*.nbi"), *folder.glob("*.nbc")):
+                path.unlink(missing_ok=True)
         cache.mkdir(exist_ok=True)
         marker.write_text(stamp)
     except OSError:

@@ -1,4 +1,4 @@
-"""Rebuild a concrete new table from the DP's choices, position by position (compiled).
+"""Rebuild a concrete new table from a path's edge codes, position by position (compiled).
 
 Runs are kept per suit while sweeping; sets are dealt at each position. Every unit of one
 face is interchangeable for validity, so the rebuild only decides presentation,
@@ -10,10 +10,12 @@ deterministically:
   likely still in play to release it later;
 * a kept table joker keeps its declaration;
 * when several long runs of a suit could be extended, the oldest is extended first;
-* the table is returned in ``canonical_table`` order (each meld in reading order).
+* each meld is in reading order (``answer.pack_suggestion`` then puts the melds in
+  ``canonical_table`` order).
 
-Compiled: it runs once per suggestion, inside ``pipeline.solve_packed``, which also puts
-the melds in canonical order.
+The codes are those of ``states.cell_options`` and ``states.close_options``, layer by
+layer, from a sweep's trace (``entries.trace``) or a witness (``witness.search``).
+Compiled: it runs once per suggestion a sweep traces, and once per witness table found.
 """
 
 from __future__ import annotations
@@ -22,10 +24,10 @@ import numpy as np
 from numba import njit
 
 from carousel_env.engine.cards import TABLE_JOKER
-from carousel_env.solver.prepare import _face_at
+from carousel_env.solver.prepare import face_at
 
-_MAX_UNITS = 128  # every card of two decks and four jokers, with room to spare
-_MAX_MELDS = 64
+MAX_UNITS = 128  # every card of two decks and four jokers, with room to spare
+MAX_MELDS = 64
 _MAX_RUNS = 64  # runs open at once over all suits, and their length (a sweep may pass 14 positions)
 _RUN_ROOM = 16
 _MAX_SETS = 16  # sets at one position: its units (8 real cards, the jokers) fill at least 3 each
@@ -105,9 +107,9 @@ def _deal_sets(units, nunits, wild, position, final_real, groups, out, lengths, 
                 for s in range(4):
                     if present >> s & 1:
                         continue
-                    if best < 0 or final_real[_face_at(position, s)] < final_real[_face_at(position, best)]:
+                    if best < 0 or final_real[face_at(position, s)] < final_real[face_at(position, best)]:
                         best = s
-                groups[g, size] = (best << 8) | (TABLE_JOKER + _face_at(position, best))
+                groups[g, size] = (best << 8) | (TABLE_JOKER + face_at(position, best))
                 size += 1
                 wild -= 1
             groups[g, 4] = size
@@ -130,10 +132,10 @@ def assemble(positions, both_aces, table_real, table_jokers, codes):
             continue
         for s in range(4):
             dn = codes[5 * i + s] & 31
-            added[_face_at(positions[i], s)] += dn
-            final_real[_face_at(positions[i], s)] += dn
-    out = np.empty(_MAX_UNITS, dtype=np.int64)
-    lengths = np.empty(_MAX_MELDS, dtype=np.int64)
+            added[face_at(positions[i], s)] += dn
+            final_real[face_at(positions[i], s)] += dn
+    out = np.empty(MAX_UNITS, dtype=np.int64)
+    lengths = np.empty(MAX_MELDS, dtype=np.int64)
     state = np.zeros(2, dtype=np.int64)
     runs = np.empty((_MAX_RUNS, _RUN_ROOM), dtype=np.int64)
     run_len = np.zeros(_MAX_RUNS, dtype=np.int64)
@@ -160,7 +162,7 @@ def assemble(positions, both_aces, table_real, table_jokers, codes):
                 (code >> 17) & 7,
                 code >> 20,
             )
-            f = _face_at(p, s)
+            f = face_at(p, s)
             n = 0
             if p == 14 and both_aces:
                 for j in range(aside_n[s]):

@@ -1,30 +1,74 @@
-"""Turn a position into the arrays the compiled rank DP (``core``) sweeps.
+"""Turn a position into the arrays the compiled sweeps (``sweep``) and witness searches walk.
 
 Only counts matter to meld validity, so a position becomes per-face counts (face = real
 card 0..51):
 
 * table real copies of a face (mandatory, score nothing);
 * hand copies of a face (optional, score their points);
-* hand jokers: optional wildcards worth 25 each;
+* hand jokers: optional wildcards worth ``cards.JOKER_POINTS`` each;
 * table jokers declaring a face: mandatory units of that face unless released, which
-  ``check_play`` allows for as many as the new table holds real copies of it (the DP
+  ``check_play`` allows for as many as the new table holds real copies of it (the sweep
   decides that per cell from the hand copies it plays).
 
 The sweep visits positions ``1..14`` in run order (``1`` the low ace, ``14`` the high
-ace) and, at each, the four suits (cells). Everything here is compiled too: it runs on
-every solve, including every position with no play.
+ace) and, at each, the four suits (cells). :func:`layout` returns a :class:`Layout`, whose
+``cells`` (a :class:`Cells`) are what every sweep and search takes. Everything here is
+compiled too: it runs on every solve, including every position with no play.
+
+The points of cards come from the engine's table (``carousel_env.engine.cards.POINTS``,
+the one source): ``CARD_POINTS`` by card, ``POSITION_POINTS`` by sweep position.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
-RANK_POINTS = np.array([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 1], dtype=np.int64)  # by position
+from carousel_env.engine.cards import NUM_CARDS, POINTS, make_card
+
+# numba embeds these global arrays in the compiled code as read-only constants: index
+# them, and copy a slice before passing it on (a read-only array argument would compile
+# the callee a second time, for a second signature).
+CARD_POINTS = np.array(POINTS, dtype=np.int64)  # by card; 52 (``JOKER``): a hand joker
+# by sweep position: 0 unused, 1 the low ace, 2..13 the ranks, 14 the high ace
+POSITION_POINTS = np.array(
+    [0, *(POINTS[make_card(rank, 0)] for rank in range(1, 14)), POINTS[make_card(1, 0)]], dtype=np.int64
+)
+MOST_CARD_POINTS = max(POINTS[:NUM_CARDS])  # of one real card (a constant to numba)
+
+
+class Cells(NamedTuple):
+    """Per cell (row: position in run order, from the first the rules allow; column: suit),
+    what the sweeps and the witness searches read. With aces both low and high the high
+    ace's row of ``lay_t``, ``lay_k`` and ``lay_h`` is empty: its units are the aces set
+    aside at the low ace, carried in the state."""
+
+    lay_t: np.ndarray  # table real units
+    lay_k: np.ndarray  # table jokers declaring the cell's face
+    lay_h: np.ndarray  # live hand cards
+    realu: np.ndarray  # units that may stand at the cell (two rows of padding past the last)
+    near: np.ndarray  # 1 where some unit of the suit may stand within two positions (padded likewise)
+    setok: np.ndarray  # per position: 1 when it may hold sets
+    defer: np.ndarray  # the low ace's row: the aces that may be set aside for the high ace
+    lastace: np.ndarray  # per position: 1 at the high ace when aces are both low and high
+    rafter: np.ndarray  # the most table jokers the cells after this one can still release
+    rp: np.ndarray  # per position: the points of its cards
+
+
+class Layout(NamedTuple):
+    """A position laid out for the compiled solver (see :func:`layout`)."""
+
+    hand_jokers: int  # -1: no hand card is live and there is no hand joker (no play)
+    positions: np.ndarray  # the sweep's positions, in run order (1..14, those the rules allow)
+    table_real: np.ndarray  # per face: the table's real copies
+    table_jokers: np.ndarray  # per face: the table jokers declaring it
+    cells: Cells
 
 
 @njit(cache=True)
-def _face_at(position, suit):
+def face_at(position, suit):
     return ((position - 1) % 13) * 4 + suit
 
 
@@ -46,7 +90,7 @@ def _alive(f, units, wild, ace_low, ace_high):
         for start in range(max(lo, p - 2), min(p, hi - 2) + 1):
             missing = 0
             for q in range(start, start + 3):
-                if q != p and not units[_face_at(q, suit)]:
+                if q != p and not units[face_at(q, suit)]:
                     missing += 1
             if missing <= wild:
                 return True
@@ -76,8 +120,8 @@ def _live_hand(real, jokers, hand, wild, ace_low, ace_high):
 
 @njit(cache=True)
 def layout(units, hand_cards, ace_low, ace_high):
-    """``(hand jokers, positions, real per face, jokers per face, *explore arrays)``; hand
-    jokers ``-1`` when no hand card is live and there is no hand joker."""
+    """The :class:`Layout` of a position: ``units`` the table's units, flat, ``hand_cards``
+    the hand (52: a hand joker). Dead hand cards (:func:`_live_hand`) are left out."""
     real = np.zeros(52, dtype=np.int64)
     jokers = np.zeros(52, dtype=np.int64)
     hand = np.zeros(52, dtype=np.int64)
@@ -106,7 +150,7 @@ def layout(units, hand_cards, ace_low, ace_high):
     realu = np.zeros((npos + 2, 4), dtype=np.int64)  # units that may stand at a cell (padded by 2)
     for i in range(npos):
         for s in range(4):
-            f = _face_at(positions[i], s)
+            f = face_at(positions[i], s)
             lay_t[i, s], lay_k[i, s], lay_h[i, s] = real[f], jokers[f], live[f]
             realu[i, s] = real[f] + jokers[f] + live[f]
     lastace = np.zeros(npos, dtype=np.int64)
@@ -147,5 +191,6 @@ def layout(units, hand_cards, ace_low, ace_high):
         for s in range(3, -1, -1):
             rafter[i, s] = after
             after += min(lay_k[i, s], lay_t[i, s] + lay_h[i, s])
-    rp = RANK_POINTS[first : last + 1].copy()
-    return hj, positions, real, jokers, lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp
+    rp = POSITION_POINTS[first : last + 1].copy()
+    cells = Cells(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp)
+    return Layout(hj, positions, real, jokers, cells)

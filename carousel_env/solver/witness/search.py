@@ -1,30 +1,22 @@
-"""Witnesses: one legal table for a fixed set of played cards, found depth first (compiled).
-
-The exact sweeps of ``core`` keep every reachable state of every layer. On a crowded
-two-deck table that is hundreds of thousands of states (and up to 108 lanes of aces per
-state), seconds per solve, although in most such positions every live hand card can be
-played and each best play of a given size is simply the dearest cards of that size. Those
-plays meet the obvious upper bounds, so one legal table for each proves it optimal: a
-depth-first search for a *witness*, over the same transitions as the sweep, usually walks
-straight down the layers. ``pipeline`` asks for witnesses only after the sweep has grown
-past a small budget, and falls back to the exact sweeps when any witness is missing.
+"""The witness searches: one legal table for a fixed set of played cards, depth first (compiled).
 
 The played cards are made mandatory by laying the position out again with them as table
-cards (``prepare.layout``), so a witness is a path from the first layer to the last whose
-final state has placed every hand joker of the set (``d == hand jokers``). The aces set
-aside for the high ace stay in the key (no lanes: a search visits few states per layer).
-A state found not to finish is remembered, so no state is searched twice and the search
-is exact: it fails only when no such table exists, or when it has spent its ``budget`` of
-expanded states.
+cards (``prepare.layout``), so a witness is a path from the first layer to the last, over
+the sweep's own transitions (``states``), whose final state has placed every hand joker of
+the set (``d == hand jokers``). The aces set aside for the high ace stay in the key (no
+lanes: a search visits few states per layer). A state found not to finish is remembered,
+so no state is searched twice and the search is exact: :func:`witness` fails only when no
+such table exists (:data:`NO_WITNESS`), when it has spent its ``budget`` of expanded states
+(:data:`OVER_BUDGET`), or when a state has more options than it keeps (:data:`TOO_WIDE`).
 
 When the dearest cards of a size have no table (a card that fits only at the cost of
 others), :func:`best_of_size` finds the best play of exactly that many cards with no hand
 joker: the same depth-first walk with the hand cards optional, most hand cards first, then
-only plays better than the best found (bounded by the dearest cards still ahead), and what
-it proves about a state kept for the searches of the other sizes. The caller asks for the
-points in windows from the top down (``floor`` and ``cap``): a best play that misses the
-bound mostly misses it by a point or two, and a search that only wants plays close to the
-bound prunes almost everything else.
+only plays better than the best found (bounded by :func:`size_bounds`, the dearest cards
+still ahead), and what it proves about a state kept (``known``) for the searches of the
+other sizes. The caller asks for the points in windows from the top down (``floor`` and
+``cap``): a best play that misses the bound mostly misses it by a point or two, and a
+search that only wants plays close to the bound prunes almost everything else.
 """
 
 from __future__ import annotations
@@ -32,15 +24,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from carousel_env.solver.core import (
-    _D_BIAS,
-    _D_SHIFT,
-    _HASH,
-    _cell_options,
-    _close_options,
-    _homeless,
-    _layer_inputs,
-)
+from carousel_env.solver.prepare import MOST_CARD_POINTS
+from carousel_env.solver.states import D_BIAS, D_SHIFT, HASH, cell_options, close_options, homeless_units, layer_inputs
 
 _ROOM = 64  # options kept per layer of the search; a state with more gives the search up
 NO_WITNESS = -1  # ``codes[0]`` of a search that found none
@@ -51,7 +36,7 @@ TOO_WIDE = -3  # ``codes[0]`` of a search that met a state with more than ``_ROO
 @njit(cache=True)
 def _seen(table, keys, layers, key, layer, mask):
     """Slot of ``(layer, key)`` in the open-addressing ``table`` of failed states, or its free slot."""
-    h = ((np.uint64(key) ^ (np.uint64(layer) << np.uint64(58))) * _HASH) >> np.uint64(32)
+    h = ((np.uint64(key) ^ (np.uint64(layer) << np.uint64(58))) * HASH) >> np.uint64(32)
     slot = np.int64(h) & mask
     while True:
         idx = table[slot]
@@ -62,26 +47,27 @@ def _seen(table, keys, layers, key, layer, mask):
 
 @njit(cache=True, inline="always")
 def _state_options(layer, key, hj, lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, homeless, out):
-    """The transitions of ``key`` at ``layer`` into ``out`` (rows as ``core._cell_options``'s);
+    """The transitions of ``key`` at ``layer`` into ``out`` (rows as ``states.cell_options``'s);
     returns their count."""
     i, s = layer // 5, layer % 5
-    ahead, cell = _layer_inputs(layer, lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, homeless)
+    ahead, cell = layer_inputs(layer, lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, homeless)
     if s < 4:
-        return _cell_options(key, s, cell, hj, out)
-    return _close_options(key, setok[i], rafter[i, 3], hj, ahead, out)
+        return cell_options(key, s, cell, hj, out)
+    return close_options(key, setok[i], rafter[i, 3], hj, ahead, out)
 
 
 @njit(cache=True)
-def witness(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, hj, budget):
+def witness(cells, hj, budget):
     """``(codes, expanded)``: the edge codes, layer by layer, of one complete table that
     places every unit (``lay_h`` all zero: the played cards are table cards here) and
     exactly ``hj`` hand jokers, or ``codes[0]`` :data:`NO_WITNESS` when none exists,
     :data:`OVER_BUDGET` when more than ``budget`` states were expanded first, :data:`TOO_WIDE`
     when a state had more than ``_ROOM`` options (then no budget finds one)."""
+    lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, _ = cells  # no points: a witness plays them all
     npos = lay_t.shape[0]
     nlayers = 5 * npos + 1
     codes = np.zeros(nlayers - 1, dtype=np.int64)
-    homeless = _homeless(lay_t, realu, setok, defer)
+    homeless = homeless_units(lay_t, realu, setok, defer)
     table = np.full(256, -1, dtype=np.int64)  # grows with the failed states (most searches fail few)
     fail_keys = np.empty(budget + 1, dtype=np.int64)
     fail_layers = np.empty(budget + 1, dtype=np.int64)
@@ -92,13 +78,13 @@ def witness(lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, hj,
     count = np.zeros(nlayers, dtype=np.int64)
     nxt = np.zeros(nlayers, dtype=np.int64)
     path = np.zeros(nlayers, dtype=np.int64)  # the key at each layer of the current path
-    path[0] = np.int64(_D_BIAS) << _D_SHIFT
+    path[0] = np.int64(D_BIAS) << D_SHIFT
     expanded = 0
     layer = 0
     fresh = True  # whether ``layer``'s options are still to be listed
     while True:
         if layer == nlayers - 1:
-            d = ((path[layer] >> _D_SHIFT) & 15) - _D_BIAS
+            d = ((path[layer] >> D_SHIFT) & 15) - D_BIAS
             if d == hj:
                 return codes, expanded
             fresh = False  # a final state with too few hand jokers: back up
@@ -157,7 +143,7 @@ def size_bounds(lay_h, rp, most):
     npos = lay_h.shape[0]
     nlayers = 5 * npos + 1
     bound = np.full((nlayers, most + 1), -(1 << 40), dtype=np.int64)
-    held = np.zeros(11, dtype=np.int64)  # the hand cards of the cells seen so far, per points (1..10)
+    held = np.zeros(MOST_CARD_POINTS + 1, dtype=np.int64)  # the hand cards of the cells seen so far, per points
     bound[nlayers - 1, 0] = 0
     for layer in range(nlayers - 2, -1, -1):
         i, s = layer // 5, layer % 5
@@ -165,7 +151,7 @@ def size_bounds(lay_h, rp, most):
             held[rp[i]] += lay_h[i, s]
         bound[layer, 0] = 0
         r = 0  # counting, not sorting: a sort per layer cost more than the searches it bounds
-        for points in range(10, 0, -1):
+        for points in range(MOST_CARD_POINTS, 0, -1):
             for _ in range(held[points]):
                 bound[layer, r + 1] = bound[layer, r] + points
                 r += 1
@@ -176,7 +162,7 @@ def size_bounds(lay_h, rp, most):
 def _failed_slot(table, memo, key, layer, rest, mask):
     """Slot of ``(layer, key, rest)`` in the open-addressing ``table`` of ``memo`` rows, or its free slot."""
     h = np.uint64(key) ^ (np.uint64(layer) << np.uint64(57)) ^ (np.uint64(rest) << np.uint64(50))
-    slot = np.int64((h * _HASH) >> np.uint64(32)) & mask
+    slot = np.int64((h * HASH) >> np.uint64(32)) & mask
     while True:
         idx = table[slot]
         if idx < 0 or (memo[idx, 0] == key and memo[idx, 1] == layer and memo[idx, 2] == rest):
@@ -185,9 +171,7 @@ def _failed_slot(table, memo, key, layer, rest, mask):
 
 
 @njit(cache=True)
-def best_of_size(
-    lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp, n, bound, known, budget, floor, cap
-):
+def best_of_size(cells, n, bound, known, budget, floor, cap):
     """``(points, codes, expanded, known)``: the most points a play of exactly ``n`` hand
     cards and no hand joker scores, and the edge codes of one table that does (the hand
     cards optional, as in the sweep's layout), by branch and bound depth first; ``points``
@@ -204,12 +188,13 @@ def best_of_size(
     completion reaches. A search finds a play, then only looks for better ones; a state
     whose options are exhausted can reach no completion worth the points then needed, which
     holds for every later search too, whatever ``n``."""
+    lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp = cells
     table, rows, count = known
     npos = lay_t.shape[0]
     nlayers = 5 * npos + 1
     codes = np.zeros(nlayers - 1, dtype=np.int64)
     best_codes = np.zeros(nlayers - 1, dtype=np.int64)
-    homeless = _homeless(lay_t, realu, setok, defer)
+    homeless = homeless_units(lay_t, realu, setok, defer)
     out = np.empty((4096, 3), dtype=np.int64)
     opts = np.empty((nlayers, _ROOM, 3), dtype=np.int64)  # per layer: (next key, hand cards, code)
     options = np.zeros(nlayers, dtype=np.int64)
@@ -217,7 +202,7 @@ def best_of_size(
     path = np.zeros(nlayers, dtype=np.int64)  # the key at each layer of the current path
     cards = np.zeros(nlayers, dtype=np.int64)  # hand cards played before each layer
     points = np.zeros(nlayers, dtype=np.int64)
-    path[0] = np.int64(_D_BIAS) << _D_SHIFT
+    path[0] = np.int64(D_BIAS) << D_SHIFT
     mask = table.shape[0] - 1
     found = floor
     expanded = 0
@@ -225,7 +210,7 @@ def best_of_size(
     fresh = True
     while True:
         if layer == nlayers - 1:
-            if path[layer] >> _D_SHIFT & 15 == _D_BIAS and cards[layer] == n and points[layer] > found:
+            if path[layer] >> D_SHIFT & 15 == D_BIAS and cards[layer] == n and points[layer] > found:
                 found = points[layer]
                 best_codes[:] = codes
                 if found >= cap:
@@ -299,4 +284,5 @@ def best_of_size(
 @njit(cache=True)
 def new_known(budget):
     """An empty ``known`` for :func:`best_of_size` (rows for about ``budget`` states)."""
-    return np.full(256, -1, dtype=np.int64), np.empty((max(budget, 16), 4), dtype=np.int64), 0
+    no_rows = np.int64(0)  # not a literal: one compiled best_of_size for every ``known``
+    return np.full(256, -1, dtype=np.int64), np.empty((max(budget, 16), 4), dtype=np.int64), no_rows
