@@ -8,8 +8,6 @@ heuristic), and a solve settled by witnesses must give the same optima and the s
 from __future__ import annotations
 
 import itertools
-import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,10 +15,8 @@ import pytest
 from carousel_env import solver
 from carousel_env.engine.cards import card_points, parse_hand, parse_table, table_str
 from carousel_env.engine.manipulation import Play, check_play
-from carousel_env.engine.rules import carousel, manipulation_rummy
+from carousel_env.engine.rules import carousel
 from carousel_env.solver import build, prepare, witness
-
-DATA = Path(__file__).resolve().parent / "data" / "solver_positions.jsonl"
 
 
 def _search(table: str, played: str, budget: int = 10_000):
@@ -78,33 +74,26 @@ def test_a_search_stops_at_its_budget():
     assert codes[0] == witness.OVER_BUDGET and expanded == 3
 
 
-def _lines() -> list[dict]:
-    if not DATA.exists():
-        pytest.skip("tests/data/solver_positions.jsonl not generated yet")
-    return [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
-
-
 def _entries(result):
     return [(s.reason, s.cards, s.jokers_used, s.points, s.hand_after_points) for s in result.suggestions]
 
 
-def test_witnesses_settle_solves_exactly_like_the_sweeps(monkeypatch):
+def test_witnesses_settle_solves_exactly_like_the_sweeps(monkeypatch, stored):
     """Every position of a sample solved twice: witnesses tried first (and the sweeps after
     them when some entry has none), and the sweeps alone."""
     settled = searched = 0
-    for item in _lines()[::7]:
-        if item["source"] == "synthetic" and item["decks"] == 2 and len(item["hand"].split()) >= 15:
-            continue  # the sweeps alone take up to a second on these (test_solver_data's slow set)
-        rules = manipulation_rummy(4) if item["variant"] == "manipulation_rummy" else carousel(item["decks"] + 1)
-        table, hand = parse_table(item["table"]), parse_hand(item["hand"])
+    for item in stored[::7]:
+        if item.heavy:
+            continue  # the sweeps alone are slowest on these (test_solver_data's slow set)
+        rules, table, hand = item.rules, item.table, item.hand
         monkeypatch.setattr(solver, "WITNESS_AFTER_STATES", 0)
         monkeypatch.setattr(solver, "WITNESS_BUDGET", 16_000)
         first = solver.solve(table, hand, rules)
         monkeypatch.setattr(solver, "WITNESS_BUDGET", 0)
         swept = solver.solve(table, hand, rules)
         monkeypatch.undo()
-        assert (first.best_points, first.best_cards) == (item["best_points"], item["best_cards"])
-        assert _entries(first) == _entries(swept), item
+        assert (first.best_points, first.best_cards) == (item.best_points, item.best_cards)
+        assert _entries(first) == _entries(swept), item.line
         for s in first.suggestions:
             check_play(table, hand, s.play, rules)
         made = [s.play for s in first.suggestions] != [s.play for s in swept.suggestions]
