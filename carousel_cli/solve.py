@@ -1,9 +1,15 @@
 """The ``carousel solve`` subcommand.
 
-``carousel solve --table "..." --hand "..." [--decks 1|2] [--json]`` prints the
-suggestions of one position; ``carousel solve --batch FILE`` reads JSON lines
-``{"table": str, "hand": str, "decks": 1|2}`` and writes one JSON line per input line, in
-order; a malformed line yields ``{"error": "..."}`` and the batch goes on.
+``carousel solve --table "..." --hand "..." [--variant carousel|manipulation_rummy]
+[--players 2-5] [--decks 1|2] [--json]`` prints the suggestions of one position;
+``carousel solve --batch FILE`` reads JSON lines ``{"table": str, "hand": str, "variant":
+str, "players": int, "decks": int}`` (only ``hand`` required) and writes one JSON line per
+input line, in order; a malformed line yields ``{"error": "..."}`` and the batch goes on.
+
+The rules follow from variant, players and decks as in ``engine/rules.py``: Carousel deals
+one deck to two players and two decks to three to five; Manipulation Rummy is for three to
+five players and always two decks. Given options must agree; the ones left out follow from
+the rest (Carousel: two players, one deck; Manipulation Rummy: four players).
 """
 
 from __future__ import annotations
@@ -11,21 +17,64 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
 from carousel_env.engine.cards import hand_str, parse_hand, parse_table, table_str
 from carousel_env.engine.errors import CarouselError
-from carousel_env.engine.rules import Rules, carousel
+from carousel_env.engine.rules import Rules, Variant, carousel, manipulation_rummy
 from carousel_env.solver import SolveResult, solve
 
+VARIANTS = tuple(v.value for v in Variant)
+BATCH_KEYS = ("table", "hand", "variant", "players", "decks")
 
-def rules_for_decks(decks: int) -> Rules:
-    """1 deck: the 2-player game; 2 decks: the 3-player game (same melds, two copies)."""
-    if decks == 1:
-        return carousel(2)
-    if decks == 2:
-        return carousel(3)
-    raise CarouselError(f"decks must be 1 or 2, got {decks!r}")
+
+def _as_option(name: str, value: object) -> str:
+    return f"--{name} {value}"
+
+
+def _as_key(name: str, value: object) -> str:
+    return f'"{name}": {json.dumps(value)}'
+
+
+def rules_for(
+    variant: object = Variant.CAROUSEL.value,
+    players: object = None,
+    decks: object = None,
+    spell: Callable[[str, object], str] = _as_option,
+) -> Rules:
+    """The rules of a position from its variant, player count and deck count (``None``:
+    follows from the others). Anything ill-typed, out of range or contradictory raises
+    :class:`CarouselError` naming the option(s), each written by ``spell(name, value)``."""
+    if not isinstance(variant, str) or variant not in VARIANTS:
+        raise CarouselError(f"{spell('variant', variant)}: the variant is one of {', '.join(VARIANTS)}")
+    for name, value in (("players", players), ("decks", decks)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise CarouselError(f"{spell(name, value)}: {name} must be a whole number")
+    if players is not None and not 2 <= players <= 5:
+        raise CarouselError(f"{spell('players', players)}: players must be 2 to 5")
+    if decks is not None and decks not in (1, 2):
+        raise CarouselError(f"{spell('decks', decks)}: decks must be 1 or 2")
+    if variant == Variant.MANIPULATION_RUMMY.value:
+        if players == 2:
+            raise CarouselError(
+                f"{spell('players', players)} contradicts {spell('variant', variant)}: "
+                "Manipulation Rummy is for 3 to 5 players"
+            )
+        if decks is not None and decks != 2:
+            raise CarouselError(
+                f"{spell('decks', decks)} contradicts {spell('variant', variant)}: Manipulation Rummy uses 2 decks"
+            )
+        return manipulation_rummy() if players is None else manipulation_rummy(players)
+    if players is None:
+        return carousel(2 if decks in (None, 1) else 3)
+    rules = carousel(players)
+    if decks is not None and decks != rules.decks:
+        raise CarouselError(
+            f"{spell('decks', decks)} contradicts {spell('players', players)}: "
+            "Carousel deals 1 deck to 2 players and 2 decks to 3 to 5"
+        )
+    return rules
 
 
 def result_json(result: SolveResult) -> dict[str, Any]:
@@ -57,24 +106,32 @@ def result_text(result: SolveResult) -> str:
     return "\n".join(lines)
 
 
-def solve_line(line: str) -> dict[str, Any]:
-    """One batch line to its answer; any problem becomes ``{"error": ...}``."""
+def solve_line(line: str | bytes) -> dict[str, Any]:
+    """One batch line (text, or bytes in UTF-8) to its answer; any problem becomes
+    ``{"error": ...}``."""
     try:
-        item = json.loads(line)
+        try:
+            item = json.loads(line)
+        except UnicodeDecodeError as exc:
+            raise CarouselError(f"the line is not UTF-8: {exc}") from None
+        except json.JSONDecodeError as exc:
+            raise CarouselError(f"the line is not JSON: {exc}") from None
         if not isinstance(item, dict):
-            raise ValueError("a line must be a JSON object")
-        table_text, hand_text = item.get("table", ""), item.get("hand")
-        decks = item.get("decks", 1)
-        if not isinstance(table_text, str) or not isinstance(hand_text, str):
-            raise ValueError('"table" and "hand" must be strings')
-        if isinstance(decks, bool) or not isinstance(decks, int):
-            raise ValueError('"decks" must be 1 or 2')
-        return result_json(solve(parse_table(table_text), parse_hand(hand_text), rules_for_decks(decks)))
-    except (ValueError, CarouselError) as exc:  # JSONDecodeError and NotationError are ValueErrors
+            raise CarouselError(f"a line must be a JSON object, not {type(item).__name__}")
+        unknown = sorted(set(item) - set(BATCH_KEYS))
+        if unknown:
+            raise CarouselError(f"unknown key {json.dumps(unknown[0])} (the keys are {', '.join(BATCH_KEYS)})")
+        if "hand" not in item:
+            raise CarouselError('missing "hand" (the table may be left out: it is then empty)')
+        rules = rules_for(item.get("variant", Variant.CAROUSEL.value), item.get("players"), item.get("decks"), _as_key)
+        return result_json(solve(parse_table(item.get("table", "")), parse_hand(item["hand"]), rules))
+    except CarouselError as exc:  # NotationError included
         return {"error": str(exc)}
 
 
-def run_batch(source: TextIO, sink: TextIO) -> int:
+def run_batch(source: Iterable[str | bytes], sink: TextIO) -> int:
+    """Answer each non-blank line of ``source`` on ``sink``, in order. Files are read as
+    bytes, so that a line that is not UTF-8 is one error line, not the end of the batch."""
     for line in source:
         if not line.strip():
             continue
@@ -84,15 +141,29 @@ def run_batch(source: TextIO, sink: TextIO) -> int:
 
 def command(args: argparse.Namespace) -> int:
     if args.batch is not None:
+        # Each line carries its own position and rules; an option that would be ignored is refused.
+        given = [
+            f"--{name}" for name in ("table", "hand", "variant", "players", "decks") if getattr(args, name) is not None
+        ]
+        if given:
+            print(f"carousel solve: {given[0]} does not go with --batch (each line gives its own)", file=sys.stderr)
+            return 2
         if args.batch == "-":
-            return run_batch(sys.stdin, sys.stdout)
-        with open(args.batch, encoding="utf-8") as source:
+            return run_batch(sys.stdin.buffer, sys.stdout)
+        try:
+            # Opened apart from the with-block so that only a failed open is reported as such.
+            source = open(args.batch, "rb")  # noqa: SIM115
+        except OSError as exc:
+            print(f"carousel solve: cannot read --batch {args.batch}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+        with source:
             return run_batch(source, sys.stdout)
     if args.hand is None:
         print("carousel solve: --hand is required without --batch", file=sys.stderr)
         return 2
     try:
-        result = solve(parse_table(args.table), parse_hand(args.hand), rules_for_decks(args.decks))
+        rules = rules_for(args.variant or Variant.CAROUSEL.value, args.players, args.decks)
+        result = solve(parse_table(args.table or ""), parse_hand(args.hand), rules)
     except CarouselError as exc:
         print(f"carousel solve: {exc}", file=sys.stderr)
         return 2
@@ -103,9 +174,20 @@ def command(args: argparse.Namespace) -> int:
 def register(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``solve`` to a ``add_subparsers()`` object; sets ``func`` to :func:`command`."""
     parser = subparsers.add_parser("solve", help="best plays of a position (exact solver)")
-    parser.add_argument("--table", default="", help='table melds, e.g. "3C 4C 5C | 7H 7S JK=7D"')
+    # No defaults here: command() tells an option left out from one given, to refuse
+    # contradictions and options --batch would ignore.
+    parser.add_argument("--table", help='table melds, e.g. "3C 4C 5C | 7H 7S JK=7D" (default: empty)')
     parser.add_argument("--hand", help='hand cards, e.g. "6H JK 10S"')
-    parser.add_argument("--decks", type=int, choices=(1, 2), default=1, help="1 (2 players) or 2 (3-5 players)")
+    parser.add_argument("--variant", choices=VARIANTS, help="the rules (default: carousel)")
+    parser.add_argument(
+        "--players",
+        type=int,
+        choices=(2, 3, 4, 5),
+        help="2-5 for carousel (default 2, or 3 with --decks 2), 3-5 for manipulation_rummy (default 4)",
+    )
+    parser.add_argument(
+        "--decks", type=int, choices=(1, 2), help="carousel: 1 (2 players, the default) or 2 (3-5 players)"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     parser.add_argument("--batch", metavar="FILE", help="JSON lines in, JSON lines out ('-' for stdin)")
     parser.set_defaults(func=command)

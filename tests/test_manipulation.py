@@ -1,8 +1,10 @@
 """The manipulation check: RULES.md's worked examples and each rule a play can break."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from carousel_env.engine.cards import parse_hand, parse_table
+from carousel_env.engine.cards import JOKER, parse_hand, parse_table
 from carousel_env.engine.errors import IllegalPlay, PlayRule
 from carousel_env.engine.manipulation import Play, check_play, is_legal_play, remaining_hand
 from carousel_env.engine.rules import carousel
@@ -112,12 +114,66 @@ def test_error_message_names_rule_and_cards():
 
 
 def test_units_that_are_not_cards_are_rejected():
+    # Play itself refuses them; check_play still judges plays built with of_normalised.
     table = parse_table("JC QC KC")
     fake_joker = 64 + 52  # would print as JK=JK
-    p = Play(parse_hand("JK"), ((*table[0], fake_joker),))
+    for p in (Play.of_normalised((JOKER,), ((*table[0], fake_joker),)), Play.of_normalised((99,), table)):
+        with pytest.raises(IllegalPlay) as err:
+            check_play(table, parse_hand("JK"), p, ONE_DECK)
+        assert err.value.rule is PlayRule.NOT_A_CARD
+
+
+@pytest.mark.parametrize(
+    ("added", "table", "named"),
+    [
+        ((3, "x"), (), "added holds 'x' (str)"),
+        ((99,), (), "added holds 99 (int)"),
+        ((-1,), (), "added holds -1 (int)"),
+        ((True,), (), "added holds True (bool)"),
+        ((2.0,), (), "added holds 2.0 (float)"),
+        ((JOKER,), ((8, 12, 64 + 52),), "meld 1 of the table holds 116 (int)"),
+        ((JOKER,), ((8, 12, 16), (JOKER,)), "meld 2 of the table holds 52 (int)"),
+        ((8,), ((None, 12, 16),), "meld 1 of the table holds None (NoneType)"),
+        (8, (), "added is 8 (int), not a sequence"),
+        ("3C", (), "added is text '3C'"),
+        ((8,), (8,), "meld 1 of the table is 8 (int), not a sequence"),
+        ((8,), ("3C 4C 5C",), "meld 1 of the table is text '3C 4C 5C'"),
+        ((8,), 7, "table is 7 (int), not a sequence"),
+    ],
+)
+def test_play_names_a_unit_that_is_not_a_card(added, table, named):
     with pytest.raises(IllegalPlay) as err:
-        check_play(table, parse_hand("JK"), p, ONE_DECK)
+        Play(added, table)
     assert err.value.rule is PlayRule.NOT_A_CARD
-    with pytest.raises(IllegalPlay) as err:
-        check_play(table, parse_hand("JK"), Play((99,), table), ONE_DECK)
-    assert err.value.rule is PlayRule.NOT_A_CARD
+    assert named in str(err.value)
+
+
+def test_play_accepts_any_sequences_of_cards_and_normalises_them():
+    p = Play([JOKER, 5, 3], [[64 + 7, 11, 15], iter([0, 4, 8])])
+    assert p == Play((3, 5, JOKER), ((64 + 7, 11, 15), (0, 4, 8)))
+    assert p.added == (3, 5, JOKER) and type(p.table[1]) is tuple
+    assert Play((), ()) == Play([], [])
+
+
+def _is_hand_card(card) -> bool:
+    return type(card) is int and 0 <= card <= JOKER
+
+
+def _is_table_unit(unit) -> bool:
+    return type(unit) is int and (0 <= unit < 52 or 64 <= unit < 64 + 52)
+
+
+@given(
+    st.lists(st.one_of(st.integers(-5, 120), st.booleans(), st.none(), st.text(max_size=2), st.floats()), max_size=4),
+    st.lists(st.lists(st.one_of(st.integers(-5, 120), st.booleans(), st.text(max_size=2)), max_size=4), max_size=3),
+)
+def test_play_either_builds_or_names_the_first_bad_unit(added, melds):
+    bad = [c for c in added if not _is_hand_card(c)] + [u for m in melds for u in m if not _is_table_unit(u)]
+    try:
+        p = Play(tuple(added), tuple(tuple(m) for m in melds))
+    except IllegalPlay as err:  # never a TypeError or any other exception
+        assert bad and err.rule is PlayRule.NOT_A_CARD
+        assert f"holds {bad[0]!r} ({type(bad[0]).__name__})" in str(err)
+        return
+    assert not bad
+    assert p.added == tuple(sorted(added)) and p.table == tuple(tuple(m) for m in melds)

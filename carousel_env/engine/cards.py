@@ -12,14 +12,19 @@ Representation (chosen for speed: everything is a small int, hands and tables ar
 * A hand is a sorted tuple of cards. A meld is a tuple of table units; a table is a
   tuple of melds.
 
-Notation (RULES.md): ``10H``, ``QS``, ``AC``; ``JK`` in a hand, ``JK=7H`` on the table;
-a hand is cards separated by spaces; a table is melds separated by `` | ``. Parsing is
-case-insensitive and accepts ``T`` for 10; printing always uses the canonical forms.
-Anything else raises :class:`NotationError` naming the offending token.
+Notation (docs/RULES.md "Notation"): ``10H``, ``QS``, ``AC``; ``JK`` in a hand, ``JK=7H``
+on the table; a hand is cards separated by single spaces; a table is melds separated by
+`` | ``, each meld one or more units separated by single spaces; ``""`` is the empty hand
+and the empty table. Parsing ignores the case of ASCII letters and accepts ``T`` for 10;
+printing always uses the canonical forms. Anything else (other whitespace, spaces before,
+after or doubled, an empty meld, a non-str argument) raises :class:`NotationError` naming
+the offending token (for an empty meld its position, for a non-str its type).
 """
 
 from __future__ import annotations
 
+import re
+import reprlib
 from collections.abc import Iterable
 
 from carousel_env.engine.errors import NotationError
@@ -95,6 +100,9 @@ def make_deck(decks: int, jokers: int) -> list[Card]:
 
 _RANK_BY_TEXT = {text: i + 1 for i, text in enumerate(RANKS)}
 _RANK_BY_TEXT["T"] = 10
+_CARD_FORM = "a rank (A 2-10 J Q K, or T for 10) then a suit (C D H S), e.g. 10H"
+MELD_SEPARATOR = " | "
+_BAR = "|"
 
 
 def card_str(card: Card) -> str:
@@ -113,24 +121,38 @@ def unit_str(unit: Unit) -> str:
     return card_str(unit)
 
 
-def _parse_real(token: str, original: str) -> Card:
-    text = token.upper()
-    if len(text) < 2 or text[-1] not in SUITS or text[:-1] not in _RANK_BY_TEXT:
-        raise NotationError(f"malformed card {original!r}", token=original)
-    return make_card(_RANK_BY_TEXT[text[:-1]], SUITS.index(text[-1]))
+def _text(value: object, what: str) -> str:
+    """``value`` itself if it is text; a non-str would otherwise fail deep inside with an
+    AttributeError or TypeError that names neither the argument nor its type."""
+    if not isinstance(value, str):
+        kind = type(value).__name__
+        raise NotationError(f"{what} must be text (str), not {kind}: {reprlib.repr(value)}", token=kind)
+    return value
+
+
+def _parse_real(text: str, token: str) -> Card:
+    """The real card ``text`` (part or all of ``token``, which the error names)."""
+    # ASCII only: str.upper() maps some other letters onto card letters ("ſ" -> "S").
+    upper = text.upper() if text.isascii() else ""
+    if len(upper) < 2 or upper[-1] not in SUITS or upper[:-1] not in _RANK_BY_TEXT:
+        what = "empty text is no card" if not token else f"malformed card {token!r}"
+        raise NotationError(f"{what}: a card is {_CARD_FORM}", token=token)
+    return make_card(_RANK_BY_TEXT[upper[:-1]], SUITS.index(upper[-1]))
 
 
 def parse_card(token: str) -> Card:
     """Parse one hand card: ``10H``, ``th``, ``JK``. Table-joker syntax is not a hand card."""
+    token = _text(token, "a card")
     if token.upper() == "JK":
         return JOKER
-    if "=" in token:
+    if token.upper().startswith("JK="):
         raise NotationError(f"{token!r}: a declared joker belongs on the table, not in a hand", token=token)
     return _parse_real(token, token)
 
 
 def parse_unit(token: str) -> Unit:
     """Parse one table unit: a real card or ``JK=<card>``. A bare ``JK`` has no declaration."""
+    token = _text(token, "a table unit")
     upper = token.upper()
     if upper == "JK":
         raise NotationError(f"{token!r}: a joker on the table needs a declared card (JK=7H)", token=token)
@@ -139,30 +161,88 @@ def parse_unit(token: str) -> Unit:
     return _parse_real(token, token)
 
 
+def _tokens(text: str, what: str) -> list[str]:
+    """The tokens of non-empty ``text``, which separates them by single spaces and nothing else."""
+    spacing = re.search(r"^ +| {2,}| +$", text)
+    if spacing:
+        start, end = spacing.span()
+        while start > 0 and text[start - 1] != " ":
+            start -= 1
+        while end < len(text) and text[end] != " ":
+            end += 1
+        fragment = text[start:end]
+        if not text.strip(" "):
+            why = "a meld has at least one card" if what == "meld" else f"an empty {what} is the empty string"
+        elif spacing.start() == 0:
+            why = "a space before the first card"
+        elif spacing.end() == len(text):
+            why = "a space after the last card"
+        else:
+            why = "more than one space between cards"
+        raise NotationError(f"{fragment!r} in {what} {text!r}: {why}", token=fragment)
+    tokens = text.split(" ")
+    for token in tokens:
+        if any(c.isspace() for c in token):
+            raise NotationError(f"{token!r} in {what} {text!r}: only single spaces separate cards", token=token)
+    return tokens
+
+
 def parse_hand(text: str) -> Hand:
-    """Parse a hand (cards separated by whitespace) into a sorted tuple."""
-    return tuple(sorted(parse_card(t) for t in text.split()))
+    """Parse a hand (cards separated by single spaces; ``""`` is the empty hand) into a
+    sorted tuple."""
+    text = _text(text, "a hand")
+    if not text:
+        return ()
+    tokens = _tokens(text, "hand")
+    for token in tokens:
+        if _BAR in token:
+            raise NotationError(f"{token!r} in hand {text!r}: a hand has no melds, only cards", token=token)
+    return tuple(sorted(parse_card(t) for t in tokens))
 
 
 def hand_str(hand: Iterable[Card]) -> str:
     return " ".join(card_str(c) for c in sorted(hand))
 
 
+def _parse_melds(text: str, what: str) -> Table:
+    """The melds of non-empty ``text``: units separated by single spaces, melds by `` | ``."""
+    melds: list[list[Unit]] = [[]]
+    for token in _tokens(text, what):
+        if token == _BAR:
+            melds.append([])
+        elif _BAR in token:
+            raise NotationError(f"{token!r} in {what} {text!r}: melds are separated by {MELD_SEPARATOR!r}", token=token)
+        else:
+            melds[-1].append(parse_unit(token))
+    for number, meld in enumerate(melds, 1):
+        if not meld:
+            name = f"meld {number}"
+            raise NotationError(f"{name} of {len(melds)} is empty in {what} {text!r}", token=name)
+    return tuple(tuple(meld) for meld in melds)
+
+
 def parse_meld(text: str) -> Meld:
-    tokens = text.split()
-    if not tokens:
-        raise NotationError("empty meld", token=text)
+    """Parse one meld: one or more table units separated by single spaces."""
+    text = _text(text, "a meld")
+    if not text:
+        raise NotationError("meld 1 of 1 is empty: a meld has at least one card", token="meld 1")
+    tokens = _tokens(text, "meld")
+    for token in tokens:
+        if _BAR in token:
+            raise NotationError(f"{token!r} in meld {text!r}: a meld has no {_BAR!r} (a table has)", token=token)
     return tuple(parse_unit(t) for t in tokens)
 
 
 def parse_table(text: str) -> Table:
-    """Parse a table: melds separated by ``|``. The empty string is the empty table.
+    """Parse a table: melds separated by `` | ``, each one or more units separated by single
+    spaces. The empty string is the empty table.
 
     Melds are kept as written (order and unit order): validity is the meld module's job.
     """
-    if not text.strip():
+    text = _text(text, "a table")
+    if not text:
         return ()
-    return tuple(parse_meld(part) for part in text.split("|"))
+    return _parse_melds(text, "table")
 
 
 def meld_str(meld: Iterable[Unit]) -> str:
@@ -170,7 +250,7 @@ def meld_str(meld: Iterable[Unit]) -> str:
 
 
 def table_str(table: Iterable[Iterable[Unit]]) -> str:
-    return " | ".join(meld_str(m) for m in table)
+    return MELD_SEPARATOR.join(meld_str(m) for m in table)
 
 
 def counts(cards: Iterable[Card], size: int = NUM_CARDS + 1) -> list[int]:

@@ -53,8 +53,28 @@ class Play:
     table: Table
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "added", tuple(sorted(self.added)))
-        object.__setattr__(self, "table", tuple(tuple(m) for m in self.table))
+        # Checked here so that a bad unit is named where the play is built, instead of a
+        # TypeError from sorting an int with a str (check_play judges of_normalised plays).
+        added = _units_in(self.added, "added")
+        for card in added:
+            if not _is_hand_card(card):
+                raise IllegalPlay(
+                    PlayRule.NOT_A_CARD, f"added holds {card!r} ({type(card).__name__}), not a hand card (an int 0..52)"
+                )
+        table = []
+        for number, meld in enumerate(_units_in(self.table, "table"), 1):
+            units = _units_in(meld, f"meld {number} of the table")
+            for unit in units:
+                if isinstance(unit, bool) or not _is_unit(unit):
+                    raise IllegalPlay(
+                        PlayRule.NOT_A_CARD,
+                        f"meld {number} of the table holds {unit!r} ({type(unit).__name__}), not a table unit "
+                        f"(an int: a real card 0..{NUM_CARDS - 1} or a declared joker "
+                        f"{TABLE_JOKER}..{TABLE_JOKER + NUM_CARDS - 1})",
+                    )
+            table.append(units)
+        object.__setattr__(self, "added", tuple(sorted(added)))
+        object.__setattr__(self, "table", tuple(table))
 
     @classmethod
     def of_normalised(cls, added: tuple, table: tuple) -> Play:
@@ -182,6 +202,22 @@ def _check_rule_by_rule(table: Table, hand: Hand, play: Play, rules: Rules) -> N
                 f"{changed_away} joker(s) declared {card_str(declared)} changed declaration but only "
                 f"{new_real.get(declared, 0)} real {card_str(declared)} on the new table can release them",
             )
+
+
+def _units_in(value: object, what: str) -> tuple:
+    """``value`` as a tuple, if it is a sequence that is not text."""
+    if isinstance(value, (str, bytes)):
+        raise IllegalPlay(PlayRule.NOT_A_CARD, f"{what} is text {value!r}: parse it first (parse_hand, parse_table)")
+    try:
+        return tuple(value)
+    except TypeError:
+        raise IllegalPlay(
+            PlayRule.NOT_A_CARD, f"{what} is {value!r} ({type(value).__name__}), not a sequence of cards"
+        ) from None
+
+
+def _is_hand_card(card: object) -> bool:
+    return isinstance(card, int) and not isinstance(card, bool) and 0 <= card <= JOKER
 
 
 def _is_unit(unit: object) -> bool:
