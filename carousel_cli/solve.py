@@ -6,6 +6,11 @@
 str, "players": int, "decks": int}`` (only ``hand`` required) and writes one JSON line per
 input line, in order; a malformed line yields ``{"error": "..."}`` and the batch goes on.
 
+A position no game could reach (a table meld that is no set or run, more copies of a card
+than the decks hold, a joker the rules do not deal) is refused like malformed input, with
+the solver's ``ImpossiblePosition`` message: exit code 2 for one position, an error line
+in a batch.
+
 The rules follow from variant, players and decks as in ``engine/rules.py``: Carousel deals
 one deck to two players and two decks to three to five; Manipulation Rummy is for three to
 five players and always two decks. Given options must agree; the ones left out follow from

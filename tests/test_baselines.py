@@ -146,7 +146,7 @@ def test_smart_rebuilds_the_envs_suggestions_from_its_observation(n, variant):
             continue
         table, hand, rules = _position(obs, lay)
         assert rules == by_name(variant, n)
-        rebuilt = solve(table, hand, rules, k=8).suggestions
+        rebuilt = solve(table, hand, rules, k=8, check_position=False).suggestions  # one pseudo-meld
         assert [s.play.added for s in rebuilt] == [s.play.added for s in suggestions]
         assert [s.hand_after_points for s in rebuilt] == [s.hand_after_points for s in suggestions]
         seen += 1

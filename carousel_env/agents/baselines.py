@@ -122,7 +122,8 @@ class SmartPolicy:
             return FIRST_SUGGESTION + int(plays[goes_out][int(np.argmax(points[goes_out]))])
         greedy_play = FIRST_SUGGESTION + int(plays[int(np.argmax(points))])
         table, hand, rules = _position(observation, lay)
-        suggestions = solve(table, hand, rules, k=lay.num_slots).suggestions
+        # The pseudo-meld is no valid meld, so the position check would refuse it; the env built it.
+        suggestions = solve(table, hand, rules, k=lay.num_slots, check_position=False).suggestions
         if not _same_plays(suggestions, slots, sf["cards"]):
             return greedy_play  # not the position the env solved (cannot happen with these rules)
         b = max(range(len(suggestions)), key=lambda i: (suggestions[i].points, suggestions[i].cards))

@@ -45,3 +45,23 @@ class IllegalPlay(CarouselError):
 
 class IllegalAction(CarouselError):
     """An action that is not allowed at this decision point (wrong phase, wrong player...)."""
+
+
+class PositionRule(str, Enum):
+    """What makes a position (a table and a hand) one that no game of the rules could reach
+    (RULES.md "Cards and values", "Melds", "Jokers on the table", the variant)."""
+
+    NOT_A_CARD = "every unit must be a card (0..52 in a hand, a real card or a declared joker on the table)"
+    JOKERS_NOT_IN_VARIANT = "the variant is played without jokers"
+    TOO_MANY_JOKERS = "the hand and the table together hold at most the deck's jokers"
+    TOO_MANY_COPIES = "the hand and the table together hold at most one copy of each card per deck"
+    INVALID_MELD = "every meld on the table must be a valid set or run"
+
+
+class ImpossiblePosition(CarouselError):
+    """A table and hand that no game of the rules could reach; ``rule`` names what is wrong."""
+
+    def __init__(self, rule: PositionRule, detail: str) -> None:
+        super().__init__(f"impossible position: {rule.value}: {detail}")
+        self.rule = rule
+        self.detail = detail

@@ -22,7 +22,8 @@ Turn structure (Carousel):
 Manipulation Rummy (source 004): no first draw; a player who can play is in
 ``Phase.MUST_PLAY`` (only plays allowed); one who cannot draws one card at a time until
 they can; with the stock empty and no play the turn passes. After a play:
-``Phase.PLAYED`` without knocking.
+``Phase.PLAYED`` without knocking. These forced draws happen inside a transition, so the
+state it makes lists them in ``forced_draws`` (the env reports them from there).
 
 Why every round ends: every turn but the final ones draws at least one card from a finite
 stock, and a round has exactly one final turn per player once the stock is empty. Within
@@ -94,6 +95,12 @@ class GameState:
     rounds_won: tuple[int, ...]
     round_scores: tuple[RoundScore, ...] = ()
     game_result: GameResult | None = None
+    # ``(seat, card)`` of every card that Manipulation Rummy's "draw until able to play"
+    # drew during the transition (``apply``, ``new_game``, ``next_round``) that made this
+    # state, in order. More than one seat's turn can begin in one transition (a player who
+    # draws the stock out passes), so ``draws_this_turn`` alone cannot say who drew what.
+    # A record of how the state was reached, not part of the position: not compared.
+    forced_draws: tuple[tuple[int, Card], ...] = field(default=(), compare=False)
     # Asked by Manipulation Rummy's "must play if able" (None in Carousel, which never asks).
     can_play: PlayCheck | None = field(default=None, compare=False, repr=False)
 
@@ -227,11 +234,16 @@ def _begin_turn(state: GameState) -> GameState:
             return _replace(state, phase=Phase.FINAL_TURN)
         return _replace(_draw(state), phase=Phase.DRAWN)
     # Manipulation Rummy: draw one at a time until a play is possible or the stock is empty.
+    # Draws already recorded in this transition stay: they are an earlier seat's, who drew
+    # the stock out and passed.
+    forced = list(state.forced_draws)
     while not _can_play(state):
         if not state.stock:
-            return _end_turn(_replace(state, phase=Phase.FINAL_TURN if final else Phase.DRAWN))
+            phase = Phase.FINAL_TURN if final else Phase.DRAWN
+            return _end_turn(_replace(state, phase=phase, forced_draws=tuple(forced)))
+        forced.append((state.current, state.stock[-1]))
         state = _draw(state)
-    return _replace(state, phase=Phase.MUST_PLAY)
+    return _replace(state, phase=Phase.MUST_PLAY, forced_draws=tuple(forced))
 
 
 def _end_turn(state: GameState) -> GameState:
@@ -318,6 +330,8 @@ def apply(state: GameState, action: Action, player: int | None = None) -> GameSt
     if kind not in allowed_now:
         names = ", ".join(sorted(k.value for k in allowed_now)) or "nothing"
         raise IllegalAction(f"{kind.value} is not allowed now (phase {state.phase.value}; allowed: {names})")
+    if state.forced_draws:  # the previous transition's record: this one starts its own
+        state = _replace(state, forced_draws=())
 
     if kind is ActionKind.DRAW_AGAIN:
         return _draw(state)
@@ -327,7 +341,8 @@ def apply(state: GameState, action: Action, player: int | None = None) -> GameSt
         return _end_round(state, RoundEnd.KNOCK, knocker=state.current)
     assert isinstance(action, Play)
     hand = state.hands[state.current]
-    check_play(state.table, hand, action, state.rules)
+    # The table and hand are the engine's own; the play, the caller's, is checked in full.
+    check_play(state.table, hand, action, state.rules, check_position=False)
     hands = list(state.hands)
     hands[state.current] = remaining_hand(hand, action)
     phase = Phase.FINAL_TURN if state.phase is Phase.FINAL_TURN else Phase.PLAYED

@@ -18,7 +18,9 @@ from ``d`` is ``max(0, old jokers declaring d - new jokers declaring d)``. Any o
 matching only changes more declarations, so if this one breaks the rule, all do.
 
 This module is the single code path that decides legality: the game applies plays
-through it and the solver's suggestions are checked by it.
+through it and the solver's suggestions are checked by it. ``check_play`` first refuses a
+starting position no game could reach (``positions.check_position``), unless the engine
+built it.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import chain
 
+from carousel_env.engine import positions
 from carousel_env.engine.cards import (
     JOKER,
     NUM_CARDS,
@@ -88,8 +91,15 @@ class Play:
         return play
 
 
-def check_play(table: Table, hand: Hand, play: Play, rules: Rules) -> None:
-    """Raise :class:`IllegalPlay` naming the broken rule, or return ``None`` if legal."""
+def check_play(table: Table, hand: Hand, play: Play, rules: Rules, *, check_position: bool = True) -> None:
+    """Raise :class:`IllegalPlay` naming the broken rule, or return ``None`` if legal.
+
+    The position the play starts from must be one a game could reach, or
+    :class:`~carousel_env.engine.errors.ImpossiblePosition` is raised (a broken table is not
+    "repaired" by a play). ``check_position=False`` skips that check, for positions the
+    engine built (the game's own state); the play is checked in full either way."""
+    if check_position:
+        positions.check_position(table, hand, rules)
     # The environment checks a play on every step, so the common case (a legal play) takes
     # a fast path; anything it does not accept goes through the rule-by-rule check below,
     # which names the broken rule (or accepts what the fast path was too strict for).
@@ -224,9 +234,10 @@ def _is_unit(unit: object) -> bool:
     return isinstance(unit, int) and (0 <= unit < NUM_CARDS or TABLE_JOKER <= unit < TABLE_JOKER + NUM_CARDS)
 
 
-def is_legal_play(table: Table, hand: Hand, play: Play, rules: Rules) -> bool:
+def is_legal_play(table: Table, hand: Hand, play: Play, rules: Rules, *, check_position: bool = True) -> bool:
+    """Whether ``check_play`` accepts the play; an impossible position still raises."""
     try:
-        check_play(table, hand, play, rules)
+        check_play(table, hand, play, rules, check_position=check_position)
     except IllegalPlay:
         return False
     return True

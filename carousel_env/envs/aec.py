@@ -56,6 +56,7 @@ Actions
 The action mask marks the legal actions of the player to act (all zeros for the others and
 after the end). A decision with a single legal action is not asked: the env takes it and
 reports it in ``info["auto_actions"]`` (e.g. drawing again when nothing else is allowed).
+So are the Manipulation Rummy draws of a player who cannot play, one entry per card.
 
 Observation (``observation_layout(K)`` / ``raw_env.observation_layout`` give the slices)
 ----------------------------------------------------------------------------------------
@@ -127,6 +128,9 @@ wrapped env ends the episode on an illegal action with reward -1 for its author
 Info (every agent, every step)
 ------------------------------
 * ``auto_actions``: tuple of ``(agent, action, name)`` taken by the env since the last step.
+  Manipulation Rummy's forced draws (a player who cannot play draws one card at a time
+  until able) are in it too, one ``(agent, DRAW_AGAIN, "DRAW_AGAIN")`` per card drawn, in
+  the order they happened; the card is not named (every agent sees the infos).
 * ``round_result`` (when a round ended in this step): ``end``, ``hand_values``, ``points``,
   ``winners``, ``knocker``, ``went_out``, ``undercut`` (seats are ints).
 * ``game_result`` (when the game ended): ``winner``, ``totals``, ``bonuses``, ``standings``.
@@ -137,7 +141,7 @@ Episodes end by termination only (the engine guarantees every round and game end
 from __future__ import annotations
 
 import random
-from functools import cache
+from functools import cache, partial
 from typing import ClassVar
 
 import numpy as np
@@ -159,6 +163,7 @@ END_TURN = 2
 FIRST_SUGGESTION = 3
 NUM_FIXED_ACTIONS = 3  # the actions before the suggestion slots (networks size their heads by it)
 FIXED_ACTION_NAMES = ("DRAW_AGAIN", "KNOCK", "END_TURN")
+FORCED_DRAW_NAME = FIXED_ACTION_NAMES[DRAW_AGAIN]  # a forced draw is reported as drawing a card
 _KINDS = (ActionKind.DRAW_AGAIN, ActionKind.KNOCK, ActionKind.END_TURN)
 
 observation_layout = layout  # observation_layout(K) -> ObservationLayout
@@ -179,7 +184,10 @@ def decision(state: GameState, k: int) -> tuple[np.ndarray, tuple]:
     kinds = allowed(state)
     suggestions: tuple = ()
     if ActionKind.PLAY in kinds:
-        suggestions = solve(state.table, state.hands[state.current], state.rules, k=k).suggestions[:k]
+        # The engine built this position (it is reachable): skip the public edge's check.
+        suggestions = solve(
+            state.table, state.hands[state.current], state.rules, k=k, check_position=False
+        ).suggestions[:k]
     return _mask(kinds, len(suggestions), k).copy(), suggestions
 
 
@@ -290,7 +298,8 @@ class raw_env(AECEnv):
         self._auto: list[tuple[str, int, str]] = []
         self._extra_info: dict = {}
         self._last_step: tuple[str, int, tuple] | None = None
-        self._state = new_game(self.rules, game_seed, can_play=has_play)
+        # The must-play hook only sees positions the engine built: no position check.
+        self._state = new_game(self.rules, game_seed, can_play=partial(has_play, check_position=False))
         self._settle()
         self._publish_infos()
         self.agent_selection = self.possible_agents[self._state.current]
@@ -360,6 +369,11 @@ class raw_env(AECEnv):
         self._obs_cache: dict[str, dict] = {}
         while True:
             state = self._state
+            # Every state the env reaches passes here once: report the draws its transition
+            # forced (Manipulation Rummy), one entry per card. The card stays unnamed: infos
+            # reach every agent, and only the drawer may see it.
+            for seat, _card in state.forced_draws:
+                self._auto.append((self.possible_agents[seat], DRAW_AGAIN, FORCED_DRAW_NAME))
             if state.phase is Phase.ROUND_OVER or state.phase is Phase.GAME_OVER:
                 self._round_over(state)
                 if state.phase is Phase.GAME_OVER or self.config.episode == "round":

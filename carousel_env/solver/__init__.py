@@ -3,7 +3,10 @@
 ``solve(table, hand, rules, k)`` returns the exact maximum points shed (a hand joker
 counts 25) and the exact maximum number of cards over every play that
 :func:`carousel_env.engine.manipulation.check_play` accepts, plus up to ``k`` distinct suggested
-plays; ``has_play`` only answers whether any legal play exists.
+plays; ``has_play`` only answers whether any legal play exists. Both first refuse a
+position no game could reach (``carousel_env.engine.positions``: a broken meld, too many
+copies of a card, a joker the deck does not have) with ``ImpossiblePosition``; the
+environment, whose positions the engine built, skips that with ``check_position=False``.
 
 How (see the modules, all compiled with numba):
 
@@ -55,6 +58,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from carousel_env.engine import positions
 from carousel_env.engine.cards import JOKER, Hand, Table, face, joker_as, make_card, rank_of, suit_of
 from carousel_env.engine.manipulation import Play
 from carousel_env.engine.melds import is_valid_meld
@@ -127,8 +131,14 @@ def _position_arrays(table: Table, hand: Hand) -> tuple[np.ndarray, np.ndarray]:
     return np.array([u for meld in table for u in meld], dtype=np.int64), np.array(hand, dtype=np.int64)
 
 
-def solve(table: Table, hand: Hand, rules: Rules, k: int = 8) -> SolveResult:
-    """Exact best points and cards, and up to ``k`` suggestions (see the module docstring)."""
+def solve(table: Table, hand: Hand, rules: Rules, k: int = 8, *, check_position: bool = True) -> SolveResult:
+    """Exact best points and cards, and up to ``k`` suggestions (see the module docstring).
+
+    A position no game of ``rules`` could reach raises
+    :class:`~carousel_env.engine.errors.ImpossiblePosition`; ``check_position=False`` skips
+    that check, for positions the engine built (the environment's decisions)."""
+    if check_position:
+        positions.check_position(table, hand, rules)
     if not hand:
         return _NONE
     limit = -1 if rules.knock_limit is None else rules.knock_limit
@@ -198,11 +208,14 @@ def _lays_off(table: Table, hand: Hand, rules: Rules) -> bool:
     return False
 
 
-def has_play(table: Table, hand: Hand, rules: Rules) -> bool:
+def has_play(table: Table, hand: Hand, rules: Rules, *, check_position: bool = True) -> bool:
     """Whether any legal play exists (same answer as ``solve(...).best_cards is not None``).
 
     A hand card or joker that fits a table meld as it stands answers at once; otherwise the
-    optima pass decides."""
+    optima pass decides. Impossible positions raise as in :func:`solve`, unless
+    ``check_position=False`` (the game's must-play hook, on positions the engine built)."""
+    if check_position:
+        positions.check_position(table, hand, rules)
     if not hand:
         return False
     if _lays_off(table, hand, rules):
