@@ -1,0 +1,101 @@
+"""The soak benchmark's CI slice (complete games, every invariant checked after every
+action) and proof that its checks do catch what they look for."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from benchmarks import soak
+from carousel_env.engine.cards import parse_table
+from carousel_env.engine.game import GameState
+
+# 1,000 complete games over both variants, 2-5 players and the three scripted players, on
+# both of CI's cores; about 25-50 s here (python -m benchmarks.soak prints the rate).
+SOAK_GAMES = 1000
+SOAK_WORKERS = 2
+SOAK_SEED = 0
+
+
+def test_soak_games_break_no_invariant():
+    report = soak.run_soak(SOAK_GAMES, workers=SOAK_WORKERS, seed=SOAK_SEED)
+    assert not report.violations, "\n".join(map(str, report.violations[:20]))
+    assert report.games == SOAK_GAMES
+    # Every kind of table was played (the seeds draw them).
+    variants = {table.split()[0] for table in report.tables}
+    assert variants == {"carousel/losers", "carousel/everyone", "manipulation_rummy"}
+    assert {int(table.split()[1][0]) for table in report.tables} == {2, 3, 4, 5}
+
+
+def test_a_game_replays_from_its_seed_alone():
+    assert soak.GameSpec.of(17) == soak.GameSpec.of(17)
+    first, again = soak.play_game(17), soak.play_game(17)
+    assert (first.decisions, first.auto_actions, first.rounds) == (again.decisions, again.auto_actions, again.rounds)
+
+
+@pytest.fixture(scope="module")
+def finished_game() -> tuple[soak.CheckedEnv, list[GameState]]:
+    """A Carousel game played to its end, with the final state of every round."""
+    seed = next(s for s in range(100) if soak.GameSpec.of(s).variant == "carousel")
+    assert not soak.play_game(seed).violations
+    env = soak._env_for(soak.GameSpec.of(seed))
+    return env, list(env.finished_rounds)
+
+
+def test_lost_or_invented_cards_are_found(finished_game):
+    env, rounds = finished_game
+    state = rounds[0]
+    deck = soak.GameChecker(env).deck
+    assert soak.card_problems(state, deck) == []
+    problems = soak.card_problems(replace(state, stock=state.stock[:-1]), deck)
+    assert len(problems) == 1 and "missing [" in problems[0] and "extra []" in problems[0]
+
+
+def test_invalid_melds_are_found(finished_game):
+    state = finished_game[1][0]
+    assert soak.meld_problems(replace(state, table=parse_table("3C 4D 5C"))) == ["invalid meld on the table: 3C 4D 5C"]
+
+
+def test_wrong_round_scores_are_found(finished_game):
+    state = finished_game[1][0]
+    assert soak.round_problems(state) == []
+    result = state.last_round
+    wrong = replace(result, points=tuple(p + 1 for p in result.points))
+    problems = soak.round_problems(replace(state, round_scores=(*state.round_scores[:-1], wrong)))
+    assert len(problems) == 1 and "RULES.md gives" in problems[0]
+
+
+def test_wrong_game_results_are_found(finished_game):
+    final = finished_game[1][-1]
+    scores, won = final.game_result.totals_before_bonus, final.game_result.rounds_won
+    assert soak.game_problems(final, scores, won) == []
+    wrong = replace(final.game_result, bonuses=tuple(b + 25 for b in final.game_result.bonuses))
+    assert "RULES.md gives" in soak.game_problems(replace(final, game_result=wrong), scores, won)[0]
+    assert "did not end" in soak.game_problems(replace(final, phase=final.phase.ROUND_OVER), scores, won)[0]
+
+
+def test_observations_outside_their_space_are_found():
+    env = soak.CheckedEnv(num_players=3)
+    env.reset(seed=2)
+    checker = soak.GameChecker(env)
+    assert checker.problems(None) == []
+    bystander = next(a for a in env.agents if a != env.agent_selection)
+    env.observe(bystander)["observation"][0] = np.float32(99.0)  # the env hands out its cached array
+    problems = checker.problems(None)
+    assert problems == [
+        f"{bystander}'s observation is outside the observation space: observation[0] = 99.0"
+        " outside [0.0, 2.0] (1 values out)"
+    ]
+
+
+def test_a_violation_names_the_game_and_the_step(monkeypatch):
+    monkeypatch.setattr(soak, "hand_value", lambda hand: 0)  # a wrong reading of the rules
+    seed = 5
+    report = soak.play_game(seed)
+    assert report.violations, "a broken score check found nothing"
+    violation = report.violations[0]
+    assert violation.seed == seed and violation.step == report.decisions > 0
+    assert "round hand values" in violation.what
+    assert f"--games 1 --seed {seed} --workers 0" in str(violation)
