@@ -4,7 +4,7 @@
     python3 tasks.py train    # the main job: a short self-play training run (default config)
     python3 tasks.py test     # lint, format check, the layer contract and the test suite
     python3 tasks.py format   # ruff's fixes and formatting, applied
-    python3 tasks.py bench [env|solver|train ...]   # benchmarks that print their figures
+    python3 tasks.py bench [env|solver|train|soak ...]   # benchmarks that print their figures
     python3 tasks.py demo     # one game between baseline players, printed
     python3 tasks.py setup    # only create/refresh the virtual environment
     python3 tasks.py          # this list
@@ -66,7 +66,12 @@ def format_code() -> None:
 
 
 # Each benchmark by name, run as a module; see benchmarks/RESULTS.md for what they measured.
-BENCHMARKS = {"env": "benchmarks.bench_env", "solver": "benchmarks.bench_solver", "train": "benchmarks.bench_train"}
+BENCHMARKS = {
+    "env": ["benchmarks.bench_env"],
+    "solver": ["benchmarks.bench_solver"],
+    "train": ["benchmarks.bench_train"],
+    "soak": ["benchmarks.soak", "--games", "10000"],
+}
 
 
 def bench(*names: str) -> None:
@@ -75,7 +80,7 @@ def bench(*names: str) -> None:
     if unknown:
         raise SystemExit(f"unknown benchmark {', '.join(unknown)} (choose from {', '.join(BENCHMARKS)})")
     for name in names or tuple(BENCHMARKS):
-        run(PYTHON, "-m", BENCHMARKS[name])
+        run(PYTHON, "-m", *BENCHMARKS[name])
 
 
 def demo() -> None:

@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from benchmarks import soak
+from benchmarks import soak, soak_checks
 from carousel_env.engine.cards import parse_table
 from carousel_env.engine.game import GameState
 
@@ -36,7 +36,7 @@ def test_a_game_replays_from_its_seed_alone():
 
 
 @pytest.fixture(scope="module")
-def finished_game() -> tuple[soak.CheckedEnv, list[GameState]]:
+def finished_game() -> tuple[soak_checks.CheckedEnv, list[GameState]]:
     """A Carousel game played to its end, with the final state of every round."""
     seed = next(s for s in range(100) if soak.GameSpec.of(s).variant == "carousel")
     assert not soak.play_game(seed).violations
@@ -47,39 +47,40 @@ def finished_game() -> tuple[soak.CheckedEnv, list[GameState]]:
 def test_lost_or_invented_cards_are_found(finished_game):
     env, rounds = finished_game
     state = rounds[0]
-    deck = soak.GameChecker(env).deck
-    assert soak.card_problems(state, deck) == []
-    problems = soak.card_problems(replace(state, stock=state.stock[:-1]), deck)
+    deck = soak_checks.GameChecker(env).deck
+    assert soak_checks.card_problems(state, deck) == []
+    problems = soak_checks.card_problems(replace(state, stock=state.stock[:-1]), deck)
     assert len(problems) == 1 and "missing [" in problems[0] and "extra []" in problems[0]
 
 
 def test_invalid_melds_are_found(finished_game):
     state = finished_game[1][0]
-    assert soak.meld_problems(replace(state, table=parse_table("3C 4D 5C"))) == ["invalid meld on the table: 3C 4D 5C"]
+    broken = replace(state, table=parse_table("3C 4D 5C"))
+    assert soak_checks.meld_problems(broken) == ["invalid meld on the table: 3C 4D 5C"]
 
 
 def test_wrong_round_scores_are_found(finished_game):
     state = finished_game[1][0]
-    assert soak.round_problems(state) == []
+    assert soak_checks.round_problems(state) == []
     result = state.last_round
     wrong = replace(result, points=tuple(p + 1 for p in result.points))
-    problems = soak.round_problems(replace(state, round_scores=(*state.round_scores[:-1], wrong)))
+    problems = soak_checks.round_problems(replace(state, round_scores=(*state.round_scores[:-1], wrong)))
     assert len(problems) == 1 and "RULES.md gives" in problems[0]
 
 
 def test_wrong_game_results_are_found(finished_game):
     final = finished_game[1][-1]
     scores, won = final.game_result.totals_before_bonus, final.game_result.rounds_won
-    assert soak.game_problems(final, scores, won) == []
+    assert soak_checks.game_problems(final, scores, won) == []
     wrong = replace(final.game_result, bonuses=tuple(b + 25 for b in final.game_result.bonuses))
-    assert "RULES.md gives" in soak.game_problems(replace(final, game_result=wrong), scores, won)[0]
-    assert "did not end" in soak.game_problems(replace(final, phase=final.phase.ROUND_OVER), scores, won)[0]
+    assert "RULES.md gives" in soak_checks.game_problems(replace(final, game_result=wrong), scores, won)[0]
+    assert "did not end" in soak_checks.game_problems(replace(final, phase=final.phase.ROUND_OVER), scores, won)[0]
 
 
 def test_observations_outside_their_space_are_found():
-    env = soak.CheckedEnv(num_players=3)
+    env = soak_checks.CheckedEnv(num_players=3)
     env.reset(seed=2)
-    checker = soak.GameChecker(env)
+    checker = soak_checks.GameChecker(env)
     assert checker.problems(None) == []
     bystander = next(a for a in env.agents if a != env.agent_selection)
     env.observe(bystander)["observation"][0] = np.float32(99.0)  # the env hands out its cached array
@@ -91,7 +92,7 @@ def test_observations_outside_their_space_are_found():
 
 
 def test_a_violation_names_the_game_and_the_step(monkeypatch):
-    monkeypatch.setattr(soak, "hand_value", lambda hand: 0)  # a wrong reading of the rules
+    monkeypatch.setattr(soak_checks, "hand_value", lambda hand: 0)  # a wrong reading of the rules
     seed = 5
     report = soak.play_game(seed)
     assert report.violations, "a broken score check found nothing"
