@@ -44,6 +44,24 @@ def _config(*extra: str):
     )
 
 
+def test_episode_returns_sum_every_round_of_a_game():
+    # In game episodes the env pays at every round's end, between network decisions: the
+    # result's returns must hold all of it, 0.01 * (own total - the mean of the others').
+    spec = EnvSpec(num_players=2, k_suggestions=8, episode="game")
+    driver = Driver(spec, num_envs=1)
+    rng = np.random.default_rng(0)
+    reports = driver.step({}, {0: Episode(7, (LEARNER, Controller.scripted("greedy")))})
+    while not reports[0].done:
+        legal = np.flatnonzero(reports[0].mask)
+        reports = driver.step({0: int(rng.choice(legal))}, {})
+    driver.close()
+    result = reports[0].result
+    assert len(result.rounds) > 1
+    totals = np.array(result.totals, dtype=float)
+    expected = 0.01 * (totals - (totals.sum() - totals) / (len(totals) - 1))
+    assert np.allclose(result.returns, expected)
+
+
 def test_rewards_are_routed_to_the_seat_that_earned_them():
     spec = EnvSpec(num_players=3, k_suggestions=4, factory=FAKE)
     driver = Driver(spec, num_envs=2)

@@ -86,13 +86,13 @@ class Runner:
         rewards = np.zeros(self.n)
         decision, scripted_steps = advance_to_decision(self.envs[i], self.scripted[i], rewards)
         steps += scripted_steps
+        self.returns[i] += rewards  # every report's rewards: a game pays at each round's end
         episode = self.episodes[i]
         if decision is not None:
             seat = decision.seat
             return Report(
                 i, rewards, steps, seat, episode.controllers[seat], decision.observation, decision.action_mask
             )
-        self.returns[i] += rewards
         result = EpisodeResult.of(episode, self.returns[i], game_state(self.envs[i]))
         return Report(i, rewards, steps, result=result)
 
