@@ -11,7 +11,7 @@ from carousel_env.engine.cards import hand_str, table_str
 from carousel_env.engine.game import Action, ActionKind, GameState, Phase, apply, new_game, next_round
 from carousel_env.engine.rules import RoundBonus, Rules, Variant
 from carousel_env.envs.render_text import render_text
-from carousel_env.solver import has_play
+from carousel_env.solver import can_play
 
 Player = Callable[[GameState], Action]
 
@@ -24,7 +24,7 @@ def describe(state: GameState, action: Action) -> str:
 
 
 def play_game(rules: Rules, seed: int, players: list[Player], echo: Callable[[str], None] = print) -> GameState:
-    state = new_game(rules, seed, can_play=has_play)
+    state = new_game(rules, seed, can_play=can_play)
     echo(render_text(state, reveal_all=True))
     while not state.is_over:
         if state.phase is Phase.ROUND_OVER:

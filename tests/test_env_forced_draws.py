@@ -12,7 +12,7 @@ from carousel_env.engine.cards import parse_card, parse_hand
 from carousel_env.engine.game import ActionKind, Phase, apply, new_game
 from carousel_env.engine.rules import manipulation_rummy
 from carousel_env.envs.aec import DRAW_AGAIN, FORCED_DRAW_NAME, raw_env
-from carousel_env.solver import has_play, solve
+from carousel_env.solver import can_play, solve
 
 PLAYERS = 3
 SEED = 0  # greedy's game from this deal has forced draws at reset and in most steps
@@ -80,7 +80,7 @@ def test_every_forced_draw_is_reported_with_the_player_who_drew():
 
 def _stock_out_state():
     """Player 0 ends a turn; player 1 cannot play and the last two stock cards do not help."""
-    state = new_game(manipulation_rummy(PLAYERS), 5, can_play=has_play)
+    state = new_game(manipulation_rummy(PLAYERS), 5, can_play=can_play)
     hands = (parse_hand("2C 9D"), parse_hand("2C 5D 9H KS 7C 4H JD"), parse_hand("8C 8D 8H 3S"))
     return replace(
         state,

@@ -14,7 +14,7 @@ from carousel_env.engine.game import ActionKind, GameState, Phase, apply, new_ga
 from carousel_env.engine.rules import Rules
 from carousel_env.envs.aec import decision
 from carousel_env.envs.observation import encode, layout
-from carousel_env.solver import has_play
+from carousel_env.solver import can_play
 
 K = 8
 LAY = layout(K)
@@ -41,14 +41,14 @@ def reshuffle_hidden(state: GameState, observer: int, rng: random.Random) -> Gam
 def states(num_players: int, count: int, seed: int) -> list[GameState]:
     rng = random.Random(seed)
     rules = Rules(num_players=num_players)
-    state = new_game(rules, seed, can_play=has_play)
+    state = new_game(rules, seed, can_play=can_play)
     out = []
     while len(out) < count:
         if state.phase is Phase.ROUND_OVER:
             state = next_round(state)
             continue
         if state.phase is Phase.GAME_OVER:
-            state = new_game(rules, rng.randrange(10**6), can_play=has_play)
+            state = new_game(rules, rng.randrange(10**6), can_play=can_play)
             continue
         out.append(state)
         mask, suggestions = decision(state, K)
@@ -93,7 +93,7 @@ def test_own_hand_and_table_do_change_the_observation():
 def test_card_channels():
     rules = Rules(num_players=3)
     state = replace(
-        new_game(rules, 1, can_play=has_play),
+        new_game(rules, 1, can_play=can_play),
         hands=(parse_hand("7H 8H JK"), parse_hand("2C 3C"), parse_hand("KD")),
         table=parse_table("3C 4C 5C | 9S 9D JK=9H"),
     )

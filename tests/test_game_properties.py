@@ -13,7 +13,7 @@ from carousel_env.engine.game import MAX_ROUNDS, ActionKind, GameState, Phase, a
 from carousel_env.engine.melds import is_valid_meld
 from carousel_env.engine.rules import RoundBonus, Rules, Variant
 from carousel_env.engine.scoring import RoundEnd, finish_game, score_round
-from carousel_env.solver import has_play, solve
+from carousel_env.solver import can_play, solve
 
 
 def all_cards(state: GameState) -> Counter:
@@ -45,7 +45,7 @@ def random_action(state: GameState, rng: random.Random):
 def play_and_check(rules: Rules, seed: int, choice_seed: int) -> GameState:
     rng = random.Random(choice_seed)
     deck = Counter(make_deck(rules.decks, rules.jokers))
-    state = new_game(rules, seed, can_play=has_play)
+    state = new_game(rules, seed, can_play=can_play)
     rounds = 1
     actions_this_round = 0
     while not state.is_over:

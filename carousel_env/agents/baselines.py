@@ -50,7 +50,7 @@ from carousel_env.engine.cards import NUM_CARDS, POINTS, Hand, Table, joker_as
 from carousel_env.engine.rules import Rules, carousel, manipulation_rummy
 from carousel_env.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK, layout_for_mask
 from carousel_env.envs.observation import POINTS_SCALE, SIZE_SCALE
-from carousel_env.solver import has_play, solve
+from carousel_env.solver import can_play, solve
 
 Policy = Callable[[np.ndarray, np.ndarray], int]
 
@@ -122,7 +122,8 @@ class SmartPolicy:
             return FIRST_SUGGESTION + int(plays[goes_out][int(np.argmax(points[goes_out]))])
         greedy_play = FIRST_SUGGESTION + int(plays[int(np.argmax(points))])
         table, hand, rules = _position(observation, lay)
-        # The pseudo-meld is no valid meld, so the position check would refuse it; the env built it.
+        # No position check: _position's pseudo-meld is no valid meld (the solver reads only
+        # the table's cards), and the tables below are ones the solver just built.
         suggestions = solve(table, hand, rules, k=lay.num_slots, check_position=False).suggestions
         if not _same_plays(suggestions, slots, sf["cards"]):
             return greedy_play  # not the position the env solved (cannot happen with these rules)
@@ -132,14 +133,14 @@ class SmartPolicy:
         # No draws are left to save once the stock is empty (the final turns draw nothing).
         last_turns = observation[g["stock"].start] == 0 or observation[g["final_turns"].start] > 0
         knock_limit = rules.knock_limit if rules.knock_limit is not None else -1
-        if last_turns or best.hand_after_points <= knock_limit or has_play(best.play.table, best.hand_after, rules):
+        if last_turns or best.hand_after_points <= knock_limit or can_play(best.play.table, best.hand_after, rules):
             return FIRST_SUGGESTION + b
         # ``best`` would use up the plays: the cheapest way to keep one for the next turn.
         options = []
         if action_mask[END_TURN]:  # after a play this turn: keep the whole hand
             options.append((best.points, END_TURN))
         for i, s in enumerate(suggestions):
-            if has_play(s.play.table, s.hand_after, rules):
+            if can_play(s.play.table, s.hand_after, rules):
                 options.append((s.hand_after_points - best.hand_after_points, FIRST_SUGGESTION + i))
         limit = self.reserve_limit if rules.num_players == 2 else self.multi_reserve_limit
         if options:

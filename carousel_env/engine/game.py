@@ -143,13 +143,13 @@ def _round_rng(seed: int, round_index: int) -> random.Random:
 def new_game(rules: Rules, seed: int, can_play: PlayCheck | None = None) -> GameState:
     """A new game with round 1 dealt and the first player's turn begun.
 
-    Manipulation Rummy (``rules.must_play``) needs ``can_play``, the solver's ``has_play``:
-    ``new_game(manipulation_rummy(3), seed, can_play=carousel_env.solver.has_play)``."""
+    Manipulation Rummy (``rules.must_play``) needs ``can_play``, the solver's own:
+    ``new_game(manipulation_rummy(3), seed, can_play=carousel_env.solver.can_play)``."""
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise IllegalAction(f"seed must be an int, got {seed!r}")
     if rules.must_play and can_play is None:
-        raise IllegalAction(
-            "Manipulation Rummy's must-play rule needs can_play: pass can_play=carousel_env.solver.has_play"
+        raise TypeError(
+            "Manipulation Rummy's must-play rule needs can_play: pass can_play=carousel_env.solver.can_play"
         )
     n = rules.num_players
     dealer = random.Random(f"carousel:{seed}:dealer").randrange(n)

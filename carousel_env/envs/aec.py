@@ -141,7 +141,7 @@ Episodes end by termination only (the engine guarantees every round and game end
 from __future__ import annotations
 
 import random
-from functools import cache, partial
+from functools import cache
 from typing import ClassVar
 
 import numpy as np
@@ -155,7 +155,7 @@ from carousel_env.engine.game import ActionKind, GameState, Phase, allowed, appl
 from carousel_env.envs import wrappers as aec_wrappers
 from carousel_env.envs.config import EnvConfig
 from carousel_env.envs.observation import ObservationLayout, encode, layout, upper_bounds
-from carousel_env.solver import has_play, solve
+from carousel_env.solver import can_play, solve
 
 DRAW_AGAIN = 0
 KNOCK = 1
@@ -299,7 +299,7 @@ class raw_env(AECEnv):
         self._extra_info: dict = {}
         self._last_step: tuple[str, int, tuple] | None = None
         # The must-play hook only sees positions the engine built: no position check.
-        self._state = new_game(self.rules, game_seed, can_play=partial(has_play, check_position=False))
+        self._state = new_game(self.rules, game_seed, can_play=can_play)
         self._settle()
         self._publish_infos()
         self.agent_selection = self.possible_agents[self._state.current]

@@ -221,3 +221,9 @@ def has_play(table: Table, hand: Hand, rules: Rules, *, check_position: bool = T
     if _lays_off(table, hand, rules):
         return True
     return pipeline.has_play_packed(*_position_arrays(table, hand), rules.ace_low, rules.ace_high)
+
+
+def can_play(table: Table, hand: Hand, rules: Rules) -> bool:
+    """:func:`has_play` without the position check: the hook ``new_game(..., can_play=...)``
+    takes for Manipulation Rummy's must-play rule, asked only on positions the engine built."""
+    return has_play(table, hand, rules, check_position=False)

@@ -21,7 +21,7 @@ from pathlib import Path
 from carousel_env.engine.cards import hand_str, table_str
 from carousel_env.engine.game import ActionKind, Phase, allowed, apply, new_game, next_round
 from carousel_env.engine.rules import Rules, carousel, manipulation_rummy
-from carousel_env.solver import has_play
+from carousel_env.solver import can_play
 from tests.support.milp_reference import milp_best, milp_play
 from tests.support.positions import synthetic_positions
 
@@ -34,7 +34,7 @@ def game_positions(rules: Rules, n: int, seed: int):
     found = 0
     game = 0
     while found < n:
-        state = new_game(rules, seed * 1000 + game, can_play=has_play)
+        state = new_game(rules, seed * 1000 + game, can_play=can_play)
         game += 1
         while not state.is_over and found < n:
             if state.phase is Phase.ROUND_OVER:
