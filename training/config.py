@@ -22,6 +22,8 @@ from typing import Any
 import yaml
 
 from carousel_env.engine.errors import CarouselError
+from carousel_env.envs.config import EPISODES, REWARDS
+from training.envs import DEFAULT_ENV_FACTORY
 
 
 class ConfigError(CarouselError):
@@ -56,7 +58,7 @@ class TrainConfig:
         None, "environment reward multiplier (null: the env's default, 1/100 for round_score, 1 for game_result)"
     )
     env_factory: str = _documented(
-        "carousel_env:env", "callable building the environment, as module:function (tests plug in a fake here)"
+        DEFAULT_ENV_FACTORY, "callable building the environment, as module:function (tests plug in a fake here)"
     )
 
     # ---- rollout and self-play
@@ -122,7 +124,7 @@ class TrainConfig:
 
 
 # Values the loader checks beyond their type, so a bad one fails at load time, not mid-run.
-_CHOICES = {"episode": ("round", "game"), "reward": ("round_score", "game_result")}
+_CHOICES = {"episode": EPISODES, "reward": REWARDS}  # the env's own lists
 _POSITIVE = (
     "num_envs",
     "num_steps",

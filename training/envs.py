@@ -22,25 +22,25 @@ DEFAULT_ENV_FACTORY = "carousel_env:env"
 
 @dataclass(frozen=True)
 class EnvSpec:
-    """Everything needed to build an environment copy (picklable, sent to workers)."""
+    """Everything needed to build an environment copy (picklable, sent to workers). An
+    option left None takes the environment's own default (``carousel_env.envs.config``)."""
 
-    num_players: int = 2
-    k_suggestions: int = 8
-    episode: str = "round"
-    reward: str = "round_score"
+    num_players: int
+    k_suggestions: int | None = None
+    episode: str | None = None
+    reward: str | None = None
     reward_scale: float | None = None
     factory: str = DEFAULT_ENV_FACTORY
 
     def kwargs(self) -> dict[str, Any]:
-        kw: dict[str, Any] = {
+        options = {
             "num_players": self.num_players,
             "k_suggestions": self.k_suggestions,
             "episode": self.episode,
             "reward": self.reward,
+            "reward_scale": self.reward_scale,
         }
-        if self.reward_scale is not None:
-            kw["reward_scale"] = self.reward_scale
-        return kw
+        return {key: value for key, value in options.items() if value is not None}
 
 
 def _resolve(name: str):
