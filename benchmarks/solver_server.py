@@ -22,16 +22,22 @@ except ImportError:  # a checkout from before the engine had its own package
     from carousel_env.rules import carousel, manipulation_rummy
 from carousel_env.solver import solve
 
+try:  # time the solver alone: trees since the position check have it on by default
+    solve((), (), carousel(2), check_position=False)
+    OPTIONS = {"check_position": False}
+except TypeError:  # a tree from before the check
+    OPTIONS = {}
+
 
 def main(first_table: str, first_hand: str) -> None:
-    solve(parse_table(first_table), parse_hand(first_hand), carousel(2))
+    solve(parse_table(first_table), parse_hand(first_hand), carousel(2), **OPTIONS)
     print("ready", flush=True)
     for line in sys.stdin:
         item = json.loads(line)
         rules = manipulation_rummy(4) if item["variant"] == "manipulation_rummy" else carousel(item["decks"] + 1)
         table, hand = parse_table(item["table"]), parse_hand(item["hand"])
         start = time.perf_counter()
-        result = solve(table, hand, rules)
+        result = solve(table, hand, rules, **OPTIONS)
         seconds = time.perf_counter() - start
         summary = [result.best_points, result.best_cards, [(s.reason, s.cards, s.points) for s in result.suggestions]]
         print(json.dumps([seconds, summary]), flush=True)

@@ -8,9 +8,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from benchmarks import soak, soak_checks
 from carousel_env.engine.cards import parse_table
 from carousel_env.engine.game import GameState
+from tests.support import soak, soak_checks
 
 # 1,000 complete games over both variants, 2-5 players and the three scripted players, on
 # both of CI's cores; about 25-50 s here (python -m benchmarks.soak prints the rate).

@@ -1,4 +1,4 @@
-"""The checks of the soak benchmark (``benchmarks.soak``): what must hold after every action.
+"""The checks of the soak run (``tests.support.soak``): what must hold after every action.
 
 Each ``*_problems`` function looks at one engine state and returns what is wrong with it
 (empty when nothing is); :class:`GameChecker` runs them, and the checks of observations,
