@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 import reprlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from carousel_env.engine.errors import NotationError
 
@@ -68,6 +68,32 @@ def joker_as(card: Card) -> Unit:
 
 def is_table_joker(unit: Unit) -> bool:
     return unit >= TABLE_JOKER
+
+
+# What input may hold, checked at the public edge (bools are ints to Python, never cards).
+def is_hand_card(value: object) -> bool:
+    """Whether ``value`` can be in a hand: a card 0..51 or the joker (52)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= JOKER
+
+
+def is_table_unit(value: object) -> bool:
+    """Whether ``value`` can be on the table: a real card 0..51 or a joker declaring one."""
+    return (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and (0 <= value < NUM_CARDS or TABLE_JOKER <= value < TABLE_JOKER + NUM_CARDS)
+    )
+
+
+def units_in(value: object, what: str, error: Callable[[str], Exception]) -> tuple:
+    """``value`` (a hand, a table or a meld, named ``what``) as a tuple, if it is a sequence
+    that is not text; else ``error(message)`` is raised."""
+    if isinstance(value, (str, bytes)):
+        raise error(f"{what} is text {value!r}: parse it first (parse_hand, parse_table)")
+    try:
+        return tuple(value)
+    except TypeError:
+        raise error(f"{what} is {value!r} ({type(value).__name__}), not a sequence of cards") from None
 
 
 def face(unit: Unit) -> Card:

@@ -40,8 +40,11 @@ from carousel_env.engine.cards import (
     card_str,
     face,
     hand_str,
+    is_hand_card,
     is_table_joker,
+    is_table_unit,
     meld_str,
+    units_in,
 )
 from carousel_env.engine.errors import IllegalPlay, PlayRule
 from carousel_env.engine.melds import is_valid_meld, is_valid_meld_cached
@@ -58,17 +61,17 @@ class Play:
     def __post_init__(self) -> None:
         # Checked here so that a bad unit is named where the play is built, instead of a
         # TypeError from sorting an int with a str (check_play judges of_normalised plays).
-        added = _units_in(self.added, "added")
+        added = units_in(self.added, "added", _not_a_card)
         for card in added:
-            if not _is_hand_card(card):
+            if not is_hand_card(card):
                 raise IllegalPlay(
                     PlayRule.NOT_A_CARD, f"added holds {card!r} ({type(card).__name__}), not a hand card (an int 0..52)"
                 )
         table = []
-        for number, meld in enumerate(_units_in(self.table, "table"), 1):
-            units = _units_in(meld, f"meld {number} of the table")
+        for number, meld in enumerate(units_in(self.table, "table", _not_a_card), 1):
+            units = units_in(meld, f"meld {number} of the table", _not_a_card)
             for unit in units:
-                if isinstance(unit, bool) or not _is_unit(unit):
+                if not is_table_unit(unit):
                     raise IllegalPlay(
                         PlayRule.NOT_A_CARD,
                         f"meld {number} of the table holds {unit!r} ({type(unit).__name__}), not a table unit "
@@ -162,8 +165,8 @@ def _passes_all_rules(table: Table, hand: Hand, play: Play, rules: Rules) -> boo
 
 
 def _check_rule_by_rule(table: Table, hand: Hand, play: Play, rules: Rules) -> None:
-    bad = [c for c in play.added if not (isinstance(c, int) and 0 <= c <= JOKER)]
-    bad += [u for m in play.table for u in m if not _is_unit(u)]
+    bad = [c for c in play.added if not is_hand_card(c)]
+    bad += [u for m in play.table for u in m if not is_table_unit(u)]
     if bad:
         raise IllegalPlay(PlayRule.NOT_A_CARD, f"{bad[:3]!r} are not cards or table units")
     if not play.added:
@@ -214,24 +217,8 @@ def _check_rule_by_rule(table: Table, hand: Hand, play: Play, rules: Rules) -> N
             )
 
 
-def _units_in(value: object, what: str) -> tuple:
-    """``value`` as a tuple, if it is a sequence that is not text."""
-    if isinstance(value, (str, bytes)):
-        raise IllegalPlay(PlayRule.NOT_A_CARD, f"{what} is text {value!r}: parse it first (parse_hand, parse_table)")
-    try:
-        return tuple(value)
-    except TypeError:
-        raise IllegalPlay(
-            PlayRule.NOT_A_CARD, f"{what} is {value!r} ({type(value).__name__}), not a sequence of cards"
-        ) from None
-
-
-def _is_hand_card(card: object) -> bool:
-    return isinstance(card, int) and not isinstance(card, bool) and 0 <= card <= JOKER
-
-
-def _is_unit(unit: object) -> bool:
-    return isinstance(unit, int) and (0 <= unit < NUM_CARDS or TABLE_JOKER <= unit < TABLE_JOKER + NUM_CARDS)
+def _not_a_card(detail: str) -> IllegalPlay:
+    return IllegalPlay(PlayRule.NOT_A_CARD, detail)
 
 
 def is_legal_play(table: Table, hand: Hand, play: Play, rules: Rules, *, check_position: bool = True) -> bool:

@@ -29,9 +29,12 @@ from carousel_env.engine.cards import (
     Hand,
     Table,
     card_str,
+    is_hand_card,
     is_table_joker,
+    is_table_unit,
     meld_str,
     unit_str,
+    units_in,
 )
 from carousel_env.engine.errors import ImpossiblePosition, PositionRule
 from carousel_env.engine.melds import is_valid_meld, is_valid_meld_cached, meld_kind
@@ -90,16 +93,17 @@ def _is_possible(table: Table, hand: Hand, rules: Rules) -> bool:
 
 
 def _check_rule_by_rule(table: Table, hand: Hand, rules: Rules) -> None:
-    hand = _units_in(hand, "the hand")
+    hand = units_in(hand, "the hand", _not_a_card)
     melds = [
-        _units_in(meld, f"meld {number} of the table") for number, meld in enumerate(_units_in(table, "the table"), 1)
+        units_in(meld, f"meld {number} of the table", _not_a_card)
+        for number, meld in enumerate(units_in(table, "the table", _not_a_card), 1)
     ]
     for card in hand:
-        if not (_is_int(card) and 0 <= card <= JOKER):
+        if not is_hand_card(card):
             raise ImpossiblePosition(PositionRule.NOT_A_CARD, _not_a_hand_card(card))
     for number, meld in enumerate(melds, 1):
         for unit in meld:
-            if not (_is_int(unit) and (0 <= unit < NUM_CARDS or TABLE_JOKER <= unit < TABLE_JOKER + NUM_CARDS)):
+            if not is_table_unit(unit):
                 raise ImpossiblePosition(
                     PositionRule.NOT_A_CARD,
                     f"meld {number} of the table holds {_shown(unit)}: a table unit is {_TABLE_UNITS}",
@@ -181,15 +185,5 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _units_in(value: object, what: str) -> tuple:
-    """``value`` as a tuple, if it is a sequence that is not text."""
-    if isinstance(value, (str, bytes)):
-        raise ImpossiblePosition(
-            PositionRule.NOT_A_CARD, f"{what} is text {value!r}: parse it first (parse_hand, parse_table)"
-        )
-    try:
-        return tuple(value)
-    except TypeError:
-        raise ImpossiblePosition(
-            PositionRule.NOT_A_CARD, f"{what} is {value!r} ({type(value).__name__}), not a sequence of cards"
-        ) from None
+def _not_a_card(detail: str) -> ImpossiblePosition:
+    return ImpossiblePosition(PositionRule.NOT_A_CARD, detail)
