@@ -181,9 +181,7 @@ def _controller(
     elif isinstance(agent, NetworkPolicy):
         policies[controller] = NetworkPolicy(agent.agent, key, agent.greedy, generator=gen)
     elif is_checkpoint_name(agent):
-        policy = load_network_policy(agent, layout)
-        policy.generator = gen
-        policies[controller] = policy
+        policies[controller] = load_network_policy(agent, layout, seed=seed)
     else:
         return scripted_controller(agent)
     return controller

@@ -44,9 +44,11 @@ class Controller:
     name: str = ""
 
     @classmethod
-    def scripted(cls, name: str) -> Controller:
+    def scripted(cls, name: str, also_not: str = "") -> Controller:
+        """A scripted policy's seat; an unknown name raises UnknownPolicyError (``also_not``:
+        what else the name was tried as)."""
         if name not in policy_names():
-            raise UnknownPolicyError(name)
+            raise UnknownPolicyError(name, also_not)
         return cls(ControllerKind.SCRIPTED, name)
 
     @classmethod
@@ -97,19 +99,21 @@ def checkpoint_file(name: str) -> Path:
     return path
 
 
-def load_network_policy(name: str, layout: ObservationLayout | None = None, greedy: bool = False) -> NetworkPolicy:
-    """The network in a checkpoint; ``layout`` (if given) must match the one it was trained on."""
+def load_network_policy(
+    name: str, layout: ObservationLayout | None = None, greedy: bool = False, seed: int | None = None
+) -> NetworkPolicy:
+    """The network in a checkpoint; ``layout`` (if given) must match the one it was trained
+    on. ``seed``: sample from a generator of its own, seeded so, instead of torch's global one."""
     path = checkpoint_file(name)
     agent = checkpoint.build_agent(checkpoint.load(path), path, expect_layout=layout)
-    return NetworkPolicy(agent, name=str(name), greedy=greedy)
+    generator = None if seed is None else torch.Generator().manual_seed(seed)
+    return NetworkPolicy(agent, name=str(name), greedy=greedy, generator=generator)
 
 
 def scripted_controller(name: str) -> Controller:
     """The controller of an agent name that is no checkpoint: its scripted policy, or an
     UnknownPolicyError saying the name is neither."""
-    if name not in policy_names():
-        raise UnknownPolicyError(name, also_not="a checkpoint file or run directory")
-    return Controller.scripted(name)
+    return Controller.scripted(name, also_not="a checkpoint file or run directory")
 
 
 def load_policy(name: str, layout: ObservationLayout, seed: int) -> Policy:
@@ -118,6 +122,5 @@ def load_policy(name: str, layout: ObservationLayout, seed: int) -> Policy:
     generator seeded with ``seed``, or a scripted policy seeded with ``seed``."""
     if not is_checkpoint_name(name):
         return get_policy(scripted_controller(name).name, seed=seed)
-    policy = load_network_policy(name, layout)
-    policy.generator = torch.Generator().manual_seed(seed)
+    policy = load_network_policy(name, layout, seed=seed)
     return lambda obs, mask: int(policy.act(obs[None], mask[None])[0])
