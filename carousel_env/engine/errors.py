@@ -21,10 +21,14 @@ class NotationError(CarouselError):
         self.token = token
 
 
+# Plays and positions are both refused for it, in the same words.
+_NOT_A_CARD = "every unit must be a card (0..52 in a hand, a real card or a declared joker on the table)"
+
+
 class PlayRule(str, Enum):
     """The rule of RULES.md ("Manipulation", "Jokers on the table") that a play breaks."""
 
-    NOT_A_CARD = "every unit must be a card (0..52 in a hand, a real card or a declared joker on the table)"
+    NOT_A_CARD = _NOT_A_CARD
     NO_HAND_CARD = "a play must add at least one card from the hand"
     NOT_IN_HAND = "played cards must come from the player's hand"
     TABLE_CARDS_CONSERVED = "every card that was on the table must still be on the table"
@@ -51,7 +55,7 @@ class PositionRule(str, Enum):
     """What makes a position (a table and a hand) one that no game of the rules could reach
     (RULES.md "Cards and values", "Melds", "Jokers on the table", the variant)."""
 
-    NOT_A_CARD = "every unit must be a card (0..52 in a hand, a real card or a declared joker on the table)"
+    NOT_A_CARD = _NOT_A_CARD
     JOKERS_NOT_IN_VARIANT = "the variant is played without jokers"
     TOO_MANY_JOKERS = "the hand and the table together hold at most the deck's jokers"
     TOO_MANY_COPIES = "the hand and the table together hold at most one copy of each card per deck"
