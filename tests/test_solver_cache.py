@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from carousel_env.solver import _cache
 
 
@@ -56,3 +58,23 @@ def test_unwritable_cache_is_left_alone(tmp_path):
     missing_parent = tmp_path / "file"
     missing_parent.write_text("not a folder")
     assert not _cache.drop_stale_cache(missing_parent / "__pycache__")
+
+
+def test_a_slow_first_call_says_it_compiles(monkeypatch, capsys):
+    monkeypatch.setattr(_cache, "NOTICE_AFTER_S", 0.05)
+
+    def slow_entry(x):  # stands for a compiled entry point met with an empty cache
+        time.sleep(0.3)
+        return x + 1
+
+    assert _cache.first_call(slow_entry, 1) == 2
+    said = capsys.readouterr().err
+    assert "compiling the solver's numba code, once" in said and "compiled in" in said
+    assert _cache.first_call(slow_entry, 2) == 3  # later calls say nothing, however slow
+    assert capsys.readouterr().err == ""
+
+
+def test_a_quick_first_call_says_nothing(monkeypatch, capsys):
+    monkeypatch.setattr(_cache, "NOTICE_AFTER_S", 0.5)
+    assert _cache.first_call(lambda x: x * 2, 4) == 8  # a warm cache: loaded at once
+    assert capsys.readouterr().err == ""

@@ -143,7 +143,8 @@ def solve(table: Table, hand: Hand, rules: Rules, k: int = 8, *, check_position:
         return _NONE
     limit = -1 if rules.knock_limit is None else rules.knock_limit
     packed = tuple(  # slices of a tuple are tuples: no second copy per meld
-        pipeline.solve_packed(
+        _cache.first_call(
+            pipeline.solve_packed,
             *_position_arrays(table, hand),
             rules.ace_low,
             rules.ace_high,
@@ -220,7 +221,7 @@ def has_play(table: Table, hand: Hand, rules: Rules, *, check_position: bool = T
         return False
     if _lays_off(table, hand, rules):
         return True
-    return pipeline.has_play_packed(*_position_arrays(table, hand), rules.ace_low, rules.ace_high)
+    return _cache.first_call(pipeline.has_play_packed, *_position_arrays(table, hand), rules.ace_low, rules.ace_high)
 
 
 def can_play(table: Table, hand: Hand, rules: Rules) -> bool:
