@@ -15,7 +15,7 @@ import carousel_env
 from carousel_env.agents.baselines import greedy
 from carousel_env.engine.errors import IllegalAction
 from carousel_env.engine.game import Phase
-from carousel_env.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK, raw_env
+from carousel_env.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, INFO_KEYS, KNOCK, raw_env
 from carousel_env.envs.config import EnvConfigError
 
 # Short episodes keep the API tests quick; the game-length episode has its own tests.
@@ -188,12 +188,12 @@ def test_single_legal_actions_are_taken_and_reported():
             mask = e.observe(agent)["action_mask"]
             action = DRAW_AGAIN if mask[DRAW_AGAIN] else int(np.flatnonzero(mask)[0])
             e.step(action)
-            auto = e.infos[e.agents[0]]["auto_actions"]
+            auto = e.auto_actions
             for who, act, name in auto:
                 assert who in e.possible_agents and isinstance(act, int) and isinstance(name, str)
             reported += len(auto)
-            # Every agent sees the same record of what the env did on its own.
-            assert all(info["auto_actions"] == auto for info in e.infos.values())
+            # Every agent's info counts what the env did on its own.
+            assert all(info["num_auto_actions"] == len(auto) for info in e.infos.values())
         if reported:
             break
     assert reported > 0
@@ -205,15 +205,34 @@ def play_game(e, seed, policy=greedy):
     e.reset(seed=seed)
     trace, returns = [], dict.fromkeys(e.possible_agents, 0.0)
     for agent in e.agent_iter():
-        obs, reward, term, trunc, info = e.last()
+        obs, reward, term, trunc, _ = e.last()
         returns[agent] += reward
         if term or trunc:
             e.step(None)
             continue
         action = policy(obs["observation"], obs["action_mask"])
-        trace.append((agent, action, info["auto_actions"]))
+        trace.append((agent, action, e.unwrapped.auto_actions))
         e.step(action)
     return trace, returns
+
+
+@pytest.mark.parametrize("variant,n", [("carousel", 2), ("manipulation_rummy", 3)])
+def test_infos_have_fixed_numeric_keys_at_every_step(variant, n):
+    """Generic wrappers batch infos: the same keys, numbers and shapes from reset to the end."""
+    e = carousel_env.env(num_players=n, variant=variant)
+    e.reset(seed=3)
+    rows = []
+    for _agent in e.agent_iter():
+        obs, _, term, trunc, info = e.last()
+        assert tuple(info) == INFO_KEYS
+        assert all(np.isscalar(info[k]) for k in INFO_KEYS if k != "round_points")
+        assert info["round_points"].shape == (n,) and info["round_points"].dtype == np.int64
+        rows.append(
+            np.concatenate([[info["num_auto_actions"], info["rounds_ended"], info["game_over"]], info["round_points"]])
+        )
+        e.step(None if term or trunc else greedy(obs["observation"], obs["action_mask"]))
+    batch = np.stack(rows)  # what a vector env or replay buffer does with them
+    assert batch.shape == (len(rows), 3 + n) and batch[:, 0].sum() > 0 and batch[:, 2].any()
 
 
 def test_whole_games_are_deterministic_and_zero_sum():
@@ -249,10 +268,12 @@ def test_round_result_info_and_round_rewards():
     while not e.terminations[e.agent_selection]:
         obs = e.observe(e.agent_selection)
         e.step(greedy(obs["observation"], obs["action_mask"]))
-    info = e.infos["player_0"]["round_result"]
-    p = info["points"]
+    (result,) = e.round_results
+    p = result.points
+    assert e.infos["player_0"]["round_points"].tolist() == list(p)
+    assert e.infos["player_0"]["rounds_ended"] == 1
     assert e._cumulative_rewards["player_0"] + e._cumulative_rewards["player_1"] == pytest.approx(0)
-    assert info["end"] in ("knock", "going_out", "stock_exhausted")
+    assert result.end.value in ("knock", "going_out", "stock_exhausted")
     assert e.rewards["player_0"] == pytest.approx(0.5 * (p[0] - p[1]))
 
 

@@ -1,6 +1,6 @@
 """Manipulation Rummy's forced draws (a player who cannot play draws one card at a time
 until able): the engine records them in ``GameState.forced_draws`` and the env reports
-each one in ``info["auto_actions"]`` like every other action it takes for a player."""
+each one in ``raw_env.auto_actions`` like every other action it takes for a player."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def test_every_forced_draw_is_reported_with_the_player_who_drew():
     e.reset(seed=SEED)
     rules = e.rules
     state = e.game_state
-    reported = _forced(e.infos["player_0"]["auto_actions"])
+    reported = _forced(e.auto_actions)
     # The deal leaves deck - 7n cards in the stock; only forced draws took any since.
     assert len(reported) == rules.deck_size - rules.hand_size * PLAYERS - len(state.stock) > 0
     assert reported[0][0] == e.possible_agents[(state.dealer + 1) % PLAYERS]  # the first to play drew first
@@ -44,9 +44,8 @@ def test_every_forced_draw_is_reported_with_the_player_who_drew():
         obs = e.observe(e.agent_selection)
         e.step(greedy(obs["observation"], obs["action_mask"]))
         after = e.game_state
-        infos = e.infos
-        auto = infos["player_0"]["auto_actions"]
-        assert all(info["auto_actions"] == auto for info in infos.values())
+        auto = e.auto_actions
+        assert all(info["num_auto_actions"] == len(auto) for info in e.infos.values())
         reported = _forced(auto)
         # Reported as drawing a card, with the card unnamed: every agent sees the infos.
         assert all(name == FORCED_DRAW_NAME == "DRAW_AGAIN" for _, _, name in reported)

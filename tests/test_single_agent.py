@@ -8,6 +8,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from carousel_env.single_agent import CarouselSingleAgentEnv
+from tests.support.examples import load_example
 
 
 def test_gymnasium_check_env():
@@ -85,3 +86,9 @@ def test_maskable_ppo_trains():
     obs, _ = env.reset(seed=3)
     action, _ = model.predict(obs, action_masks=env.action_masks())
     assert env.action_masks()[int(action)]
+
+
+def test_sb3_example_runs_at_a_tiny_budget():
+    pytest.importorskip("sb3_contrib")
+    example = load_example("sb3_maskable_ppo")
+    assert 0.0 <= example.main(timesteps=256, eval_games=2) <= 1.0

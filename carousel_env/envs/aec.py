@@ -55,7 +55,7 @@ Actions
 
 The action mask marks the legal actions of the player to act (all zeros for the others and
 after the end). A decision with a single legal action is not asked: the env takes it and
-reports it in ``info["auto_actions"]`` (e.g. drawing again when nothing else is allowed).
+reports it in ``env.unwrapped.auto_actions`` (e.g. drawing again when nothing else is allowed).
 So are the Manipulation Rummy draws of a player who cannot play, one entry per card.
 
 Observation (``observation_layout(K)`` / ``raw_env.observation_layout`` give the slices)
@@ -125,15 +125,24 @@ Rewards reach every agent through ``_cumulative_rewards`` as PettingZoo expects.
 wrapped env ends the episode on an illegal action with reward -1 for its author
 (``TerminateIllegalWrapper``); the raw env raises ``IllegalAction``.
 
-Info (every agent, every step)
-------------------------------
-* ``auto_actions``: tuple of ``(agent, action, name)`` taken by the env since the last step.
-  Manipulation Rummy's forced draws (a player who cannot play draws one card at a time
-  until able) are in it too, one ``(agent, DRAW_AGAIN, "DRAW_AGAIN")`` per card drawn, in
-  the order they happened; the card is not named (every agent sees the infos).
-* ``round_result`` (when a round ended in this step): ``end``, ``hand_values``, ``points``,
-  ``winners``, ``knocker``, ``went_out``, ``undercut`` (seats are ints).
-* ``game_result`` (when the game ended): ``winner``, ``totals``, ``bonuses``, ``standings``.
+Info (every agent, every step: the same keys, numeric, fixed shape)
+--------------------------------------------------------------------
+Generic wrappers (TorchRL, Tianshou, vector envs) batch infos, so they hold only numbers:
+
+* ``num_auto_actions`` (int): actions the env took since the last step (see Actions).
+* ``rounds_ended`` (int): rounds that ended in this step (usually 0 or 1).
+* ``round_points`` (int64 array, one per seat): the points of those rounds, summed.
+* ``game_over`` (bool): the game ended in this step.
+
+The detail is on the raw env (``env.unwrapped``), for the step just taken:
+
+* ``auto_actions``: tuple of ``AutoAction(agent, action, name)``, in order. Manipulation
+  Rummy's forced draws (a player who cannot play draws one card at a time until able) are
+  in it too, one ``(agent, DRAW_AGAIN, "DRAW_AGAIN")`` per card; the card is not named.
+* ``round_results``: tuple of the engine's ``RoundScore`` of each round that ended
+  (``end``, ``hand_values``, ``points``, ``winners``, ``knocker``, ``went_out``, ``undercut``).
+* ``game_state.game_result`` once the game is over: ``winner``, ``totals``, ``bonuses``,
+  ``standings``.
 
 Episodes end by termination only (the engine guarantees every round and game ends).
 """
@@ -142,7 +151,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 import numpy as np
 from gymnasium import spaces
@@ -152,6 +161,7 @@ from pettingzoo import AECEnv
 from carousel_env.engine.cards import hand_str
 from carousel_env.engine.errors import IllegalAction
 from carousel_env.engine.game import ActionKind, GameState, Phase, allowed, apply, new_game, next_round
+from carousel_env.engine.scoring import RoundScore
 from carousel_env.envs import wrappers as aec_wrappers
 from carousel_env.envs.config import EnvConfig
 from carousel_env.envs.observation import ObservationLayout, encode, layout, upper_bounds
@@ -165,8 +175,17 @@ NUM_FIXED_ACTIONS = 3  # the actions before the suggestion slots (networks size 
 FIXED_ACTION_NAMES = ("DRAW_AGAIN", "KNOCK", "END_TURN")
 FORCED_DRAW_NAME = FIXED_ACTION_NAMES[DRAW_AGAIN]  # a forced draw is reported as drawing a card
 _KINDS = (ActionKind.DRAW_AGAIN, ActionKind.KNOCK, ActionKind.END_TURN)
+INFO_KEYS = ("num_auto_actions", "rounds_ended", "round_points", "game_over")  # every info, every step
 
 observation_layout = layout  # observation_layout(K) -> ObservationLayout
+
+
+class AutoAction(NamedTuple):
+    """An action the env took for ``agent``: its only legal action, or a forced draw."""
+
+    agent: str
+    action: int
+    name: str
 
 
 def layout_for_mask(action_mask: np.ndarray) -> ObservationLayout:
@@ -279,6 +298,16 @@ class raw_env(AECEnv):
     def action_mask(self) -> np.ndarray:
         return self._mask
 
+    @property
+    def auto_actions(self) -> tuple[AutoAction, ...]:
+        """The actions the env took on its own in the last step (or reset), in order."""
+        return tuple(self._auto)
+
+    @property
+    def round_results(self) -> tuple[RoundScore, ...]:
+        """The rounds that ended in the last step (or reset), in order."""
+        return tuple(self._rounds)
+
     # ------------------------------------------------------------ AEC API
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -295,8 +324,8 @@ class raw_env(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self._auto: list[tuple[str, int, str]] = []
-        self._extra_info: dict = {}
+        self._auto: list[AutoAction] = []
+        self._rounds: list[RoundScore] = []
         self._last_step: tuple[str, int, tuple] | None = None
         # The must-play hook only sees positions the engine built: no position check.
         self._state = new_game(self.rules, game_seed, can_play=can_play)
@@ -325,7 +354,7 @@ class raw_env(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._auto = []
-        self._extra_info = {}
+        self._rounds = []
         # Named only when rendered: describing a play costs more than the rest of a step.
         self._last_step = (agent, int(action), self._suggestions)
         self._state = apply(self._state, engine_action)
@@ -373,7 +402,7 @@ class raw_env(AECEnv):
             # forced (Manipulation Rummy), one entry per card. The card stays unnamed: infos
             # reach every agent, and only the drawer may see it.
             for seat, _card in state.forced_draws:
-                self._auto.append((self.possible_agents[seat], DRAW_AGAIN, FORCED_DRAW_NAME))
+                self._auto.append(AutoAction(self.possible_agents[seat], DRAW_AGAIN, FORCED_DRAW_NAME))
             if state.phase is Phase.ROUND_OVER or state.phase is Phase.GAME_OVER:
                 self._round_over(state)
                 if state.phase is Phase.GAME_OVER or self.config.episode == "round":
@@ -389,30 +418,15 @@ class raw_env(AECEnv):
             if legal.count(1) != 1:
                 return
             only = legal.index(1)
-            self._auto.append((self.possible_agents[state.current], only, self._describe(only)))
+            self._auto.append(AutoAction(self.possible_agents[state.current], only, self._describe(only)))
             self._state = apply(state, engine_action(only, self._suggestions))
 
     def _round_over(self, state: GameState) -> None:
         n = state.num_players
         result = state.last_round
         scale = self.config.reward_scale
-        self._extra_info["round_result"] = {
-            "end": result.end.value,
-            "hand_values": result.hand_values,
-            "points": result.points,
-            "winners": result.winners,
-            "knocker": result.knocker,
-            "went_out": result.went_out,
-            "undercut": result.undercut,
-        }
+        self._rounds.append(result)
         game = state.game_result
-        if game is not None:
-            self._extra_info["game_result"] = {
-                "winner": game.winner,
-                "totals": game.totals,
-                "bonuses": game.bonuses,
-                "standings": game.standings,
-            }
         if self.config.reward == "round_score":
             paid = [result.points] + ([game.bonuses] if game is not None else [])
             for points in paid:
@@ -429,8 +443,14 @@ class raw_env(AECEnv):
                 self.rewards[self.possible_agents[seat]] += scale * r
 
     def _publish_infos(self) -> None:
-        auto = tuple(self._auto)
-        self.infos = {a: {"auto_actions": auto, **self._extra_info} for a in self.agents}
+        # Fixed keys and shapes at every step, so generic wrappers can batch them.
+        points = np.zeros(len(self.possible_agents), np.int64)
+        for result in self._rounds:
+            points += result.points
+        game_over = self._state.phase is Phase.GAME_OVER and bool(self._rounds)
+        self.infos = {
+            a: dict(zip(INFO_KEYS, (len(self._auto), len(self._rounds), points.copy(), game_over))) for a in self.agents
+        }
 
     # ------------------------------------------------------------ rendering
 

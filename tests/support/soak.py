@@ -16,9 +16,10 @@ Checked after the reset and after every action (``env.step``):
   dtype); the agent to act, the engine's current player, has a mask with at least two
   legal actions (the env takes single choices itself) that agrees with the engine's
   allowed kinds and suggestions; every other agent has an all-zero mask and empty slots;
-* infos: every agent sees the same well-formed ``auto_actions``; in Manipulation Rummy the
-  stock shrinks by exactly the forced draws reported; ``round_result`` comes with, and only
-  with, a finished round;
+* infos: every agent sees the same fixed-key numeric infos, which agree with the raw env's
+  well-formed ``auto_actions`` and ``round_results``; in Manipulation Rummy the stock
+  shrinks by exactly the forced draws reported; ``round_results`` holds exactly the
+  rounds that finished in the step;
 * rounds: each finished round is scored again here from its final hands by RULES.md's
   formulas, not by ``engine.scoring``: hand values, how it ended, points, winners and
   undercut, then the running totals and rounds won; neither game-length cap is reached;
@@ -155,7 +156,7 @@ def play_game(seed: int) -> SoakReport:
         env.reset(seed=seed)
         checker = GameChecker(env)
         problems = checker.problems(None)
-        report.auto_actions += len(env.infos[env.agents[0]]["auto_actions"])
+        report.auto_actions += len(env.auto_actions)
         returns = dict.fromkeys(env.possible_agents, 0.0)
         while env.agents and not problems:
             agent = env.agent_selection
@@ -172,7 +173,7 @@ def play_game(seed: int) -> SoakReport:
             env.step(action)
             step += 1
             if env.agents:
-                report.auto_actions += len(env.infos[env.agents[0]]["auto_actions"])
+                report.auto_actions += len(env.auto_actions)
             problems = checker.problems(before)
         if not problems:
             problems = checker.final_problems(returns)

@@ -19,7 +19,7 @@ from carousel_env.engine.game import MAX_ROUNDS, ActionKind, GameState, Phase, a
 from carousel_env.engine.melds import is_valid_meld_cached
 from carousel_env.engine.rules import RoundBonus, Rules, Variant
 from carousel_env.engine.scoring import RoundEnd
-from carousel_env.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK, raw_env
+from carousel_env.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, INFO_KEYS, KNOCK, raw_env
 
 REWARD_SCALE = 0.01  # the env's default for its default reward, round_score
 RETURN_TOLERANCE = 1e-9
@@ -271,20 +271,31 @@ class GameChecker:
         infos = [env.infos[agent] for agent in env.agents]
         if not infos:
             return []
-        auto = infos[0]["auto_actions"]
+        auto = env.auto_actions
         found = []
-        if any(info["auto_actions"] != auto for info in infos):
-            found.append("agents see different auto_actions")
+        for agent, info in zip(env.agents, infos):
+            if set(info) != set(INFO_KEYS) or info["round_points"].shape != (len(env.possible_agents),):
+                found.append(f"{agent}'s info {info} does not have the fixed keys and shapes")
+        flat = [
+            tuple(np.asarray(info[key]).tolist() for key in INFO_KEYS) for info in infos if set(info) == set(INFO_KEYS)
+        ]
+        if any(values != flat[0] for values in flat):
+            found.append("agents see different infos")
+        if infos[0].get("num_auto_actions") != len(auto):
+            found.append(f"info num_auto_actions {infos[0].get('num_auto_actions')} for {len(auto)} auto actions")
         for entry in auto:
             ok = len(entry) == 3 and entry[0] in env.possible_agents and isinstance(entry[1], int)
             if not ok or not isinstance(entry[2], str):
                 found.append(f"malformed auto_actions entry {entry!r}")
         new_rounds = env.finished_rounds[self.rounds_seen :]
-        result = infos[0].get("round_result")
-        if new_rounds and (result is None or tuple(result["points"]) != new_rounds[-1].last_round.points):
-            found.append(f"round_result info {result} does not match the round that ended")
-        if not new_rounds and result is not None:
-            found.append(f"round_result info {result} without a finished round")
+        ended = [finished.last_round.points for finished in new_rounds]
+        if [result.points for result in env.round_results] != ended:
+            found.append(f"round_results {env.round_results} do not match the rounds that ended")
+        if infos[0].get("rounds_ended") != len(ended):
+            found.append(f"info rounds_ended {infos[0].get('rounds_ended')} for {len(ended)} rounds that ended")
+        summed = [sum(points[seat] for points in ended) for seat in range(len(env.possible_agents))]
+        if "round_points" in infos[0] and infos[0]["round_points"].tolist() != summed:
+            found.append(f"info round_points {infos[0]['round_points'].tolist()} for rounds worth {summed}")
         same_round = before is not None and before.round_index == state.round_index
         if state.rules.must_play and same_round:
             drawn = len(before.stock) - len(state.stock)
