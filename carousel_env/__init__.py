@@ -13,7 +13,7 @@ The layers, each importing only the ones before it (checked by ``lint-imports``)
 ``carousel_env.env()`` and ``carousel_env.raw_env()`` are the environment's entry points.
 """
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = ["env", "raw_env"]
 
