@@ -12,8 +12,14 @@ if TYPE_CHECKING:  # the commands import training lazily, so that --print-config
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from training.config import format_config, from_dict, load_config, parse_overrides
+    if args.backend == "rllib":
+        return _train_rllib(args)
+    from training.config import ConfigError, format_config, from_dict, load_config, parse_overrides
 
+    if args.address:
+        raise ConfigError("--address needs --backend rllib (the in-house trainer runs on one machine)")
+    if args.resume and args.out and (Path(args.out) / "rllib").is_dir():
+        raise ConfigError(f"{args.out} is a run of --backend rllib; resume it with --backend rllib")
     if args.resume:
         from training.checkpoint import CheckpointError, load
 
@@ -39,6 +45,38 @@ def cmd_train(args: argparse.Namespace) -> int:
     run_dir = train(config, out, resume=args.resume, max_updates=args.max_updates)
     print(f"run saved in {run_dir} (checkpoint {run_dir / 'latest.pt'}, curves {run_dir / 'learning_curves.png'})")
     _print_last_eval(run_dir / "metrics.csv", config.eval_opponent)
+    return 0
+
+
+def _train_rllib(args: argparse.Namespace) -> int:
+    """``carousel train --backend rllib``: RLlib PPO self-play (training/rllib/)."""
+    from training.config import ConfigError, parse_overrides
+    from training.rllib.config import format_config, from_dict, load_config
+
+    if args.resume:
+        if args.out is None:
+            raise ConfigError("--resume needs --out RUN_DIR (the run to continue)")
+        from training.rllib.train import load_run_config
+
+        # The run's own resolved config wins over --config: the schedule must not change.
+        config = load_run_config(args.out)
+        if args.set:
+            config = from_dict(parse_overrides(args.set), base=config)
+    else:
+        config = load_config(args.config, args.set)
+    if args.print_config:
+        source = f"the run in {args.out}" if args.resume else (args.config or "the RllibConfig defaults")
+        header = [f"Resolved RLlib training config: {source}", "Documentation: training/rllib/config.py."]
+        print(format_config(config, header), end="")
+        return 0
+    from training.rllib.train import train  # imports ray and torch
+
+    out = Path(args.out) if args.out else Path("runs") / config.exp_name
+    summary = train(config, out, resume=args.resume, address=args.address, max_iterations=args.max_updates)
+    print(
+        f"run saved in {summary.run_dir}: RLlib checkpoint {summary.run_dir / 'rllib'} (--resume), "
+        f"network {summary.run_dir / 'latest.pt'} (carousel eval/tournament/play --checkpoint {summary.run_dir})"
+    )
     return 0
 
 
@@ -127,11 +165,25 @@ def _print_last_eval(metrics_csv: Path, opponent: str) -> None:
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("train", help="self-play PPO training")
+    p.add_argument(
+        "--backend",
+        choices=("inhouse", "rllib"),
+        default="inhouse",
+        help="inhouse: the trainer in training/ (default); rllib: RLlib PPO on Ray (configs/rllib_2p.yaml)",
+    )
     p.add_argument("--config", default=None, help="YAML config (configs/default.yaml, ...); defaults if omitted")
     p.add_argument("--out", default=None, help="run directory (default runs/<exp_name>)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key")
     p.add_argument("--resume", action="store_true", help="continue the run in --out from its latest checkpoint")
-    p.add_argument("--max-updates", type=int, default=None, help="stop after this many updates (resume later)")
+    p.add_argument(
+        "--max-updates", type=int, default=None, help="stop after this many updates / iterations (resume later)"
+    )
+    p.add_argument(
+        "--address",
+        default=None,
+        help="--backend rllib: the Ray cluster to run on ('auto': the one `ray start` began on this machine, "
+        "or HOST:PORT); default: a local Ray instance",
+    )
     p.add_argument(
         "--print-config",
         action="store_true",

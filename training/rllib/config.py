@@ -1,0 +1,185 @@
+"""The configuration of ``carousel train --backend rllib``: one flat, documented dataclass.
+
+As for the in-house trainer (``training.config``), every key is declared once with its
+default and its documentation, YAML files hold only the keys that differ, and loading is
+strict: an unknown key, a value of the wrong type or out of range is a ``ConfigError``
+naming the key. ``carousel train --backend rllib --print-config`` prints the resolved
+config with each key's documentation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from carousel_env.engine.errors import CarouselError
+from carousel_env.envs.config import EPISODES, REWARDS, EnvConfig
+from training.config import ConfigError, _coerce, _documented, _yaml_value, parse_overrides
+
+
+@dataclass
+class RllibConfig:
+    # ---- experiment
+    exp_name: str = _documented("rllib_ppo", "name of the run; the run directory defaults to runs/<exp_name>")
+    seed: int = _documented(1, "seed of RLlib (modules, env runners) and of the deals")
+    torch_threads: int = _documented(1, "torch threads of the learner, which runs in the driver process")
+
+    # ---- environment
+    num_players: int = _documented(2, "players at the table (2 to 5)")
+    variant: str = _documented("carousel", "rules variant of the environment (carousel_env.envs.aec)")
+    k_suggestions: int = _documented(8, "solver suggestions offered per decision (action slots 3..3+K-1)")
+    episode: str = _documented("round", "episode unit of the environment: 'round' or 'game'")
+    reward: str = _documented(
+        "round_score", "reward of the environment: 'round_score' (zero-sum per round) or 'game_result'"
+    )
+
+    # ---- sampling on Ray
+    num_env_runners: int = _documented(
+        1, "Ray actors sampling games, placed on any node with a free CPU (0: sample in the driver)"
+    )
+    num_envs_per_env_runner: int = _documented(
+        8, "game copies each env runner steps, their decisions batched through the network"
+    )
+    num_cpus_per_env_runner: float = _documented(1.0, "CPUs Ray reserves for each env runner")
+
+    # ---- self-play
+    pool_size: int = _documented(
+        4, "frozen snapshots of the learner kept as opponents; every opponent seat plays one of them"
+    )
+    snapshot_interval: int = _documented(
+        5, "iterations between copying the learner into the pool (replacing the oldest snapshot)"
+    )
+    init_checkpoint: str | None = _documented(
+        None, "checkpoint of ours (file or run directory) whose network starts the learner and the pool"
+    )
+
+    # ---- network (training.network.Agent)
+    hidden_size: int = _documented(128, "width of the global encoder and of the value/action trunk")
+    slot_hidden_size: int = _documented(64, "width of the shared per-suggestion-slot MLP")
+
+    # ---- PPO (RLlib's names where they differ from training.config's)
+    iterations: int = _documented(100, "training iterations (each samples train_batch_size env steps, then updates)")
+    train_batch_size: int = _documented(
+        4000, "env steps (all seats) sampled per iteration; the learner's share is about 1/num_players"
+    )
+    minibatch_size: int = _documented(256, "learner decisions per SGD minibatch")
+    num_epochs: int = _documented(4, "passes over each iteration's batch")
+    learning_rate: float = _documented(3e-4, "Adam learning rate")
+    gamma: float = _documented(0.995, "discount factor (per decision of a seat)")
+    gae_lambda: float = _documented(0.95, "lambda of generalised advantage estimation")
+    clip_param: float = _documented(0.2, "PPO surrogate clipping coefficient")
+    vf_clip_param: float = _documented(10.0, "clip of the value loss (returns are in units of 100 points)")
+    entropy_coeff: float = _documented(0.01, "entropy bonus coefficient (entropy over legal actions only)")
+    vf_loss_coeff: float = _documented(0.5, "value loss coefficient")
+    grad_clip: float = _documented(0.5, "global gradient-norm clip")
+
+    # ---- checkpoints and evaluation
+    checkpoint_interval: int = _documented(
+        5, "iterations between checkpoints (RLlib's, for --resume, and ours in latest.pt); the last one always saves"
+    )
+    eval_games: int = _documented(20, "games against eval_opponent after each checkpoint (0: none)")
+    eval_opponent: str = _documented("greedy", "baseline the evaluation plays against")
+
+    def env_config(self) -> dict[str, Any]:
+        """The ``env_config`` of ``CarouselMultiAgentEnv``."""
+        return {
+            "num_players": self.num_players,
+            "variant": self.variant,
+            "k_suggestions": self.k_suggestions,
+            "episode": self.episode,
+            "reward": self.reward,
+            "seed": self.seed,
+        }
+
+
+_CHOICES = {"episode": EPISODES, "reward": REWARDS}
+_POSITIVE = (
+    "torch_threads",
+    "num_envs_per_env_runner",
+    "pool_size",
+    "snapshot_interval",
+    "hidden_size",
+    "slot_hidden_size",
+    "iterations",
+    "train_batch_size",
+    "minibatch_size",
+    "num_epochs",
+    "checkpoint_interval",
+)
+
+
+def _validate(config: RllibConfig) -> None:
+    for key, choices in _CHOICES.items():
+        if getattr(config, key) not in choices:
+            raise ConfigError(f"config key {key!r}: {getattr(config, key)!r} is not one of {', '.join(choices)}")
+    for key in _POSITIVE:
+        if getattr(config, key) < 1:
+            raise ConfigError(f"config key {key!r}: must be at least 1, got {getattr(config, key)}")
+    for key in ("num_env_runners", "eval_games"):
+        if getattr(config, key) < 0:
+            raise ConfigError(f"config key {key!r}: must be at least 0, got {getattr(config, key)}")
+    if not config.num_cpus_per_env_runner > 0:
+        raise ConfigError(
+            f"config key 'num_cpus_per_env_runner': must be positive, got {config.num_cpus_per_env_runner}"
+        )
+    if config.minibatch_size > config.train_batch_size:
+        raise ConfigError("config key 'minibatch_size': must not exceed train_batch_size")
+    try:  # the env's own checks (players for the variant, K range), named by key
+        EnvConfig.from_kwargs(**{k: v for k, v in config.env_config().items() if k != "seed"})
+    except CarouselError as exc:
+        raise ConfigError(f"config key {getattr(exc, 'key', 'num_players')!r}: {exc}") from None
+
+
+def from_dict(values: dict[str, Any], base: RllibConfig | None = None) -> RllibConfig:
+    """A validated config: ``base`` (defaults if None) with ``values`` replacing fields."""
+    if not isinstance(values, dict):
+        raise ConfigError(f"a config must be a mapping of keys to values, got {type(values).__name__}")
+    types_by_key = typing.get_type_hints(RllibConfig)
+    clean = {}
+    for key, value in values.items():
+        if key not in types_by_key:
+            raise ConfigError(f"unknown config key {key!r} (the rllib backend's keys: training/rllib/config.py)")
+        clean[key] = _coerce(key, value, types_by_key[key])
+    config = dataclasses.replace(base or RllibConfig(), **clean)
+    _validate(config)
+    return config
+
+
+def load_config(path: str | Path | None, overrides: list[str] | None = None) -> RllibConfig:
+    """Read a YAML config (None: the defaults) and apply ``key=value`` overrides."""
+    values: dict[str, Any] = {}
+    if path is not None:
+        try:
+            values = yaml.safe_load(Path(path).read_text()) or {}
+        except OSError as exc:
+            raise ConfigError(f"cannot read config {path}: {exc.strerror}") from None
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"config {path} is not valid YAML: {exc}") from None
+    config = from_dict(values)
+    if overrides:
+        config = from_dict(parse_overrides(overrides), base=config)
+    return config
+
+
+def save_config(config: RllibConfig, path: str | Path) -> None:
+    Path(path).write_text(yaml.safe_dump(dataclasses.asdict(config), sort_keys=False))
+
+
+def format_config(config: RllibConfig, header: list[str] | None = None) -> str:
+    """``config`` as YAML that ``load_config`` reads back, each key under its documentation;
+    a changed key names its default at the end of its line."""
+    defaults = RllibConfig()
+    lines = [f"# {line}" for text in header or [] for line in text.splitlines()]
+    if lines:
+        lines.append("")
+    for f in dataclasses.fields(RllibConfig):
+        value, default = getattr(config, f.name), getattr(defaults, f.name)
+        lines.extend(f"# {doc_line}" for doc_line in f.metadata["doc"].splitlines())
+        changed = "" if value == default else f"  # default: {_yaml_value(default)}"
+        lines.append(f"{f.name}: {_yaml_value(value)}{changed}")
+    return "\n".join(lines) + "\n"
