@@ -17,6 +17,12 @@ same decision in many game copies (in worker processes too), and sample from tor
 generators in that batched order; that driver lives above, in ``training``, where torch
 is, and steps its copies with the same loop and reports the same result type.
 
+View policies (:class:`carousel_env.agents.search.ViewPolicy`, e.g. the ``search`` player)
+decide from their seat's :class:`~carousel_env.engine.information.SeatView` instead of the
+observation vector: the stepping loop and ``engine_player`` build it from the engine state
+(``seat_view(env.unwrapped.game_state, seat)``), so every driver here takes them as it takes
+any policy.
+
 Matches rotate seats: game ``g`` is dealt with seed ``seed + g`` and policy ``i`` sits in
 seat ``(i + g) % n``, so no policy keeps the first seat. Policies are built once per match,
 ``random`` seeded with ``seed + i``: the same seed plays the same games.
@@ -32,7 +38,9 @@ import numpy as np
 
 from carousel_env.agents.baselines import Policy
 from carousel_env.agents.registry import resolve_policy
+from carousel_env.agents.search import is_view_policy
 from carousel_env.engine.game import Action, GameState
+from carousel_env.engine.information import seat_view
 from carousel_env.engine.scoring import RoundScore
 from carousel_env.envs.aec import decision, engine_action, raw_env
 from carousel_env.envs.observation import encode, layout
@@ -61,6 +69,7 @@ def advance_to_decision(env: Any, policies: Mapping[int, Policy], rewards: np.nd
     """Step the AEC ``env`` while the seat to act has a policy in ``policies`` (by seat) or
     has finished, until another seat must decide (its :class:`Decision`) or the episode
     ends (None). Every reward ``last()`` reports is added to that seat in ``rewards``.
+    A view policy gets its seat's view of ``env.unwrapped.game_state`` (module docstring).
     Also returns the number of actions the policies took."""
     steps = 0
     while env.agents:
@@ -74,7 +83,11 @@ def advance_to_decision(env: Any, policies: Mapping[int, Policy], rewards: np.nd
         policy = policies.get(seat)
         if policy is None:
             return Decision(seat, obs["observation"], obs["action_mask"]), steps
-        env.step(int(policy(obs["observation"], obs["action_mask"])))
+        if is_view_policy(policy):
+            action = policy.decide(seat_view(env.unwrapped.game_state, seat), obs["action_mask"])
+        else:
+            action = policy(obs["observation"], obs["action_mask"])
+        env.step(int(action))
         steps += 1
     return None, steps
 
@@ -194,7 +207,10 @@ def engine_player(policy: str | Policy, k: int = 8, seed: int | None = None) -> 
 
     def play(state: GameState) -> Action:
         mask, suggestions = decision(state, k)
-        action = chosen(encode(state, state.current, suggestions, lay), mask)
+        if is_view_policy(chosen):
+            action = chosen.decide(seat_view(state, state.current), mask)
+        else:
+            action = chosen(encode(state, state.current, suggestions, lay), mask)
         return engine_action(action, suggestions)
 
     return play

@@ -2,9 +2,18 @@
 single-agent env and training's opponents all read.
 
 ``get_policy(name, seed=...)`` builds a fresh policy; the seed feeds its random parts
-(``random``) and is ignored by the deterministic ones, so callers can seed every seat
-alike. An unknown name raises :class:`UnknownPolicyError`, which names it and the known
+(``random``, ``search``) and is ignored by the deterministic ones, so callers can seed every
+seat alike. An unknown name raises :class:`UnknownPolicyError`, which names it and the known
 ones.
+
+``policy_names()`` lists the scripted observation policies (``random``, ``greedy``,
+``smart``): cheap, and callable on an observation anywhere. The search player
+(:mod:`carousel_env.agents.search`) is in the registry too, outside that list: it decides
+from its seat's view (the match runner gives it one) and costs many rollouts a decision.
+Its names: ``search`` (the default budget, ``search.DEFAULT_SAMPLES`` determinizations per
+action) and ``search@N`` (``N`` determinizations per action), e.g. ``search@32``; options:
+``get_policy("search", samples=8, max_ms=50)``. ``is_policy_name`` accepts every name
+``get_policy`` does (what the command line and training check names with).
 """
 
 from __future__ import annotations
@@ -12,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from carousel_env.agents.baselines import Policy, RandomPolicy, SmartPolicy, greedy
+from carousel_env.agents.search import SearchPlayer
 from carousel_env.engine.errors import CarouselError
 
 # name -> factory(seed, **options): a new policy each call (``random`` keeps an RNG).
@@ -22,9 +32,36 @@ _FACTORIES: dict[str, Callable[..., Policy]] = {
 }
 
 
+SEARCH = "search"
+_BUDGET_MARK = "@"
+
+
 def policy_names() -> tuple[str, ...]:
-    """The scripted policies' names, in registry order."""
+    """The scripted observation policies' names, in registry order (not ``search``: see
+    the module docstring)."""
     return tuple(_FACTORIES)
+
+
+def _search_samples(name: str) -> int | None:
+    """``N`` of a ``search@N`` name; None for any other name (``search`` included)."""
+    base, mark, budget = name.partition(_BUDGET_MARK)
+    if base != SEARCH or not mark:
+        return None
+    if not (budget.isascii() and budget.isdigit()) or int(budget) < 1:
+        raise ValueError(f"search option samples must be an int >= 1: {name!r} (write search@N, e.g. search@16)")
+    return int(budget)
+
+
+def is_policy_name(name: object) -> bool:
+    """Whether ``get_policy`` knows ``name``: a scripted policy, ``search`` or ``search@N``."""
+    if not isinstance(name, str):
+        return False
+    if name in _FACTORIES or name == SEARCH:
+        return True
+    try:
+        return _search_samples(name) is not None
+    except ValueError:
+        return False
 
 
 class UnknownPolicyError(CarouselError):
@@ -35,12 +72,23 @@ class UnknownPolicyError(CarouselError):
         self.name = name
         self.known = policy_names()
         tried = f"not {also_not}, and " if also_not else ""
-        super().__init__(f"unknown policy {name!r}: {tried}not a scripted policy ({', '.join(self.known)})")
+        super().__init__(
+            f"unknown policy {name!r}: {tried}not a scripted policy ({', '.join(self.known)}, "
+            f"{SEARCH}, {SEARCH}{_BUDGET_MARK}<samples>)"
+        )
 
 
 def get_policy(name: str, seed: int | None = None, **options: object) -> Policy:
     """A new scripted policy by name; ``seed`` seeds its random parts, ``options`` go to
-    its constructor (``smart``'s thresholds)."""
+    its constructor (``smart``'s thresholds; ``search``'s ``samples`` and ``max_ms``). A bad
+    search budget raises ValueError naming the option."""
+    if name == SEARCH or name.startswith(SEARCH + _BUDGET_MARK):
+        samples = _search_samples(name)
+        if samples is not None:
+            if "samples" in options:
+                raise ValueError(f"search option samples given twice: by the name {name!r} and as an option")
+            options = {**options, "samples": samples}
+        return SearchPlayer(seed=seed, **options)  # type: ignore[arg-type]
     try:
         factory = _FACTORIES[name]
     except KeyError:

@@ -1,0 +1,115 @@
+"""Strength and cost of the ``search`` player against ``smart``.
+
+    .venv/bin/python -m benchmarks.bench_search [--budgets 4 8] [--players 2 4] [--games 200]
+        [--variant carousel] [--seed 0] [--json]
+
+For each budget (determinizations per candidate action) and table size, one search
+player plays ``--games`` full games against ``smart`` at every other seat with
+``carousel_env.agents.match.play_match`` (seats rotate every game; game ``g`` is dealt with
+``seed + g``). Printed: the search player's win rate with its 95% Wilson interval beside
+the fair share (1 / players), its mean final total minus the mean of the others', the
+milliseconds it spends per searched decision (decisions with one legal action are the
+env's, never asked), the searched decisions per second, and rollouts per decision. The
+timings are wall-clock on this machine, so they move with its load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+
+import numpy as np
+
+from carousel_env.agents.match import play_match
+from carousel_env.agents.search import SearchPlayer
+from carousel_env.engine.information import SeatView
+
+Z_95 = 1.959963984540054
+
+
+def wilson(wins: float, n: int, z: float = Z_95) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+class TimedSearch(SearchPlayer):
+    """A search player that adds up the time it spends deciding."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.seconds = 0.0
+        self.__name__ = f"search@{self.samples}"
+
+    def decide(self, view: SeatView, action_mask: np.ndarray) -> int:
+        start = time.perf_counter()
+        try:
+            return super().decide(view, action_mask)
+        finally:
+            self.seconds += time.perf_counter() - start
+
+
+def measure(samples: int, players: int, games: int, seed: int, variant: str) -> dict:
+    player = TimedSearch(samples=samples, seed=seed)
+    start = time.perf_counter()
+    match = play_match([player] + ["smart"] * (players - 1), games=games, seed=seed, variant=variant)
+    wall = time.perf_counter() - start
+    wins = match.wins(0)
+    margins = []
+    for game in match.games:
+        seat = game.episode.controllers.index(0)
+        totals = game.standings
+        margins.append(totals[seat] - (sum(totals) - totals[seat]) / (players - 1))
+    low, high = wilson(wins, games)
+    searched = max(player.decisions, 1)
+    return {
+        "budget": samples,
+        "players": players,
+        "variant": variant,
+        "games": games,
+        "win_rate": wins / games,
+        "ci95": (low, high),
+        "fair_share": 1 / players,
+        "mean_margin": float(np.mean(margins)),
+        "ms_per_decision": 1000 * player.seconds / searched,
+        "decisions_per_s": player.decisions / player.seconds if player.seconds else 0.0,
+        "rollouts_per_decision": player.rollouts / searched,
+        "decisions": player.decisions,
+        "wall_s": wall,
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--budgets", type=int, nargs="+", default=[4, 8], help="samples per candidate")
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--variant", default="carousel")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    args = parser.parse_args(argv)
+    for samples in args.budgets:
+        for players in args.players:
+            row = measure(samples, players, args.games, args.seed, args.variant)
+            if args.json:
+                print(json.dumps(row), flush=True)
+                continue
+            low, high = row["ci95"]
+            print(
+                f"search@{samples} vs {players - 1} smart ({row['variant']}, {players}p, {row['games']} games): "
+                f"win rate {row['win_rate']:.3f} [{low:.3f}, {high:.3f}] (fair share {row['fair_share']:.2f}), "
+                f"margin {row['mean_margin']:+.1f}; {row['ms_per_decision']:.1f} ms/decision, "
+                f"{row['decisions_per_s']:.0f} decisions/s, {row['rollouts_per_decision']:.1f} rollouts/decision, "
+                f"{row['decisions']} decisions, {row['wall_s']:.0f} s",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
