@@ -50,8 +50,8 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 def _train_rllib(args: argparse.Namespace) -> int:
     """``carousel train --backend rllib``: RLlib PPO self-play (training/rllib/)."""
-    from training.config import ConfigError, parse_overrides
-    from training.rllib.config import format_config, from_dict, load_config
+    from training.config import ConfigError, format_config, parse_overrides
+    from training.rllib.config import from_dict, load_config
 
     if args.resume:
         if args.out is None:

@@ -23,10 +23,10 @@ from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa
 from carousel_env.agents.match import play_match  # noqa: E402
 from carousel_env.integrations.rllib import MASK_KEY, OBS_KEY, CarouselMultiAgentEnv, register  # noqa: E402
 from training import checkpoint  # noqa: E402
-from training.config import ConfigError  # noqa: E402
+from training.config import ConfigError, format_config  # noqa: E402
 from training.network import Agent  # noqa: E402
 from training.policies import load_network_policy, load_policy  # noqa: E402
-from training.rllib.config import format_config, from_dict, load_config  # noqa: E402
+from training.rllib.config import from_dict, load_config  # noqa: E402
 from training.rllib.module import agent_from_state, export_checkpoint, module_spec, module_state  # noqa: E402
 from training.rllib.train import algorithm_config, load_run_config, restore_run, train  # noqa: E402
 

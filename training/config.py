@@ -15,15 +15,18 @@ import dataclasses
 import math
 import types
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 
 from carousel_env.engine.errors import CarouselError
 from carousel_env.envs.config import EPISODES, REWARDS
 from training.envs import DEFAULT_ENV_FACTORY
+
+C = TypeVar("C")  # a config dataclass
 
 
 class ConfigError(CarouselError):
@@ -140,10 +143,6 @@ _POSITIVE = (
 )
 
 
-def _field_types() -> dict[str, Any]:
-    return typing.get_type_hints(TrainConfig)
-
-
 def _coerce(key: str, value: Any, annotation: Any) -> Any:
     """``value`` as the field's type, or a ConfigError naming ``key``."""
     origin = typing.get_origin(annotation)
@@ -199,19 +198,27 @@ def _validate(config: TrainConfig) -> None:
         raise ConfigError(f"config key 'num_workers': must be 0 to num_envs, got {config.num_workers}")
 
 
-def from_dict(values: dict[str, Any], base: TrainConfig | None = None) -> TrainConfig:
-    """A validated config: ``base`` (defaults if None) with ``values`` replacing fields."""
-    types_by_key = _field_types()
+def build_config(
+    cls: type[C], values: dict[str, Any], base: C | None, validate: Callable[[C], None], where: str = ""
+) -> C:
+    """A validated config of dataclass ``cls``: ``base`` (defaults if None) with ``values``
+    replacing fields, each coerced to its annotation; ``where`` ends an unknown key's message."""
     if not isinstance(values, dict):
         raise ConfigError(f"a config must be a mapping of keys to values, got {type(values).__name__}")
+    types_by_key = typing.get_type_hints(cls)
     clean = {}
     for key, value in values.items():
         if key not in types_by_key:
-            raise ConfigError(f"unknown config key {key!r}")
+            raise ConfigError(f"unknown config key {key!r}{where}")
         clean[key] = _coerce(key, value, types_by_key[key])
-    config = dataclasses.replace(base or TrainConfig(), **clean)
-    _validate(config)
+    config = dataclasses.replace(base or cls(), **clean)
+    validate(config)
     return config
+
+
+def from_dict(values: dict[str, Any], base: TrainConfig | None = None) -> TrainConfig:
+    """A validated config: ``base`` (defaults if None) with ``values`` replacing fields."""
+    return build_config(TrainConfig, values, base, _validate)
 
 
 def parse_overrides(pairs: list[str]) -> dict[str, Any]:
@@ -229,35 +236,41 @@ def parse_overrides(pairs: list[str]) -> dict[str, Any]:
     return result
 
 
+def read_config_file(path: str | Path | None) -> dict[str, Any]:
+    """The keys of a YAML config file (None: no file, no keys)."""
+    if path is None:
+        return {}
+    try:
+        text = Path(path).read_text()
+    except OSError as exc:
+        raise ConfigError(f"cannot read config {path}: {exc.strerror}") from None
+    try:
+        return yaml.safe_load(text) or {}
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"config {path} is not valid YAML: {exc}") from None
+
+
 def load_config(path: str | Path | None, overrides: list[str] | None = None) -> TrainConfig:
     """Read a YAML config (None: the defaults) and apply ``key=value`` overrides."""
-    values: dict[str, Any] = {}
-    if path is not None:
-        try:
-            text = Path(path).read_text()
-        except OSError as exc:
-            raise ConfigError(f"cannot read config {path}: {exc.strerror}") from None
-        try:
-            values = yaml.safe_load(text) or {}
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"config {path} is not valid YAML: {exc}") from None
-    config = from_dict(values)
+    config = from_dict(read_config_file(path))
     if overrides:
         config = from_dict(parse_overrides(overrides), base=config)
     return config
 
 
-def to_dict(config: TrainConfig) -> dict[str, Any]:
+def to_dict(config: Any) -> dict[str, Any]:
     return dataclasses.asdict(config)
 
 
-def save_config(config: TrainConfig, path: str | Path) -> None:
+def save_config(config: Any, path: str | Path) -> None:
+    """Write a config dataclass (``TrainConfig`` or another built the same way) as YAML."""
     Path(path).write_text(yaml.safe_dump(to_dict(config), sort_keys=False))
 
 
-def field_docs() -> dict[str, str]:
-    """Each config key's documentation, in field order (written once, in ``TrainConfig``)."""
-    return {f.name: f.metadata["doc"] for f in dataclasses.fields(TrainConfig)}
+def field_docs(cls: type | None = None) -> dict[str, str]:
+    """Each config key's documentation, in field order (written once, in the dataclass:
+    ``TrainConfig`` unless ``cls`` says another)."""
+    return {f.name: f.metadata["doc"] for f in dataclasses.fields(cls or TrainConfig)}
 
 
 class _ConfigDumper(yaml.SafeDumper):
@@ -275,17 +288,18 @@ def _yaml_value(value: Any) -> str:
     return line.removeprefix("v: ").rstrip("\n")
 
 
-def format_config(config: TrainConfig, header: list[str] | None = None) -> str:
-    """``config`` as YAML that ``load_config`` reads back, each key under its documentation.
+def format_config(config: Any, header: list[str] | None = None) -> str:
+    """``config`` (a ``TrainConfig``, or another config dataclass built the same way) as YAML
+    that its ``load_config`` reads back, each key under its documentation.
 
     ``header`` lines open the text as comments. A key whose value is not the default names
     the default at the end of its line, so the output shows what a config file or override changed.
     """
-    defaults = TrainConfig()
+    defaults = type(config)()
     lines = [f"# {line}" for text in header or [] for line in text.splitlines()]
     if lines:
         lines.append("")
-    for key, doc in field_docs().items():
+    for key, doc in field_docs(type(config)).items():
         value, default = getattr(config, key), getattr(defaults, key)
         lines.extend(f"# {doc_line}" for doc_line in doc.splitlines())
         changed = "" if value == default else f"  # default: {_yaml_value(default)}"

@@ -9,17 +9,19 @@ config with each key's documentation.
 
 from __future__ import annotations
 
-import dataclasses
-import typing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from carousel_env.engine.errors import CarouselError
 from carousel_env.envs.config import EPISODES, REWARDS, EnvConfig
-from training.config import ConfigError, _coerce, _documented, _yaml_value, parse_overrides
+from training.config import (  # the same strict loading as TrainConfig's (saving, printing: there too)
+    ConfigError,
+    _documented,
+    build_config,
+    parse_overrides,
+    read_config_file,
+)
 
 
 @dataclass
@@ -137,49 +139,14 @@ def _validate(config: RllibConfig) -> None:
 
 def from_dict(values: dict[str, Any], base: RllibConfig | None = None) -> RllibConfig:
     """A validated config: ``base`` (defaults if None) with ``values`` replacing fields."""
-    if not isinstance(values, dict):
-        raise ConfigError(f"a config must be a mapping of keys to values, got {type(values).__name__}")
-    types_by_key = typing.get_type_hints(RllibConfig)
-    clean = {}
-    for key, value in values.items():
-        if key not in types_by_key:
-            raise ConfigError(f"unknown config key {key!r} (the rllib backend's keys: training/rllib/config.py)")
-        clean[key] = _coerce(key, value, types_by_key[key])
-    config = dataclasses.replace(base or RllibConfig(), **clean)
-    _validate(config)
-    return config
+    return build_config(
+        RllibConfig, values, base, _validate, where=" (the rllib backend's keys: training/rllib/config.py)"
+    )
 
 
 def load_config(path: str | Path | None, overrides: list[str] | None = None) -> RllibConfig:
     """Read a YAML config (None: the defaults) and apply ``key=value`` overrides."""
-    values: dict[str, Any] = {}
-    if path is not None:
-        try:
-            values = yaml.safe_load(Path(path).read_text()) or {}
-        except OSError as exc:
-            raise ConfigError(f"cannot read config {path}: {exc.strerror}") from None
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"config {path} is not valid YAML: {exc}") from None
-    config = from_dict(values)
+    config = from_dict(read_config_file(path))
     if overrides:
         config = from_dict(parse_overrides(overrides), base=config)
     return config
-
-
-def save_config(config: RllibConfig, path: str | Path) -> None:
-    Path(path).write_text(yaml.safe_dump(dataclasses.asdict(config), sort_keys=False))
-
-
-def format_config(config: RllibConfig, header: list[str] | None = None) -> str:
-    """``config`` as YAML that ``load_config`` reads back, each key under its documentation;
-    a changed key names its default at the end of its line."""
-    defaults = RllibConfig()
-    lines = [f"# {line}" for text in header or [] for line in text.splitlines()]
-    if lines:
-        lines.append("")
-    for f in dataclasses.fields(RllibConfig):
-        value, default = getattr(config, f.name), getattr(defaults, f.name)
-        lines.extend(f"# {doc_line}" for doc_line in f.metadata["doc"].splitlines())
-        changed = "" if value == default else f"  # default: {_yaml_value(default)}"
-        lines.append(f"{f.name}: {_yaml_value(value)}{changed}")
-    return "\n".join(lines) + "\n"

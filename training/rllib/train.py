@@ -41,8 +41,9 @@ from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from carousel_env.envs.aec import observation_layout
 from carousel_env.integrations.rllib import CarouselMultiAgentEnv
 from training import checkpoint
+from training.config import save_config
 from training.policies import checkpoint_file
-from training.rllib.config import RllibConfig, from_dict, save_config
+from training.rllib.config import RllibConfig, from_dict
 from training.rllib.module import export_module, module_spec, module_state
 from training.rllib.selfplay import MAIN, SeatMapping, SelfPlayCallback, copy_main_into, module_ids
 
