@@ -91,6 +91,11 @@ class TrainConfig:
     # ---- network
     hidden_size: int = _documented(128, "width of the global encoder and of the value/action trunk")
     slot_hidden_size: int = _documented(64, "width of the shared per-suggestion-slot MLP")
+    init_from: str | None = _documented(
+        None,
+        "start from this checkpoint's network (a .pt file, run directory or shipped agent folder, "
+        "e.g. checkpoints/ppo_2p); it must have the same layout and sizes; optimiser starts fresh",
+    )
 
     # ---- PPO
     learning_rate: float = _documented(3e-4, "Adam learning rate (start value when annealed)")

@@ -225,6 +225,26 @@ def _save(run_dir: Path, agent, optimizer, config, progress: Progress, np_rng, p
     checkpoint.atomic_torch_save(data, run_dir / "latest.pt")
 
 
+def _warm_start(agent: Agent, config: TrainConfig, layout) -> None:
+    """Copy the network of ``config.init_from`` into ``agent`` (a new run's weights only;
+    optimiser, counters and pool start fresh), or raise CheckpointError naming the key."""
+    from training.policies import checkpoint_file
+
+    path = checkpoint_file(config.init_from)
+    try:
+        data = checkpoint.load(path)
+        source = checkpoint.build_agent(data, path, expect_layout=layout)
+    except checkpoint.CheckpointError as exc:
+        raise checkpoint.CheckpointError(f"config key 'init_from': {exc}") from None
+    sizes = (source.hidden_size, source.slot_hidden_size)
+    if sizes != (config.hidden_size, config.slot_hidden_size):
+        raise checkpoint.CheckpointError(
+            f"config key 'init_from': {path} has hidden_size/slot_hidden_size {sizes}, "
+            f"this config {(config.hidden_size, config.slot_hidden_size)}"
+        )
+    agent.load_state_dict(source.state_dict())
+
+
 def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_updates: int | None = None) -> Path:
     """Train (or continue, with ``resume``) the run in ``run_dir``; returns ``run_dir``.
 
@@ -259,6 +279,8 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
                 f"checkpoint {run_dir / 'latest.pt'} cannot resume training: {exc}"
             ) from None
     else:
+        if config.init_from is not None:
+            _warm_start(agent, config, layout)
         pool.add(agent, 0)
     save_config(config, run_dir / "config.yaml")
     logger = MetricLogger(run_dir, resume_step=progress.global_step if resume else None)
