@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from carousel_env.agents.match import policy_action
 from carousel_env.engine.cards import hand_str, table_str
 from carousel_env.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK
 from carousel_env.envs.render_text import render_text
@@ -85,7 +86,7 @@ def play(
         s = int(agent.rsplit("_", 1)[1])
         mask = obs["action_mask"]
         if s != seat:
-            env.step(int(controllers[s](obs["observation"], mask)))
+            env.step(policy_action(controllers[s], env, s, obs["observation"], mask))
             continue
         print("\n" + render_text(state, observer=seat), file=out)
         print("Your choices:", file=out)

@@ -1,4 +1,5 @@
-"""``carousel train | eval | tournament | play | export`` (registered into carousel_cli.main)."""
+"""``carousel train | eval | tournament | leaderboard | play | export`` (registered into
+carousel_cli.main)."""
 
 from __future__ import annotations
 
@@ -82,9 +83,11 @@ def _train_rllib(args: argparse.Namespace) -> int:
 
 def _print_eval(res: EvalResult) -> None:
     lo, hi = res.win_rate_ci
+    deal_lo, deal_hi = res.win_rate_ci_deals
     print(
-        f"{res.candidate} vs {', '.join(res.opponents)}: {res.games} games, "
-        f"win rate {res.win_rate:.3f} (95% CI {lo:.3f}-{hi:.3f})"
+        f"{res.candidate} vs {', '.join(res.opponents)}: {res.games} games on {res.deals} deals, "
+        f"win rate {res.win_rate:.3f} (fair share {res.fair_share:.3f}; 95% CI {lo:.3f}-{hi:.3f} over games, "
+        f"{deal_lo:.3f}-{deal_hi:.3f} over deals)"
     )
     print(f"  rounds {res.rounds}, mean round-score difference {res.mean_round_score_diff:+.2f}")
     print(
@@ -122,6 +125,23 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     if args.out:
         save(rows, args.out)
         print(f"saved {Path(args.out) / 'tournament.json'} and tournament.txt")
+    return 0
+
+
+def cmd_leaderboard(args: argparse.Namespace) -> int:
+    from training.leaderboard import FOUR_PLAYER_GAMES, HEADS_UP_GAMES, default_roster, make_leaderboard
+
+    agents = [a for a in args.agents.split(",") if a] if args.agents else list(default_roster(args.checkpoints))
+    make_leaderboard(
+        agents,
+        out=args.out,
+        heads_up_games=HEADS_UP_GAMES if args.heads_up_games is None else args.heads_up_games,
+        four_player_games=FOUR_PLAYER_GAMES if args.four_player_games is None else args.four_player_games,
+        seed=args.seed,
+        state=args.state,
+        readme=None if args.no_readme else args.readme,
+        num_workers=args.workers,
+    )
     return 0
 
 
@@ -194,7 +214,13 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("eval", help="evaluate an agent against baselines or checkpoints")
     p.add_argument("--checkpoint", required=True, help="checkpoint file, run directory or baseline name")
     p.add_argument("--opponents", default="greedy", help="comma-separated checkpoints / baseline names")
-    p.add_argument("--games", type=int, default=100, help="games (mirror pairs: rounded up to even)")
+    p.add_argument(
+        "--games",
+        type=int,
+        default=100,
+        help="games; each deal is played once per seat, the candidate in every seat (heads-up: mirror pairs), "
+        "so this is rounded up to a multiple of --players",
+    )
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=0, help="worker processes stepping games")
@@ -208,6 +234,42 @@ def register(subparsers) -> None:
     p.add_argument("--workers", type=int, default=0)
     p.add_argument("--out", default=None, help="directory for tournament.json / tournament.txt")
     p.set_defaults(func=cmd_tournament)
+
+    p = subparsers.add_parser(
+        "leaderboard",
+        help="rate the baselines, the search player and the shipped agents, heads-up and at 4 players "
+        "(docs/LEADERBOARD.md and the README's table; resumable)",
+        description="Every pair of agents plays heads-up, every 4 of them a 4-player table, each deal from every "
+        "seat; openskill ratings per table size. Finished matches are kept in the state file, so a rerun plays only "
+        "what it lacks. Defaults and costs: the docstring of training/leaderboard.py.",
+    )
+    p.add_argument(
+        "--agents",
+        default=None,
+        help="comma-separated checkpoints / scripted policy names (search@N too); default: random, greedy, smart, "
+        "the search player at training.leaderboard.SEARCH_BUDGETS and every --checkpoints/<name>/model.pt",
+    )
+    p.add_argument("--checkpoints", default="checkpoints", help="where the default roster finds shipped agents")
+    p.add_argument(
+        "--heads-up-games",
+        type=int,
+        default=None,
+        help="games per pair, rounded up to whole deals (even); 0: none; default training.leaderboard.HEADS_UP_GAMES",
+    )
+    p.add_argument(
+        "--four-player-games",
+        type=int,
+        default=None,
+        help="games per table of 4, rounded up to whole deals (a multiple of 4); 0: none; "
+        "default training.leaderboard.FOUR_PLAYER_GAMES",
+    )
+    p.add_argument("--seed", type=int, default=0, help="the first deal's seed (every match plays the same deals)")
+    p.add_argument("--workers", type=int, default=0, help="worker processes playing games (results do not change)")
+    p.add_argument("--out", default="docs/LEADERBOARD.md", help="the leaderboard page to write")
+    p.add_argument("--state", default=None, help="the games played so far (default: leaderboard_games.json by --out)")
+    p.add_argument("--readme", default="README.md", help="README whose leaderboard markers get the tables")
+    p.add_argument("--no-readme", action="store_true", help="leave the README alone")
+    p.set_defaults(func=cmd_leaderboard)
 
     p = subparsers.add_parser("play", help="play against an agent at the terminal")
     p.add_argument("--checkpoint", required=True, help="checkpoint file, run directory or baseline name")

@@ -11,9 +11,10 @@ played by given policies.
 
 Or ``gymnasium.make("carousel_env.single_agent:Carousel-v0", opponents="smart")``.
 
-* ``opponents``: a scripted policy's name (:mod:`carousel_env.agents.registry`), a callable
-  ``(observation, action_mask) -> action``, or a list of those, one per other seat in seat
-  order after the learner.
+* ``opponents``: a scripted policy's name (:mod:`carousel_env.agents.registry`, the
+  ``search@N`` player included), a callable ``(observation, action_mask) -> action``, a view
+  policy (:class:`carousel_env.agents.search.ViewPolicy`, handed its seat's view), or a list
+  of those, one per other seat in seat order after the learner.
 * ``learner_seat``: a seat number, or ``"random"`` (drawn at each reset from the reset's
   seed) so the learner plays from every position.
 * ``illegal_reward`` (-1): an illegal action ends the episode with this reward (like the
@@ -35,6 +36,7 @@ import gymnasium as gym
 import numpy as np
 
 from carousel_env.agents.baselines import Policy
+from carousel_env.agents.match import policy_action
 from carousel_env.agents.registry import resolve_policy
 from carousel_env.envs.aec import raw_env
 
@@ -130,7 +132,8 @@ class CarouselSingleAgentEnv(gym.Env):
                 break
             obs = aec.observe(agent)
             seat = aec.possible_agents.index(agent)
-            aec.step(self.opponents[(seat - learner_seat - 1) % n](obs["observation"], obs["action_mask"]))
+            opponent = self.opponents[(seat - learner_seat - 1) % n]
+            aec.step(policy_action(opponent, aec, seat, obs["observation"], obs["action_mask"]))
         # The AEC env accumulates each agent's rewards until that agent acts again: exactly
         # the learner's reward for its last action. Collect it and clear it, as last() would.
         reward = float(aec._cumulative_rewards[self._learner])

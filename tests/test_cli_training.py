@@ -11,6 +11,7 @@ import pytest
 
 from carousel_cli.main import main
 from carousel_cli.play import parse_choice, play
+from carousel_env.agents.search import SearchPlayer
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 
@@ -44,8 +45,9 @@ def test_smoke_train_then_eval_and_errors(tmp_path, capsys):
     assert result["games"] == 2 and 0.0 <= result["win_rate"] <= 1.0
     lo, hi = result["win_rate_ci"]
     assert 0.0 <= lo <= result["win_rate"] <= hi <= 1.0
-    for key in ("mean_round_score_diff", "knock_rate", "go_out_rate", "undercut_rate"):
+    for key in ("mean_round_score_diff", "knock_rate", "go_out_rate", "undercut_rate", "win_rate_ci_deals"):
         assert key in result
+    assert result["fair_share"] == 0.5 and result["deals"] == 1
     # export: a smaller file holding only the network, which eval reads like the full one
     slim = tmp_path / "shipped" / "model.pt"
     assert main(["export", "--checkpoint", str(run), "--out", str(slim)]) == 0
@@ -87,6 +89,39 @@ def test_play_survives_bad_input_and_exits_on_eof():
     assert play(["random"], num_players=2, seat=0, seed=1, input_fn=fake_input, out=out) == 0
     text = out.getvalue()
     assert "Your choices" in text and "not a choice here" in text and "bye" in text
+
+
+def test_play_against_the_search_player_hands_it_its_seat_view(monkeypatch):
+    seats = []
+    decide = SearchPlayer.decide
+
+    def recording_decide(self, view, mask):
+        seats.append(view.seat)
+        return decide(self, view, mask)
+
+    monkeypatch.setattr(SearchPlayer, "decide", recording_decide)
+    answers = iter(["d"] * 30)  # draw whenever asked; quits (end of input) after 30 answers
+
+    def draw_then_quit(prompt):
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    out = io.StringIO()
+    assert play(["search@1"], num_players=2, seat=0, seed=3, input_fn=draw_then_quit, out=out) == 0
+    assert "player 1 = search@1" in out.getvalue()
+    assert seats and set(seats) == {1}
+
+
+def test_eval_and_tournament_take_the_search_player(capsys, tmp_path):
+    shipped = Path(__file__).resolve().parent.parent / "checkpoints" / "ppo_2p"
+    assert main(["eval", "--checkpoint", str(shipped), "--opponents", "search@1", "--games", "2", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["games"] == 2 and result["opponents"] == ["search@1"]
+    assert main(["tournament", "--agents", "smart,search@1", "--games", "2", "--out", str(tmp_path)]) == 0
+    rows = json.loads((tmp_path / "tournament.json").read_text())
+    assert {r["agent"]: r["games"] for r in rows} == {"smart": 2, "search@1": 2}
 
 
 @pytest.mark.parametrize("command", [["tournament", "--agents", "greedy,random", "--games", "2"]])

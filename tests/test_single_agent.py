@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
+from carousel_env.agents.search import SearchPlayer
 from carousel_env.single_agent import CarouselSingleAgentEnv
 from tests.support.examples import load_example
 
@@ -68,6 +69,33 @@ def test_callable_opponent_and_bad_arguments():
         CarouselSingleAgentEnv(learner_seat=4)
     with pytest.raises(ValueError, match="opponents"):
         CarouselSingleAgentEnv(opponents=["random", "random"], num_players=2)
+
+
+class SeatRecorder:
+    """A view policy that plays its first legal action and records the seat of each view."""
+
+    decides_from_view = True
+
+    def __init__(self) -> None:
+        self.seats: list[int] = []
+
+    def decide(self, view, mask):
+        assert view.is_decision and len(view.hand) == view.hand_sizes[view.seat]
+        self.seats.append(view.seat)
+        return int(np.flatnonzero(mask)[0])
+
+
+def test_view_policy_opponents_decide_from_their_own_seat_view():
+    # 3 players, the learner in seat 1: the opponents sit in seats 2 and 0, in that order.
+    recorder = SeatRecorder()
+    env = CarouselSingleAgentEnv(opponents=[recorder, "search@2"], learner_seat=1, num_players=3, episode="round")
+    env.reset()
+    terminated = False
+    while not terminated:
+        _, _, terminated, _, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+    assert recorder.seats and set(recorder.seats) == {2}
+    searcher = env.opponents[1]
+    assert isinstance(searcher, SearchPlayer) and searcher.decisions > 0
 
 
 def test_gymnasium_registration():

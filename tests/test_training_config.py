@@ -24,7 +24,7 @@ from training.config import (
     load_config,
     save_config,
 )
-from training.evaluate import eval_specs, wilson_interval
+from training.evaluate import Z_95, deal_interval, deals_for, eval_specs, evaluate, wilson_interval
 from training.network import Agent
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
@@ -234,3 +234,52 @@ def test_eval_specs_are_mirror_paired_with_rotating_seats():
     four = eval_specs(4, 8, seed=0, candidate="C", opponents=["x"])
     assert {s.controllers.index("C") for s in four} == {0, 1, 2, 3}
     assert all(sorted(s.controllers) == ["C", "x", "x", "x"] for s in four)
+
+
+def test_heads_up_deals_are_the_mirror_pairs():
+    # 3 games round up to 2 deals of 2; the second deal starts from the candidate's other seat.
+    specs = eval_specs(2, 3, seed=0, candidate="C", opponents=["a"])
+    assert [(s.seed, s.controllers) for s in specs] == [
+        (0, ("C", "a")),
+        (0, ("a", "C")),
+        (1, ("a", "C")),
+        (1, ("C", "a")),
+    ]
+
+
+def test_three_players_play_each_deal_from_every_seat_with_the_table_order_kept():
+    # 5 games round up to 2 deals of 3 games. In a deal the candidate sits in every seat once
+    # and the table turns as a whole: clockwise from the candidate, the same opponents in the
+    # same order. The second deal starts from the next opponent (and the next seat).
+    specs = eval_specs(3, 5, seed=10, candidate="C", opponents=["a", "b"])
+    assert [(s.seed, s.controllers, s.opponent) for s in specs] == [
+        (10, ("C", "a", "b"), "a"),
+        (10, ("b", "C", "a"), "a"),
+        (10, ("a", "b", "C"), "a"),
+        (11, ("a", "C", "b"), "b"),
+        (11, ("b", "a", "C"), "b"),
+        (11, ("C", "b", "a"), "b"),
+    ]
+    assert deals_for(3, 5) == 2 and deals_for(3, 6) == 2 and deals_for(3, 7) == 3 and deals_for(2, 3) == 2
+
+
+def test_deal_interval_spreads_with_the_deals_scores():
+    lo, hi = deal_interval([1.0, 0.5, 0.5, 0.0])  # mean 0.5, sample variance 1/6, 4 deals
+    half = Z_95 * math.sqrt(1 / 6 / 4)
+    assert lo == pytest.approx(0.5 - half) and hi == pytest.approx(0.5 + half)
+    assert deal_interval([1.0, 1.0, 1.0]) == (1.0, 1.0)  # no spread, nothing to widen it
+    assert deal_interval([0.0, 1.0]) == (0.0, 1.0)  # clipped to [0, 1]
+    assert deal_interval([0.5]) == (0.0, 1.0)  # one deal: no spread to estimate
+
+
+def test_a_three_player_evaluation_reports_its_deals_and_the_fair_share(capsys):
+    result = evaluate("smart", ["greedy", "random"], games=4, num_players=3, seed=3)
+    assert (result.games, result.deals, result.players) == (6, 2, 3)
+    assert result.fair_share == pytest.approx(1 / 3)
+    deal_means = [sum(result.per_game[:3]) / 3, sum(result.per_game[3:]) / 3]
+    assert result.win_rate_ci_deals == deal_interval(deal_means)
+    assert (
+        main(["eval", "--checkpoint", "smart", "--opponents", "greedy,random", "--players", "3", "--games", "4"]) == 0
+    )
+    out = capsys.readouterr().out
+    assert "6 games on 2 deals" in out and "fair share 0.333" in out and "over deals" in out

@@ -125,6 +125,22 @@ def test_controllers_sort_and_check_scripted_names():
     assert sorted([scripted, pool_late, pool_early, network]) == [network, pool_early, pool_late, scripted]
     with pytest.raises(UnknownPolicyError, match=r"'gredy'.*random, greedy, smart"):
         Controller.scripted("gredy")
+    # Every name the registry plays is a scripted seat, the search player at any budget too.
+    assert Controller.scripted("search@16").name == "search@16" and Controller.scripted("search").name == "search"
+    with pytest.raises(UnknownPolicyError, match="search@0"):
+        Controller.scripted("search@0")
+
+
+def test_a_search_seat_is_stepped_from_its_seat_view():
+    # A runner plays a view policy from seat_view of the real engine state, not from the
+    # observation (called with one, the search player raises TypeError).
+    driver = Driver(EnvSpec(num_players=3, k_suggestions=8, episode="round"), num_envs=1)
+    seats = (Controller.scripted("greedy"), Controller.scripted("search@1"), Controller.scripted("smart"))
+    [report] = driver.step({}, {0: Episode(5, seats)})
+    searcher = driver.local.scripted[0][1]
+    driver.close()
+    assert report.done and len(report.result.rounds) == 1
+    assert searcher.decisions > 0 and searcher.rollouts >= 2 * searcher.decisions
 
 
 def _params(run_dir: Path) -> torch.Tensor:

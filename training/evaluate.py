@@ -1,13 +1,20 @@
-"""Evaluation: seeded full games, rotating seats and dealers, mirror-paired deals.
+"""Evaluation: seeded full games, every deal played from every seat.
 
-Each deal (a game seed, which fixes the first dealer and every shuffle) is played twice:
-the second time the candidate takes the seat its opponent had, so luck of the cards
-cancels out of the comparison. Consecutive pairs move the candidate one seat on, so every
-seat (and, through the seeds, every dealer position) comes up.
+Each deal (a game seed, which fixes the first dealer and every shuffle) is played once per
+seat: N times at N players, the candidate one seat further on each time, its opponents
+keeping their order around the table behind it (the whole table turns), so every seat's
+cards and every dealer position go once to the candidate and once to each opponent, and
+luck of the cards cancels out of the comparison. Heads-up this is mirror pairing: the
+deal again with the two seats swapped. ``games`` is rounded up to a multiple of N (whole
+deals), and the opponents rotate over the deals (deal ``d`` starts at opponent ``d``).
 
-Reported: game win rate with a 95% Wilson interval, mean round-score difference
-(candidate's round points minus the opponents' mean), and the candidate's knock, go-out
-and undercut rates (undercut: share of its knocks that were undercut).
+Reported: game win rate; the fair share ``1/N`` (what an agent no better than its table
+wins); two 95% intervals for the win rate: Wilson's over the games, which treats them as
+independent, and a normal interval over the deals' mean scores (``win_rate_ci_deals``),
+which holds although a deal's N games share their cards (it needs some 20 deals or more
+to be trusted, and says ``(0, 1)`` below 2); mean round-score difference (candidate's
+round points minus the opponents' mean), and the candidate's knock, go-out and undercut
+rates (undercut: share of its knocks that were undercut).
 
 The games run on training's driver (``episodes.play_episodes``), not on the match runner
 of ``carousel_env.agents.match``: a network candidate decides in batches across game
@@ -54,10 +61,22 @@ def wilson_interval(wins: float, n: int, z: float = Z_95) -> tuple[float, float]
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def deal_interval(deal_scores: Sequence[float], z: float = Z_95) -> tuple[float, float]:
+    """Normal interval for the mean of per-deal mean scores (each in [0, 1]), clipped to
+    [0, 1]; ``(0, 1)`` for fewer than 2 deals (no spread to estimate)."""
+    d = len(deal_scores)
+    if d < 2:
+        return (0.0, 1.0)
+    mean = sum(deal_scores) / d
+    variance = sum((x - mean) ** 2 for x in deal_scores) / (d - 1)
+    half = z * math.sqrt(variance / d)
+    return (max(0.0, mean - half), min(1.0, mean + half))
+
+
 @dataclass(frozen=True)
 class EvalGame(Episode[C]):
-    """An evaluation game; ``opponent`` is the one its mirror pair is reported under
-    (``by_opponent``): the first of the pair's opponents."""
+    """An evaluation game; ``opponent`` is the one its deal is reported under
+    (``by_opponent``): the first of the deal's opponents."""
 
     opponent: C
 
@@ -78,6 +97,9 @@ class EvalResult:
     win_rate: float
     win_rate_ci: tuple[float, float]
     rounds: int
+    deals: int
+    fair_share: float  # 1 / players: the win rate of an agent as good as its table
+    win_rate_ci_deals: tuple[float, float]  # over the deals' mean scores (module docstring)
     mean_round_score_diff: float
     knock_rate: float
     go_out_rate: float
@@ -94,24 +116,28 @@ class EvalResult:
         return {k: v for k, v in asdict(self).items() if k != "per_game"}
 
 
+def deals_for(num_players: int, games: int) -> int:
+    """How many deals ``games`` games take: each deal is played once per seat, so the games
+    are rounded up to a multiple of ``num_players``."""
+    return -(-games // num_players)
+
+
 def eval_specs(num_players: int, games: int, seed: int, candidate: C, opponents: Sequence[C]) -> list[EvalGame[C]]:
-    """Mirror pairs: pair ``g`` deals seed ``seed+g`` with the candidate in seat ``g % n``
-    and again with the candidate swapped into the next seat. Opponents rotate over pairs."""
+    """Seat-rotated deals (the module docstring): deal ``d`` is seed ``seed + d``, played
+    ``num_players`` times in a row; its game ``j`` seats the candidate in ``(d + j) % n`` and
+    the deal's opponents clockwise after it, so the whole table turns one seat per game.
+    The deal's opponents are ``opponents`` from index ``d`` on, cyclically. ``games`` is
+    rounded up to a multiple of ``num_players`` (:func:`deals_for`)."""
+    n = num_players
     specs = []
-    for g in range((games + 1) // 2):
-        seat = g % num_players
-        mirror = (seat + 1) % num_players
-        others = [opponents[(g + k) % len(opponents)] for k in range(num_players - 1)]
-        for cand_seat in (seat, mirror):
-            controllers: list[C | None] = [candidate if s == cand_seat else None for s in range(num_players)]
-            # The opponent who sat in the mirror seat now takes the candidate's seat.
-            order = [s for s in range(num_players) if s != seat]
-            assigned = dict(zip(order, others))
-            if cand_seat == mirror:
-                assigned[seat] = assigned.pop(mirror)
-            for s, c in assigned.items():
-                controllers[s] = c
-            specs.append(EvalGame(seed + g, tuple(controllers), opponent=others[0]))
+    for d in range(deals_for(n, games)):
+        others = [opponents[(d + k) % len(opponents)] for k in range(n - 1)]
+        for j in range(n):
+            cand_seat = (d + j) % n
+            controllers: list[C] = [candidate] * n
+            for k, opponent in enumerate(others):
+                controllers[(cand_seat + 1 + k) % n] = opponent
+            specs.append(EvalGame(seed + d, tuple(controllers), opponent=others[0]))
     return specs
 
 
@@ -131,11 +157,13 @@ def summarise(
     rounds = knocks = outs = undercuts = 0
     diff_sum = 0.0
     by_opponent: dict[Controller, list[float]] = {}
+    by_deal: dict[int, list[float]] = {}
     for result in results:
         seat = result.episode.controllers.index(candidate)
         score = result.score(seat)
         per_game.append(score)
         by_opponent.setdefault(result.episode.opponent, []).append(score)
+        by_deal.setdefault(result.episode.seed, []).append(score)
         for r in result.rounds:
             rounds += 1
             others = [p for i, p in enumerate(r.points) if i != seat]
@@ -151,6 +179,9 @@ def summarise(
         win_rate=wins / n if n else 0.0,
         win_rate_ci=wilson_interval(wins, n),
         rounds=rounds,
+        deals=len(by_deal),
+        fair_share=1.0 / players,
+        win_rate_ci_deals=deal_interval([sum(s) / len(s) for s in by_deal.values()]),
         mean_round_score_diff=diff_sum / rounds if rounds else 0.0,
         knock_rate=knocks / rounds if rounds else 0.0,
         go_out_rate=outs / rounds if rounds else 0.0,
@@ -197,7 +228,8 @@ def evaluate(
     num_envs: int = 8,
     num_workers: int = 0,
 ) -> EvalResult:
-    """Play ``games`` full games of ``candidate`` against ``opponents`` (names, a list or a
+    """Play ``games`` full games (rounded up to whole deals, one game per seat each: the
+    module docstring) of ``candidate`` against ``opponents`` (names, a list or a
     comma-separated string) and summarise. Agents: an Agent, a checkpoint path, a scripted
     policy's name."""
     if isinstance(opponents, str):

@@ -4,11 +4,13 @@ A seat's :class:`Controller` is the learner, a scripted policy (by its name in
 ``carousel_env.agents.registry``), a past learner from the opponent pool (by its entry id)
 or another network the caller holds (evaluation's candidate and checkpoint opponents, by
 a key). Network policies are batched across game copies in the learner process. Scripted
-policies are cheap, so they act inside whichever process steps their environment (see
-``runners.Runner``) and save a round trip per decision.
+policies act inside whichever process steps their environment (see ``runners.Runner``):
+the cheap ones save a round trip per decision, and the search player (``search@N``, a view
+policy the runner hands its seat's view) runs its rollouts in the worker processes, in
+parallel.
 
-Agents by name (``carousel eval``, ``tournament``, ``play``) are a checkpoint path (a
-network) or a scripted policy's name.
+Agents by name (``carousel eval``, ``tournament``, ``play``, ``leaderboard``) are a
+checkpoint path (a network) or a scripted policy's name (``search@N`` included).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import numpy as np
 import torch
 
 from carousel_env.agents.baselines import Policy
-from carousel_env.agents.registry import UnknownPolicyError, get_policy, policy_names
+from carousel_env.agents.registry import UnknownPolicyError, get_policy, is_policy_name
 from carousel_env.envs.observation import ObservationLayout
 from training import checkpoint
 from training.network import Agent
@@ -45,9 +47,9 @@ class Controller:
 
     @classmethod
     def scripted(cls, name: str, also_not: str = "") -> Controller:
-        """A scripted policy's seat; an unknown name raises UnknownPolicyError (``also_not``:
-        what else the name was tried as)."""
-        if name not in policy_names():
+        """A scripted policy's seat (any name the registry knows, ``search@N`` included); an
+        unknown name raises UnknownPolicyError (``also_not``: what else the name was tried as)."""
+        if not is_policy_name(name):
             raise UnknownPolicyError(name, also_not)
         return cls(ControllerKind.SCRIPTED, name)
 
@@ -117,9 +119,10 @@ def scripted_controller(name: str) -> Controller:
 
 
 def load_policy(name: str, layout: ObservationLayout, seed: int) -> Policy:
-    """An agent by name as a callable ``(observation, action_mask) -> action`` deciding one
-    observation at a time (terminal play): a checkpoint's network, sampling from its own
-    generator seeded with ``seed``, or a scripted policy seeded with ``seed``."""
+    """An agent by name deciding one position at a time (terminal play): a checkpoint's
+    network as a callable ``(observation, action_mask) -> action``, sampling from its own
+    generator seeded with ``seed``, or a scripted policy seeded with ``seed`` (the search
+    player is a view policy: step it with ``carousel_env.agents.match.policy_action``)."""
     if not is_checkpoint_name(name):
         return get_policy(scripted_controller(name).name, seed=seed)
     policy = load_network_policy(name, layout, seed=seed)

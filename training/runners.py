@@ -1,9 +1,10 @@
 """Game copies for training, stepped in the learner process or in worker processes.
 
 * ``Runner`` steps a set of AEC environment copies. Seats controlled by a scripted policy
-  act right there (a scripted policy may read its environment). A seat controlled by a
-  network stops the copy and is reported back, so network decisions are batched across
-  copies (``episodes.act_batched``).
+  act right there (a view policy such as ``search@N`` gets its seat's view of the copy's
+  engine state, through the match runner's loop). A seat controlled by a network stops the
+  copy and is reported back, so network decisions are batched across copies
+  (``episodes.act_batched``).
 * ``Driver`` owns the runners: one in-process (``num_workers=0``) or one per worker
   process. Its ``step`` hands network actions out and gathers the next decision points.
 

@@ -1,23 +1,33 @@
 """Rate checkpoints and baselines against each other with openskill.
 
-Every pair plays a mirror-paired evaluation match (see ``evaluate``); each game updates a
-Plackett-Luce rating (a draw is a shared rank). The table is sorted by the conservative
-``ordinal`` (mu - 3 sigma), so an agent with few games does not top it by luck.
+:class:`RatingTable` is the rating code the tournament and the leaderboard
+(``training.leaderboard``) share: a Plackett-Luce rating per agent, updated one game at a
+time from the agents' finishing places (a draw is a shared place), with each agent's games
+and wins beside it. Its table is sorted by the conservative ``ordinal`` (mu - 3 sigma), so
+an agent with few games does not top it by luck.
+
+``run_tournament``: every pair plays a mirror-paired evaluation match (see ``evaluate``)
+heads-up, and each game updates the ratings.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from itertools import combinations
 from pathlib import Path
 
 from training.evaluate import evaluate
 
+# The rating interval the leaderboard prints: mu +- INTERVAL_SIGMAS sigma (about 95%).
+INTERVAL_SIGMAS = 2.0
+
 
 @dataclass(frozen=True)
 class Rating:
-    """An agent's line of the table (and of ``tournament.json``)."""
+    """An agent's line of the table (and of ``tournament.json``). ``win_rate``: its share of
+    the games won (a shared win counts its share)."""
 
     agent: str
     mu: float
@@ -26,28 +36,54 @@ class Rating:
     games: int
     win_rate: float
 
+    @property
+    def interval(self) -> tuple[float, float]:
+        """mu -+ ``INTERVAL_SIGMAS`` sigma."""
+        return (self.mu - INTERVAL_SIGMAS * self.sigma, self.mu + INTERVAL_SIGMAS * self.sigma)
+
+
+class RatingTable:
+    """openskill Plackett-Luce ratings of named agents, with their games and wins, updated
+    one game at a time (the order of the games matters: replay them in a fixed order)."""
+
+    def __init__(self, agents: Sequence[str]) -> None:
+        from openskill.models import PlackettLuce  # imported here: openskill is a training extra
+
+        self.model = PlackettLuce()
+        self.ratings = {a: self.model.rating(name=a) for a in agents}
+        self.played = dict.fromkeys(agents, 0)
+        self.wins = dict.fromkeys(agents, 0.0)
+
+    def record(self, agents: Sequence[str], places: Sequence[int], wins: Sequence[float]) -> None:
+        """One game: ``agents[i]`` finished in place ``places[i]`` (0 first; equal places
+        tie) and won ``wins[i]`` of it (1, 0 or a shared win's share)."""
+        if not len(agents) == len(places) == len(wins) or len(set(agents)) != len(agents):
+            raise ValueError(f"a game needs distinct agents with a place and a win each: {agents}, {places}, {wins}")
+        teams = self.model.rate([[self.ratings[a]] for a in agents], ranks=list(places))
+        for agent, [rating], won in zip(agents, teams, wins):
+            self.ratings[agent] = rating
+            self.played[agent] += 1
+            self.wins[agent] += won
+
+    def rows(self) -> list[Rating]:
+        """The table, best ordinal first."""
+        rows = [
+            Rating(a, r.mu, r.sigma, r.ordinal(), self.played[a], self.wins[a] / max(self.played[a], 1))
+            for a, r in self.ratings.items()
+        ]
+        return sorted(rows, key=lambda row: -row.ordinal)
+
 
 def run_tournament(
     agents: list[str], games: int = 20, num_players: int = 2, seed: int = 0, num_workers: int = 0
 ) -> list[Rating]:
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce()
-    ratings = {a: model.rating(name=a) for a in agents}
-    played = dict.fromkeys(agents, 0)
-    wins = dict.fromkeys(agents, 0.0)
+    table = RatingTable(agents)
     for k, (a, b) in enumerate(combinations(agents, 2)):
         res = evaluate(a, [b], games=games, num_players=num_players, seed=seed + 10_000 * k, num_workers=num_workers)
         for score in res.per_game:
-            ranks = [0, 1] if score == 1.0 else [1, 0] if score == 0.0 else [0, 0]
-            [[ra], [rb]] = model.rate([[ratings[a]], [ratings[b]]], ranks=ranks)
-            ratings[a], ratings[b] = ra, rb
-            played[a] += 1
-            played[b] += 1
-            wins[a] += score
-            wins[b] += 1.0 - score
-    rows = [Rating(a, r.mu, r.sigma, r.ordinal(), played[a], wins[a] / max(played[a], 1)) for a, r in ratings.items()]
-    return sorted(rows, key=lambda row: -row.ordinal)
+            places = [0, 1] if score == 1.0 else [1, 0] if score == 0.0 else [0, 0]
+            table.record([a, b], places, [score, 1.0 - score])
+    return table.rows()
 
 
 def format_table(rows: list[Rating]) -> str:

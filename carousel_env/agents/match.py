@@ -20,8 +20,8 @@ is, and steps its copies with the same loop and reports the same result type.
 View policies (:class:`carousel_env.agents.search.ViewPolicy`, e.g. the ``search`` player)
 decide from their seat's :class:`~carousel_env.engine.information.SeatView` instead of the
 observation vector: the stepping loop and ``engine_player`` build it from the engine state
-(``seat_view(env.unwrapped.game_state, seat)``), so every driver here takes them as it takes
-any policy.
+(``seat_view(env.unwrapped.game_state, seat)``, in :func:`policy_action`), so every driver
+here takes them as it takes any policy.
 
 Matches rotate seats: game ``g`` is dealt with seed ``seed + g`` and policy ``i`` sits in
 seat ``(i + g) % n``, so no policy keeps the first seat. Policies are built once per match,
@@ -83,13 +83,19 @@ def advance_to_decision(env: Any, policies: Mapping[int, Policy], rewards: np.nd
         policy = policies.get(seat)
         if policy is None:
             return Decision(seat, obs["observation"], obs["action_mask"]), steps
-        if is_view_policy(policy):
-            action = policy.decide(seat_view(env.unwrapped.game_state, seat), obs["action_mask"])
-        else:
-            action = policy(obs["observation"], obs["action_mask"])
-        env.step(int(action))
+        env.step(policy_action(policy, env, seat, obs["observation"], obs["action_mask"]))
         steps += 1
     return None, steps
+
+
+def policy_action(policy: Policy, env: Any, seat: int, observation: np.ndarray, action_mask: np.ndarray) -> int:
+    """What ``policy`` plays at ``seat``'s decision in the AEC ``env``: a view policy decides
+    from its seat's view of ``env.unwrapped.game_state``, any other policy from the
+    observation. The one place every env-stepping driver (the loop above, the single-agent
+    env's opponents, terminal play) tells the two kinds apart."""
+    if is_view_policy(policy):
+        return int(policy.decide(seat_view(env.unwrapped.game_state, seat), action_mask))
+    return int(policy(observation, action_mask))
 
 
 @dataclass(frozen=True)

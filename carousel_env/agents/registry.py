@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from carousel_env.agents.baselines import Policy, RandomPolicy, SmartPolicy, greedy
-from carousel_env.agents.search import SearchPlayer
+from carousel_env.agents.search import SearchPlayer, is_view_policy
 from carousel_env.engine.errors import CarouselError
 
 # name -> factory(seed, **options): a new policy each call (``random`` keeps an RNG).
@@ -97,9 +97,13 @@ def get_policy(name: str, seed: int | None = None, **options: object) -> Policy:
 
 
 def resolve_policy(spec: str | Policy, seed: int | None = None) -> Policy:
-    """A policy from a name (built with ``seed``) or a callable (returned as it is)."""
+    """A policy from a name (built with ``seed``), or a callable or view policy (returned as
+    it is)."""
     if isinstance(spec, str):
         return get_policy(spec, seed=seed)
-    if callable(spec):
+    if callable(spec) or is_view_policy(spec):
         return spec
-    raise TypeError(f"a policy is a scripted policy's name or a callable (observation, mask) -> action, got {spec!r}")
+    raise TypeError(
+        "a policy is a scripted policy's name, a callable (observation, mask) -> action or a view policy "
+        f"(decides_from_view = True, decide(view, mask) -> action), got {spec!r}"
+    )

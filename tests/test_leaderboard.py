@@ -1,0 +1,153 @@
+"""The leaderboard on tiny budgets: its documents, its resume, its roster checks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from carousel_cli.main import main
+from carousel_env.agents.registry import UnknownPolicyError
+from training.leaderboard import (
+    BASELINES,
+    README_END,
+    README_START,
+    GameRecord,
+    LeaderboardError,
+    agent_name,
+    default_roster,
+    make_leaderboard,
+)
+from training.tournament import RatingTable
+
+SHIPPED = str(Path(__file__).resolve().parent.parent / "checkpoints" / "ppo_2p")
+README = f"# Project\n\nintro\n\n## Leaderboard\n\n{README_START}\nnot run yet\n{README_END}\n\n## After\n\nmore\n"
+
+
+def _table_rows(text: str, heading: str) -> dict[str, list[str]]:
+    """The rows of the first table after ``heading``, by agent: their cells."""
+    table: list[str] = []
+    for line in text.split(heading, 1)[1].splitlines():
+        if line.startswith("|"):
+            table.append(line)
+        elif table:
+            break
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in table[2:]]  # past header and rule
+    return {cells[1]: cells for cells in rows}
+
+
+def test_a_tiny_leaderboard_writes_both_tables_then_resumes_without_playing(tmp_path):
+    readme, out = tmp_path / "README.md", tmp_path / "docs" / "LEADERBOARD.md"
+    readme.write_text(README)
+    agents = ["random", "greedy", "search@1", SHIPPED]
+    lines: list[str] = []
+    run = make_leaderboard(agents, out, 2, 4, seed=5, readme=readme, date="2030-01-02", log=lines.append)
+    # 6 pairs of 2 games and one table of 4: 1 deal each, every seat played.
+    assert [(m.players, len(m.agents), m.games) for m in run.played] == [(2, 2, 2)] * 6 + [(4, 4, 4)]
+    assert run.cached == () and any("7 to play (16 games)" in line for line in lines)
+    page = out.read_text()
+    assert "2030-01-02" in page and "## Heads-up" in page and "## 4 players" in page
+    command = f"carousel leaderboard --agents random,greedy,search@1,{SHIPPED} --heads-up-games 2"
+    assert command + " --four-player-games 4 --seed 5" in page
+    heads_up, four = _table_rows(page, "## Heads-up"), _table_rows(page, "## 4 players")
+    assert set(heads_up) == set(four) == {"random", "greedy", "search@1", "ppo_2p"}
+    assert all(cells[-1] == "6" for cells in heads_up.values())  # 3 opponents x 2 games
+    assert all(cells[-1] == "4" for cells in four.values())
+    for cells in [*heads_up.values(), *four.values()]:  # "mu ± 2 sigma" beside its "low to high"
+        mu, half = (float(x) for x in cells[2].split(" ± "))
+        lo, hi = (float(x) for x in cells[3].split(" to "))
+        assert lo == pytest.approx(mu - half, abs=0.11) and hi == pytest.approx(mu + half, abs=0.11)
+    assert "Win rate of each row against each column" in page
+    # The README keeps its text around the markers; between them, both tables.
+    text = readme.read_text()
+    assert text.startswith("# Project\n\nintro\n") and text.endswith(f"{README_END}\n\n## After\n\nmore\n")
+    block = text.split(README_START)[1].split(README_END)[0]
+    assert "not run yet" not in block and "(docs/LEADERBOARD.md)" in block and "**4 players**" in block
+    assert _table_rows(block, "**Heads-up**") == heads_up
+    # The state file holds every game: who sat where, the totals, the winner.
+    state = json.loads((out.parent / "leaderboard_games.json").read_text())["matches"]
+    assert len(state) == 7 and sum(len(m["games"]) for m in state.values()) == 16
+    # Rerun: nothing to play, the same page.
+    lines.clear()
+    again = make_leaderboard(agents, out, 2, 4, seed=5, readme=readme, date="2030-01-02", log=lines.append)
+    assert again.played == () and len(again.cached) == 7 and any("0 to play" in line for line in lines)
+    assert again.standings == run.standings and out.read_text() == page
+
+
+def test_an_added_agent_plays_only_its_own_matches(tmp_path):
+    out, state = tmp_path / "LEADERBOARD.md", tmp_path / "games.json"
+    first = make_leaderboard(["random", "greedy"], out, 2, 0, state=state, readme=None, log=lambda _: None)
+    assert [[a.name for a in m.agents] for m in first.played] == [["random", "greedy"]]
+    kept = json.loads(state.read_text())["matches"]
+    second = make_leaderboard(["random", "greedy", "smart"], out, 2, 0, state=state, readme=None, log=lambda _: None)
+    assert [[a.name for a in m.agents] for m in second.played] == [["random", "smart"], ["greedy", "smart"]]
+    assert [[a.name for a in m.agents] for m in second.cached] == [["random", "greedy"]]
+    now = json.loads(state.read_text())["matches"]
+    assert len(now) == 3 and all(now[key] == match for key, match in kept.items())
+    assert [s.players for s in second.standings] == [2] and "## 4 players" not in out.read_text()
+
+
+def test_bad_rosters_are_errors_before_any_game(tmp_path, capsys):
+    readme = tmp_path / "README.md"
+    readme.write_text(README)
+    base = ["leaderboard", "--heads-up-games", "2", "--four-player-games", "0"]
+    paths = ["--out", str(tmp_path / "LB.md"), "--readme", str(readme)]
+    assert main([*base, "--agents", "random,gredy", *paths]) == 2
+    assert "'gredy'" in capsys.readouterr().err
+    assert main([*base, "--agents", f"greedy,{tmp_path / 'missing.pt'}", *paths]) == 2
+    assert "missing.pt" in capsys.readouterr().err
+    assert main([*base, "--agents", "greedy,random,greedy", *paths]) == 2
+    assert "two agents are named 'greedy'" in capsys.readouterr().err
+    assert main(["leaderboard", "--agents", "greedy,random,smart", "--four-player-games", "4", *paths]) == 2
+    assert "4-player tables need 4 distinct agents" in capsys.readouterr().err
+    readme.write_text(f"# Project\n\n{README_START}\n")  # an end marker missing
+    assert main([*base, "--agents", "greedy,random", *paths]) == 2
+    assert "leaderboard:end" in capsys.readouterr().err
+    (tmp_path / "leaderboard_games.json").write_text("{not json")
+    readme.write_text(README)
+    assert main([*base, "--agents", "greedy,random", *paths]) == 2
+    assert "leaderboard_games.json is not readable" in capsys.readouterr().err
+    # Nothing was played or written: no page, the README as it was.
+    assert not (tmp_path / "LB.md").exists() and readme.read_text() == README
+    with pytest.raises(UnknownPolicyError):
+        make_leaderboard(["random", "search@0"], tmp_path / "x.md", 2, 0, readme=None, log=lambda _: None)
+    with pytest.raises(LeaderboardError, match="no games"):
+        make_leaderboard(["random", "greedy"], tmp_path / "x.md", 0, 0, readme=None, log=lambda _: None)
+    with pytest.raises(LeaderboardError, match="0 or more, got -2"):
+        make_leaderboard(["random", "greedy"], tmp_path / "x.md", -2, 0, readme=None, log=lambda _: None)
+
+
+def test_a_readme_without_markers_gets_a_leaderboard_section(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text("# Project\n\nintro\n")
+    make_leaderboard(["random", "greedy"], tmp_path / "docs" / "LB.md", 2, 0, readme=readme, log=lambda _: None)
+    text = readme.read_text()
+    assert text.startswith("# Project\n\nintro\n\n## Leaderboard\n\n" + README_START)
+    assert text.endswith(README_END + "\n") and "(docs/LB.md)" in text
+
+
+def test_places_put_the_winner_first_then_the_others_by_total():
+    # Seat 1 won; seats 0 and 2 tie on 120; seat 3 is last.
+    game = GameRecord(0, ("a", "b", "c", "d"), (120, 180, 120, 90), winner=1)
+    assert game.places() == (1, 0, 1, 3) and game.wins() == (0.0, 1.0, 0.0, 0.0)
+    # The winner ranks first even where round bonuses lift another total above its own.
+    assert GameRecord(0, ("a", "b"), (250, 260), winner=0).places() == (0, 1)
+    table = RatingTable(["a", "b", "c", "d"])
+    table.record(game.seats, game.places(), game.wins())
+    rows = {row.agent: row for row in table.rows()}
+    assert rows["b"].mu > rows["a"].mu > rows["d"].mu and rows["a"].mu == pytest.approx(rows["c"].mu)
+    assert rows["b"].win_rate == 1.0 and all(row.games == 1 for row in rows.values())
+    with pytest.raises(ValueError, match="distinct agents"):
+        table.record(["a", "a"], [0, 1], [1.0, 0.0])
+
+
+def test_the_default_roster_is_the_baselines_and_every_shipped_agent(tmp_path):
+    (tmp_path / "ppo_3p").mkdir()
+    (tmp_path / "ppo_3p" / "model.pt").write_bytes(b"")
+    (tmp_path / "notes").mkdir()  # no model.pt: not an agent
+    roster = default_roster(tmp_path)
+    assert roster == (*BASELINES, str(tmp_path / "ppo_3p"))
+    assert BASELINES[:3] == ("random", "greedy", "smart") and all(b.startswith("search@") for b in BASELINES[3:])
+    assert agent_name(roster[-1]) == "ppo_3p" and agent_name(str(tmp_path / "ppo_3p" / "model.pt")) == "ppo_3p"
+    assert agent_name("search@8") == "search@8"

@@ -1,0 +1,582 @@
+"""The leaderboard: the baselines, the search player at two budgets and every shipped agent,
+rated heads-up and at 4 players (``carousel leaderboard``).
+
+Roster: :data:`BASELINES` (``random``, ``greedy``, ``smart``, ``search@`` each of
+:data:`SEARCH_BUDGETS`) and every ``checkpoints/<name>/model.pt``, named by its folder;
+``--agents`` replaces it (names as ``carousel eval`` takes them).
+
+Schedule: heads-up, every pair of agents plays a match; at 4 players, every table of 4
+distinct agents does. A match is the evaluation's seat rotation (``evaluate.eval_specs``):
+each deal is played once per seat, the whole table turning one seat a game (heads-up: the
+mirror pair), so every agent gets every seat's cards. Every match plays the same deals
+(seeds ``seed``, ``seed + 1``, ...), so the agents all meet the same hands.
+
+Ratings: one openskill Plackett-Luce table per table size (``tournament.RatingTable``),
+updated once per game, in schedule order, from the finishing places: the game's winner
+first, then the others by final total (equal totals share a place). The interval shown is
+mu +- 2 sigma (``tournament.INTERVAL_SIGMAS``, about 95%); rows are sorted by the ordinal
+(mu - 3 sigma), as in ``carousel tournament``. The win rate is the share of games won
+(fair share: 1/2 heads-up, 1/4 at 4 players).
+
+Resuming: every finished match's games go into a JSON state file (by default
+``leaderboard_games.json`` beside the output), keyed by the table size, the agents (a
+checkpoint by its name and the digest of its file), the games and the seed. A rerun plays
+only the matches the file lacks: the same command plays nothing, an added agent plays only
+its own matches, a retrained checkpoint replays its. Delete the file after changing a
+scripted player's code. Results do not depend on ``--workers`` (the networks sample from
+generators seeded per match, over a fixed number of game copies).
+
+Cost: a search player's rollouts make it most of the bill. Seconds per game measured on
+this project's 2-core machine (``carousel leaderboard`` in one process, 4 games a match,
+while a niced training run and another session's tests also ran, so a free core is
+faster): heads-up, among ``random``, ``greedy``, ``smart`` and ``ppo_2p`` 0.05-0.9;
+against ``search@8`` 1-1.8; against ``search@32`` 2.9-6; ``search@8`` against
+``search@32`` 8.4. At 4 players: a table without search 0.4, with one search player
+0.6-5, with both 3-6. The defaults (:data:`SEARCH_BUDGETS` 8 and 32,
+:data:`HEADS_UP_GAMES` 60 a pair = 30 deals, :data:`FOUR_PLAYER_GAMES` 24 a table = 6
+deals) make the default roster with one shipped agent (6 agents: 15 pairs, 900 games; 15
+tables, 360 games) about 55 minutes in one process (33 heads-up, 23 at 4 players), about
+half with ``--workers 2`` on 2 free cores. Every further shipped agent adds its pairs and
+tables: a 7th about 40 minutes more in one process (6 pairs, 20 tables), an 8th about 60
+more (7 pairs, 35 tables); lower ``--four-player-games`` as the roster grows. The
+intervals that result (openskill's sigma settles slowly, and no lower than about 1.5): mu
++- 2 sigma of about +-3.5 to +-5 heads-up (some 300 games an agent) and +-4 to +-5 at 4
+players (240 games an agent), the widest for the agents at the ends of the table.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import os
+import shlex
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from itertools import combinations
+from pathlib import Path
+
+import torch
+
+from carousel_env.agents.match import Episode, EpisodeResult
+from carousel_env.engine.errors import CarouselError
+from training.envs import EnvSpec, layout_for
+from training.episodes import play_episodes
+from training.evaluate import deals_for, eval_specs
+from training.network import Agent
+from training.policies import (
+    Controller,
+    NetworkPolicy,
+    checkpoint_file,
+    is_checkpoint_name,
+    load_network_policy,
+    scripted_controller,
+)
+from training.runners import Driver
+from training.tournament import INTERVAL_SIGMAS, Rating, RatingTable
+
+SEARCH_BUDGETS = (4, 16)
+BASELINES = ("random", "greedy", "smart", *(f"search@{n}" for n in SEARCH_BUDGETS))
+HEADS_UP_GAMES = 60
+FOUR_PLAYER_GAMES = 24
+TABLE_SIZES = (2, 4)
+SHIPPED_MODEL = "model.pt"  # a shipped agent is checkpoints/<name>/model.pt
+# Game copies stepped at once. Networks sample in the order their decisions are batched,
+# which depends on this number, so it is fixed (not tied to --workers) to keep results.
+GAME_COPIES = 8
+STATE_FORMAT = 1
+README_START = "<!-- leaderboard:start -->"
+README_END = "<!-- leaderboard:end -->"
+
+
+class LeaderboardError(CarouselError):
+    """A leaderboard that cannot be run as asked: a bad roster, state file or README."""
+
+
+# ------------------------------------------------------------------ roster
+
+
+@dataclass(frozen=True)
+class RosterAgent:
+    """An agent of the leaderboard. ``name``: what the tables call it; ``source``: what plays
+    it (a scripted policy's name or a checkpoint path); ``digest``: a checkpoint file's
+    (None for a scripted policy), so that a retrained checkpoint is a new agent to the
+    state file."""
+
+    name: str
+    source: str
+    digest: str | None = None
+
+    @property
+    def is_network(self) -> bool:
+        return self.digest is not None
+
+    @property
+    def identity(self) -> str:
+        """What the state file knows it by."""
+        return self.name if self.digest is None else f"{self.name}#{self.digest}"
+
+
+def default_roster(checkpoints: str | Path = "checkpoints") -> tuple[str, ...]:
+    """The baselines, then every shipped agent's folder under ``checkpoints``, by name."""
+    shipped = sorted(path.parent for path in Path(checkpoints).glob(f"*/{SHIPPED_MODEL}"))
+    return (*BASELINES, *(str(folder) for folder in shipped))
+
+
+def agent_name(source: str) -> str:
+    """A checkpoint's name in the tables: its folder's (``checkpoints/ppo_2p``,
+    ``runs/x/latest.pt``: ``ppo_2p``, ``x``), or the file's stem; a scripted policy's is its own."""
+    if not is_checkpoint_name(source):
+        return source
+    path = Path(source)
+    if path.is_dir() or path.name in (SHIPPED_MODEL, "latest.pt"):
+        return (path if path.is_dir() else path.parent).resolve().name
+    return path.stem
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+
+
+def load_roster(sources: Sequence[str]) -> tuple[tuple[RosterAgent, ...], dict[str, Agent]]:
+    """The roster of ``sources`` and the network of each checkpoint agent (by name), all
+    checked before any game: unknown names, unreadable checkpoints and two agents of one
+    name are errors that name them."""
+    layout = layout_for(EnvSpec(num_players=TABLE_SIZES[0]))  # the same at every table size
+    roster: list[RosterAgent] = []
+    networks: dict[str, Agent] = {}
+    for source in sources:
+        name = agent_name(source)
+        if any(agent.name == name for agent in roster):
+            raise LeaderboardError(f"two agents are named {name!r} ({source!r} and an earlier one); give each once")
+        if is_checkpoint_name(source):
+            networks[name] = load_network_policy(source, layout).agent
+            roster.append(RosterAgent(name, source, _digest(checkpoint_file(source))))
+        else:
+            scripted_controller(source)  # raises UnknownPolicyError naming it
+            roster.append(RosterAgent(name, source))
+    return tuple(roster), networks
+
+
+# ------------------------------------------------------------------ schedule
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """One match: ``agents`` at a table of ``players`` (``agents[0]`` is the evaluation's
+    candidate, which only fixes the seating order), ``games`` (whole deals), dealt from
+    ``seed`` on."""
+
+    players: int
+    agents: tuple[RosterAgent, ...]
+    games: int
+    seed: int
+
+    @property
+    def key(self) -> str:
+        """The match's entry in the state file."""
+        agents = ",".join(agent.identity for agent in self.agents)
+        return f"{self.players}p {agents} games={self.games} seed={self.seed}"
+
+    @property
+    def label(self) -> str:
+        return f"{_title(self.players)}: " + " vs ".join(agent.name for agent in self.agents)
+
+
+def schedule(roster: Sequence[RosterAgent], heads_up_games: int, four_player_games: int, seed: int) -> list[MatchSpec]:
+    """Every pair heads-up, then every table of 4 (games rounded up to whole deals; 0
+    leaves that table size out), in roster order."""
+    matches = []
+    for players, games in zip(TABLE_SIZES, (heads_up_games, four_player_games)):
+        if games <= 0:
+            continue
+        whole_deals = deals_for(players, games) * players
+        matches += [MatchSpec(players, table, whole_deals, seed) for table in combinations(roster, players)]
+    return matches
+
+
+# ------------------------------------------------------------------ games and their store
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A played game as the state file keeps it: its deal, the agent in each seat (by
+    name), the final totals and the winner's seat."""
+
+    seed: int
+    seats: tuple[str, ...]
+    totals: tuple[int, ...]
+    winner: int | None
+
+    @property
+    def result(self) -> EpisodeResult[str]:
+        """The game as the ``EpisodeResult`` it was (returns and round scores not kept)."""
+        return EpisodeResult(Episode(self.seed, self.seats), (0.0,) * len(self.seats), (), self.totals, self.winner)
+
+    def places(self) -> tuple[int, ...]:
+        """Each seat's finishing place, 0 first: the winner, then the others by final total
+        (equal totals share a place)."""
+        key = [(seat == self.winner, total) for seat, total in enumerate(self.totals)]
+        return tuple(sum(other > mine for other in key) for mine in key)
+
+    def wins(self) -> tuple[float, ...]:
+        """Each seat's share of the win (``EpisodeResult.score``)."""
+        return tuple(self.result.score(seat) for seat in range(len(self.seats)))
+
+
+@dataclass(frozen=True)
+class PlayedMatch:
+    """A finished match in the state file: its games, in play order, and how long it took."""
+
+    games: tuple[GameRecord, ...]
+    seconds: float
+
+    def win_rates(self) -> dict[str, float]:
+        """Each agent's share of the games won."""
+        won: dict[str, float] = {}
+        for game in self.games:
+            for name, share in zip(game.seats, game.wins()):
+                won[name] = won.get(name, 0.0) + share
+        return {name: w / len(self.games) for name, w in won.items()}
+
+
+class GameStore:
+    """The JSON state file: each finished match by :attr:`MatchSpec.key`, a game a line.
+    Written whole after every match (to a temporary file, then moved into place)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.matches: dict[str, PlayedMatch] = {}
+        if not self.path.exists():
+            return
+        try:
+            data = json.loads(self.path.read_text())
+            if data["format"] != STATE_FORMAT:
+                raise ValueError(f"format {data['format']!r}, this code reads {STATE_FORMAT}")
+            self.matches = {
+                key: PlayedMatch(
+                    tuple(
+                        GameRecord(g["seed"], tuple(g["seats"]), tuple(g["totals"]), g["winner"])
+                        for g in match["games"]
+                    ),
+                    float(match["seconds"]),
+                )
+                for key, match in data["matches"].items()
+            }
+        except (ValueError, KeyError, TypeError) as exc:
+            raise LeaderboardError(
+                f"leaderboard state {self.path} is not readable ({type(exc).__name__}: {exc}); "
+                "move it away to start over"
+            ) from None
+
+    def get(self, match: MatchSpec) -> PlayedMatch | None:
+        return self.matches.get(match.key)
+
+    def put(self, match: MatchSpec, played: PlayedMatch) -> None:
+        self.matches[match.key] = played
+        entries = []
+        for key, done in self.matches.items():
+            games = ",\n      ".join(json.dumps(asdict(g)) for g in done.games)
+            entries.append(f'  {json.dumps(key)}: {{"seconds": {done.seconds:.1f}, "games": [\n      {games}\n  ]}}')
+        text = f'{{\n "format": {STATE_FORMAT},\n "matches": {{\n' + ",\n".join(entries) + "\n }\n}\n"
+        write_atomic(self.path, text)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (an interrupted run keeps the old file)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def play_match(match: MatchSpec, networks: dict[str, Agent], driver: Driver) -> tuple[GameRecord, ...]:
+    """Play ``match`` on ``driver`` (a driver of ``match.players`` seats); network agents
+    sample from generators seeded by the match seed and their place in the match."""
+    controllers: dict[str, Controller] = {}
+    policies: dict[Controller, NetworkPolicy] = {}
+    for position, agent in enumerate(match.agents):
+        if agent.is_network:
+            controller = Controller.network(agent.name)
+            generator = torch.Generator().manual_seed(match.seed + position)
+            policies[controller] = NetworkPolicy(networks[agent.name], agent.name, generator=generator)
+        else:
+            controller = Controller.scripted(agent.source)
+        controllers[agent.name] = controller
+    names = {controller: name for name, controller in controllers.items()}
+    candidate, *opponents = (controllers[agent.name] for agent in match.agents)
+    games = eval_specs(match.players, match.games, match.seed, candidate, opponents)
+    results = play_episodes(driver, list(games), policies)
+    return tuple(
+        GameRecord(
+            r.episode.seed,
+            tuple(names[c] for c in r.episode.controllers),
+            tuple(int(t) for t in r.totals),
+            r.winner,
+        )
+        for r in results
+    )
+
+
+# ------------------------------------------------------------------ the run
+
+
+@dataclass(frozen=True)
+class Standings:
+    """The ratings at one table size, and each heads-up pair's win rate."""
+
+    players: int
+    rows: tuple[Rating, ...]
+    games_per_match: int
+    matches: int
+    # (row agent, column agent) -> the row agent's win rate against it (heads-up only)
+    pairs: dict[tuple[str, str], float]
+
+
+@dataclass(frozen=True)
+class LeaderboardRun:
+    """What a run leaves: the ratings, which matches it played and which the state file
+    held, and the time all the schedule's matches took to play (over every run)."""
+
+    roster: tuple[RosterAgent, ...]
+    standings: tuple[Standings, ...]
+    played: tuple[MatchSpec, ...]
+    cached: tuple[MatchSpec, ...]
+    play_seconds: float
+
+
+def _rate(players: int, roster: Sequence[RosterAgent], matches: Sequence[tuple[MatchSpec, PlayedMatch]]) -> Standings:
+    """The standings at ``players`` from its matches' games, rated in schedule order."""
+    table = RatingTable([agent.name for agent in roster])
+    pairs: dict[tuple[str, str], float] = {}
+    for match, played in matches:
+        for game in played.games:
+            table.record(game.seats, game.places(), game.wins())
+        if players == 2:
+            a, b = (agent.name for agent in match.agents)
+            rates = played.win_rates()
+            pairs[(a, b)], pairs[(b, a)] = rates[a], rates[b]
+    return Standings(players, tuple(table.rows()), matches[0][0].games, len(matches), pairs)
+
+
+def run_leaderboard(
+    sources: Sequence[str],
+    heads_up_games: int = HEADS_UP_GAMES,
+    four_player_games: int = FOUR_PLAYER_GAMES,
+    seed: int = 0,
+    state: str | Path = "docs/leaderboard_games.json",
+    num_workers: int = 0,
+    log: Callable[[str], None] = print,
+) -> LeaderboardRun:
+    """Play every match of the schedule that ``state`` lacks (saving each as it ends) and
+    rate them all. Everything is checked before the first game (module docstring)."""
+    if heads_up_games < 0 or four_player_games < 0:
+        raise LeaderboardError(f"game counts must be 0 or more, got {heads_up_games} and {four_player_games}")
+    if heads_up_games == 0 and four_player_games == 0:
+        raise LeaderboardError("no games to play: give --heads-up-games or --four-player-games above 0")
+    roster, networks = load_roster(sources)
+    for players, games in zip(TABLE_SIZES, (heads_up_games, four_player_games)):
+        if games > 0 and len(roster) < players:
+            raise LeaderboardError(
+                f"{players}-player tables need {players} distinct agents, the roster has {len(roster)}: "
+                f"{', '.join(a.name for a in roster)} (or play no {players}-player games)"
+            )
+    store = GameStore(state)
+    matches = schedule(roster, heads_up_games, four_player_games, seed)
+    todo = [m for m in matches if store.get(m) is None]
+    log(
+        f"leaderboard: {len(roster)} agents ({', '.join(a.name for a in roster)}), {len(matches)} matches, "
+        f"{len(matches) - len(todo)} already in {store.path}, {len(todo)} to play ({sum(m.games for m in todo)} games)"
+    )
+    start = time.perf_counter()
+    drivers: dict[int, Driver] = {}
+    try:
+        for k, match in enumerate(todo, 1):
+            if match.players not in drivers:
+                spec = EnvSpec(num_players=match.players, episode="game")
+                drivers[match.players] = Driver(spec, GAME_COPIES, num_workers)
+            log(f"[{k}/{len(todo)}] {match.label}: {match.games} games ...")
+            began = time.perf_counter()
+            games = play_match(match, networks, drivers[match.players])
+            played = PlayedMatch(games, time.perf_counter() - began)
+            store.put(match, played)
+            shares = ", ".join(f"{name} won {rate:.2f}" for name, rate in played.win_rates().items())
+            log(f"[{k}/{len(todo)}] {played.seconds:.0f} s (total {_clock(time.perf_counter() - start)}): {shares}")
+    finally:
+        for driver in drivers.values():
+            driver.close()
+    results = [(m, store.matches[m.key]) for m in matches]
+    standings = tuple(
+        _rate(players, roster, [(m, p) for m, p in results if m.players == players])
+        for players in TABLE_SIZES
+        if any(m.players == players for m in matches)
+    )
+    new = {m.key for m in todo}
+    return LeaderboardRun(
+        roster,
+        standings,
+        tuple(todo),
+        tuple(m for m in matches if m.key not in new),
+        sum(p.seconds for _, p in results),
+    )
+
+
+def _clock(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    return f"{minutes // 60}:{minutes % 60:02d}:{secs:02d}"
+
+
+# ------------------------------------------------------------------ the documents
+
+
+def command_line(
+    sources: Sequence[str], heads_up_games: int, four_player_games: int, seed: int, state: str | Path, out: str | Path
+) -> str:
+    """The command that reproduces a leaderboard (every option that changes its tables)."""
+    args = ["carousel", "leaderboard", "--agents", ",".join(sources)]
+    args += ["--heads-up-games", str(heads_up_games), "--four-player-games", str(four_player_games)]
+    args += ["--seed", str(seed), "--state", str(state), "--out", str(out)]
+    return shlex.join(args)
+
+
+def _title(players: int) -> str:
+    return "Heads-up" if players == 2 else f"{players} players"
+
+
+def _deals(standings: Standings) -> str:
+    games, players = standings.games_per_match, standings.players
+    deals = games // players
+    form = "mirror-paired" if players == 2 else f"each played from the {players} seats"
+    return f"{games} games a match: {deals} deal{'s' if deals != 1 else ''}, {form}"
+
+
+def ratings_table(standings: Standings) -> str:
+    """The Markdown table of one table size's ratings."""
+    lines = [
+        f"| # | agent | rating (mu ± {INTERVAL_SIGMAS:g} sigma) | interval | ordinal | win rate | games |",
+        "| ---: | --- | ---: | --- | ---: | ---: | ---: |",
+    ]
+    for i, row in enumerate(standings.rows, 1):
+        lo, hi = row.interval
+        lines.append(
+            f"| {i} | {row.agent} | {row.mu:.1f} ± {INTERVAL_SIGMAS * row.sigma:.1f} | {lo:.1f} to {hi:.1f} "
+            f"| {row.ordinal:.1f} | {row.win_rate:.3f} | {row.games} |"
+        )
+    return "\n".join(lines)
+
+
+def pairs_table(standings: Standings) -> str:
+    """Heads-up win rates, the row agent's against the column agent."""
+    names = [row.agent for row in standings.rows]
+    lines = ["| against → | " + " | ".join(names) + " |", "| --- |" + " ---: |" * len(names)]
+    for a in names:
+        cells = ["" if a == b else f"{standings.pairs[(a, b)]:.2f}" for b in names]
+        lines.append(f"| {a} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def render_leaderboard(run: LeaderboardRun, command: str, date: str) -> str:
+    """``docs/LEADERBOARD.md``."""
+    parts = [
+        "# Leaderboard",
+        "",
+        f"Made on {date} by `carousel leaderboard`, whose matches took {_clock(run.play_seconds)} to play. "
+        "To reproduce it (a rerun plays only what its state file lacks):",
+        "",
+        "```bash",
+        command,
+        "```",
+        "",
+        "Every pair plays heads-up and every 4 distinct agents share a 4-player table, on the same deals; each "
+        "deal is played once per seat with the whole table turned one seat a game, so each agent gets every "
+        "seat's cards. Ratings are openskill Plackett-Luce, updated once per game from the finishing places "
+        "(the game's winner first, then the others by final total); the interval is mu ± "
+        f"{INTERVAL_SIGMAS:g} sigma (about 95%), rows are sorted by the ordinal mu - 3 sigma. The win rate is "
+        "the share of games won; the fair share is 1/2 heads-up, 1/4 at 4 players. How it is run: "
+        "`training/leaderboard.py`.",
+    ]
+    for standings in run.standings:
+        widest = max((INTERVAL_SIGMAS * row.sigma for row in standings.rows), default=0.0)
+        parts += [
+            "",
+            f"## {_title(standings.players)}",
+            "",
+            f"{standings.matches} match{'es' if standings.matches != 1 else ''}; {_deals(standings)}. "
+            f"The intervals are ± {widest:.1f} at the widest.",
+            "",
+            ratings_table(standings),
+        ]
+        if standings.players == 2:
+            parts += ["", "Win rate of each row against each column:", "", pairs_table(standings)]
+    return "\n".join(parts) + "\n"
+
+
+def readme_block(run: LeaderboardRun, leaderboard_link: str, date: str) -> str:
+    """What goes between the README's markers: both tables and where they come from."""
+    parts = [f"From [{leaderboard_link}]({leaderboard_link}) ({date}; the command, the games and the pairs are there)."]
+    for standings in run.standings:
+        parts += ["", f"**{_title(standings.players)}**: {_deals(standings)}.", "", ratings_table(standings)]
+    return "\n".join(parts)
+
+
+def update_readme(readme: str | Path, block: str) -> None:
+    """Put ``block`` between the README's leaderboard markers (a "Leaderboard" section with
+    them is added at the end if it has none)."""
+    path = Path(readme)
+    text = path.read_text() if path.exists() else ""
+    check_readme(path)
+    if README_START not in text:
+        text = text.rstrip("\n") + f"\n\n## Leaderboard\n\n{README_START}\n{README_END}\n"
+    head, rest = text.split(README_START, 1)
+    _, tail = rest.split(README_END, 1)
+    write_atomic(path, f"{head}{README_START}\n{block}\n{README_END}{tail}")
+
+
+def check_readme(readme: str | Path) -> None:
+    """A README has both leaderboard markers in order, or neither (checked before any game)."""
+    path = Path(readme)
+    text = path.read_text() if path.exists() else ""
+    start, end = text.find(README_START), text.find(README_END)
+    if (start < 0) != (end < 0) or start > end or text.count(README_START) > 1 or text.count(README_END) > 1:
+        raise LeaderboardError(
+            f"{path} must hold {README_START} then {README_END} once each, or neither (a section is then added)"
+        )
+
+
+def make_leaderboard(
+    sources: Sequence[str],
+    out: str | Path = "docs/LEADERBOARD.md",
+    heads_up_games: int = HEADS_UP_GAMES,
+    four_player_games: int = FOUR_PLAYER_GAMES,
+    seed: int = 0,
+    state: str | Path | None = None,
+    readme: str | Path | None = "README.md",
+    num_workers: int = 0,
+    date: str | None = None,
+    log: Callable[[str], None] = print,
+) -> LeaderboardRun:
+    """``carousel leaderboard``: run the leaderboard (state file ``state``, by default
+    ``leaderboard_games.json`` beside ``out``), write ``out`` and, unless ``readme`` is None,
+    the README's table. ``date``: today's unless given."""
+    out = Path(out)
+    state = out.parent / "leaderboard_games.json" if state is None else Path(state)
+    if readme is not None:
+        check_readme(readme)
+    run = run_leaderboard(sources, heads_up_games, four_player_games, seed, state, num_workers, log)
+    date = date or datetime.date.today().isoformat()
+    command = command_line(sources, heads_up_games, four_player_games, seed, state, out)
+    write_atomic(out, render_leaderboard(run, command, date))
+    log(f"wrote {out} (games in {state})")
+    if readme is not None:
+        link = Path(os.path.relpath(out.resolve(), Path(readme).resolve().parent)).as_posix()
+        update_readme(readme, readme_block(run, link, date))
+        log(f"updated the leaderboard in {readme}")
+    return run
