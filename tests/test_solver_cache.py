@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
+import sys
 import time
+
+import numba
+import numpy as np
 
 from carousel_env.solver import _cache
 
@@ -60,21 +65,71 @@ def test_unwritable_cache_is_left_alone(tmp_path):
     assert not _cache.drop_stale_cache(missing_parent / "__pycache__")
 
 
-def test_a_slow_first_call_says_it_compiles(monkeypatch, capsys):
-    monkeypatch.setattr(_cache, "NOTICE_AFTER_S", 0.05)
+def _njit_module(tmp_path, monkeypatch):
+    """A module holding one cached numba function, its cache beside it in ``tmp_path``."""
+    (tmp_path / "tiny_entry.py").write_text(
+        "from numba import njit\n\n\n@njit(cache=True)\ndef solve_packed(a, b):\n    return a.sum() + b\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "tiny_entry", raising=False)
+    return importlib.import_module("tiny_entry")
 
-    def slow_entry(x):  # stands for a compiled entry point met with an empty cache
+
+def test_numba_cache_is_asked_before_compiling(tmp_path, monkeypatch):
+    module = _njit_module(tmp_path, monkeypatch)
+    args = (np.zeros(3, dtype=np.int64), 2)
+    assert _cache.compiled_in_cache(module.solve_packed, args) is False
+    module.solve_packed(*args)  # compiles, and saves it in the cache
+    assert _cache.compiled_in_cache(module.solve_packed, args) is True
+    fresh = numba.njit(cache=True)(module.solve_packed.py_func)  # as a new process would see it
+    assert not fresh.overloads
+    assert _cache.compiled_in_cache(fresh, args) is True
+    assert _cache.compiled_in_cache(fresh, (np.zeros(3), 2)) is False  # other types: not compiled
+    assert _cache.compiled_in_cache(lambda a, b: a, args) is None  # not numba: cannot tell
+
+
+def test_a_cold_first_call_says_so_in_one_line_before_compiling(monkeypatch, capsys):
+    monkeypatch.setattr(_cache, "compiled_in_cache", lambda entry, args: False)
+    said = []
+
+    def solve_packed(x):  # stands for a compiled entry point met with an empty cache
+        said.append(capsys.readouterr().err)
+        return x + 1
+
+    assert _cache.first_call(solve_packed, 1) == 2
+    assert said == [_cache.compile_notice(solve_packed) + "\n"]  # before the call, one line
+    assert "compiling the solver with numba, once: about 20 s" in said[0]
+    assert _cache.first_call(solve_packed, 2) == 3  # later calls say nothing
+    assert capsys.readouterr().err == ""
+
+
+def test_each_entry_point_names_itself_and_its_time():
+    for name, (what, seconds) in _cache.ENTRY_POINTS.items():
+        entry = type("Entry", (), {"__name__": name})()
+        assert f"compiling {what} with numba, once: about {seconds} s" in _cache.compile_notice(entry)
+
+
+def test_a_warm_first_call_says_nothing(monkeypatch, capsys):
+    monkeypatch.setattr(_cache, "NOTICE_AFTER_S", 0.05)
+    monkeypatch.setattr(_cache, "compiled_in_cache", lambda entry, args: True)
+
+    def slow_entry(x):  # loading from the cache, however slowly
+        time.sleep(0.2)
+        return x * 2
+
+    assert _cache.first_call(slow_entry, 4) == 8
+    assert capsys.readouterr().err == ""
+
+
+def test_where_the_cache_cannot_be_asked_a_slow_first_call_says_it_compiles(monkeypatch, capsys):
+    monkeypatch.setattr(_cache, "NOTICE_AFTER_S", 0.05)
+    monkeypatch.setattr(_cache, "compiled_in_cache", lambda entry, args: None)
+
+    def slow_entry(x):
         time.sleep(0.3)
         return x + 1
 
     assert _cache.first_call(slow_entry, 1) == 2
-    said = capsys.readouterr().err
-    assert "compiling the solver's numba code, once" in said and "compiled in" in said
-    assert _cache.first_call(slow_entry, 2) == 3  # later calls say nothing, however slow
-    assert capsys.readouterr().err == ""
-
-
-def test_a_quick_first_call_says_nothing(monkeypatch, capsys):
-    monkeypatch.setattr(_cache, "NOTICE_AFTER_S", 0.5)
-    assert _cache.first_call(lambda x: x * 2, 4) == 8  # a warm cache: loaded at once
+    assert capsys.readouterr().err.count("\n") == 1
+    assert _cache.first_call(lambda x: x, 3) == 3  # a quick one says nothing
     assert capsys.readouterr().err == ""

@@ -25,7 +25,9 @@ How (see the modules, all compiled with numba):
   best play's upper bound proves it (``witness.search`` finds them, with no hand joker
   also the best play of a size by branch and bound; ``witness.settle`` settles every
   entry the slots need);
-* ``pipeline`` runs all of it in one compiled call (``solve_packed``).
+* ``pipeline`` runs all of it but the witnesses in one compiled call (``solve_packed``);
+  ``witness.witnessed`` is the witnesses' own compiled call, made only on crowded tables, so
+  that a first solve compiles only the first (see ``_cache`` for what a cold start says).
 
 Nothing is cached between calls (``_cache`` only keeps numba's compiled code in step with
 these sources).
@@ -63,7 +65,7 @@ from carousel_env.engine.cards import JOKER, Hand, Table, face, joker_as, make_c
 from carousel_env.engine.manipulation import Play
 from carousel_env.engine.melds import is_valid_meld
 from carousel_env.engine.rules import Rules
-from carousel_env.solver import _cache, answer, pipeline
+from carousel_env.solver import _cache, answer, pipeline, witness
 
 __all__ = ["SolveResult", "Suggestion", "has_play", "solve"]
 
@@ -117,14 +119,36 @@ FULL_SWEEP_STATES = 250_000
 # hand joker, a branch and bound search for the sizes whose dearest cards have none),
 # which settles most crowded positions in far less time than the sweeps; at most
 # ``WITNESS_BUDGET`` expanded states in all (0: the sweeps alone). Then sweep and
-# witnesses take turns, each round allowed 8 times the last's states and expanded states
-# (``pipeline.solve_packed``), while a round's witnesses are allowed at most
+# witnesses take turns, each round allowed ``WITNESS_GROWTH`` times the last's states and
+# expanded states (``_witness_rounds``), while a round's witnesses are allowed at most
 # ``WITNESS_MOST``: a light position never pays for a long search, nor a heavy one that
 # witnesses settle for a long sweep. A position that neither settles early pays for the
 # rounds (about 10,000 states and 18,000 expanded states) before its full sweep.
 WITNESS_AFTER_STATES = 1_000
 WITNESS_BUDGET = 2_000
 WITNESS_MOST = 16_000
+WITNESS_GROWTH = 8  # a sweep that passes its states is thrown away and the next starts over
+
+
+def _witness_rounds(units: np.ndarray, hand_cards: np.ndarray, rules: Rules, k: int, limit: int) -> np.ndarray:
+    """The packed answer (``answer``) of a position whose first sweep passed
+    ``WITNESS_AFTER_STATES`` states: witnesses, then sweeps and witnesses in turns, each
+    round allowed ``WITNESS_GROWTH`` times the last's states and expanded states, until the
+    sweep finishes, witnesses settle the position, some entry proves to have no witness, or
+    the rounds reach ``WITNESS_MOST``; then one sweep of up to ``FULL_SWEEP_STATES``."""
+    low, high, budget, tries = rules.ace_low, rules.ace_high, FULL_SWEEP_STATES, WITNESS_BUDGET
+    level = min(WITNESS_AFTER_STATES, budget)
+    while True:
+        settled = _cache.first_call(witness.witnessed, units, hand_cards, low, high, k, limit, tries)
+        if settled.shape[0] > 1:
+            return settled
+        if settled[0] < 0 or level == 0 or tries * WITNESS_GROWTH > WITNESS_MOST:  # no further round
+            level = budget
+        else:
+            level, tries = min(budget, level * WITNESS_GROWTH), tries * WITNESS_GROWTH
+        packed = _cache.first_call(pipeline.solve_packed, units, hand_cards, low, high, k, limit, budget, level)
+        if packed.shape[0]:  # the sweep finished (or was the last): the answer
+            return packed
 
 
 def _position_arrays(table: Table, hand: Hand) -> tuple[np.ndarray, np.ndarray]:
@@ -142,20 +166,16 @@ def solve(table: Table, hand: Hand, rules: Rules, k: int = 8, *, check_position:
     if not hand:
         return _NONE
     limit = -1 if rules.knock_limit is None else rules.knock_limit
-    packed = tuple(  # slices of a tuple are tuples: no second copy per meld
-        _cache.first_call(
-            pipeline.solve_packed,
-            *_position_arrays(table, hand),
-            rules.ace_low,
-            rules.ace_high,
-            k,
-            limit,
-            FULL_SWEEP_STATES,
-            WITNESS_AFTER_STATES,
-            WITNESS_BUDGET,
-            WITNESS_MOST,
-        ).tolist()
+    units, hand_cards = _position_arrays(table, hand)
+    # One compiled call answers most positions; an empty answer means that the sweep passed
+    # WITNESS_AFTER_STATES states: the witness rounds (their own compiled entry point) follow.
+    level = min(WITNESS_AFTER_STATES, FULL_SWEEP_STATES) if WITNESS_BUDGET > 0 else FULL_SWEEP_STATES
+    packed = _cache.first_call(
+        pipeline.solve_packed, units, hand_cards, rules.ace_low, rules.ace_high, k, limit, FULL_SWEEP_STATES, level
     )
+    if not packed.shape[0]:
+        packed = _witness_rounds(units, hand_cards, rules, k, limit)
+    packed = tuple(packed.tolist())  # slices of a tuple are tuples: no second copy per meld
     best_points, best_cards, count = packed[:3]
     if best_cards < 0:
         return _NONE

@@ -1,4 +1,4 @@
-"""Keep numba's on-disk cache of the solver in step with its sources, and say so when a
+"""Keep numba's on-disk cache of the solver in step with its sources, and say so before a
 first call compiles (``first_call``).
 
 numba checks a cached function against its own source file only, not against the files
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import sys
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -59,39 +58,70 @@ def drop_stale_cache(cache: Path = _HERE / "__pycache__") -> bool:
     return True
 
 
-# A warm cache loads an entry point in about a second; a first call that takes longer than
-# this is compiling, which takes about a minute on 2 cores (benchmarks/RESULTS.md).
+# The compiled entry points: what each is, for the line that says it is being compiled, and
+# about how long its first compile takes on a 2-core CPU (benchmarks/bench_cold_start.py;
+# figures in benchmarks/RESULTS.md). ``witnessed`` is compiled only when a sweep first
+# grows large (a crowded table: about one game decision in 40), not by the first solve.
+ENTRY_POINTS = {
+    "solve_packed": ("the solver", 20),
+    "witnessed": ("the solver's witness search (for crowded tables)", 15),
+    "has_play_packed": ("the solver's play check", 10),
+}
+# Where numba's cache cannot be asked (see ``compiled_in_cache``), a first call that takes
+# longer than this is taken to be compiling (a warm cache loads an entry point in well
+# under a second).
 NOTICE_AFTER_S = 3.0
 _first_calls_done: set[Callable] = set()  # compiled entry points already called in this process
 R = TypeVar("R")
 
 
+def compiled_in_cache(entry: Callable, args: tuple) -> bool | None:
+    """Whether numba holds compiled code of ``entry`` for the types of ``args``, in this
+    process or in its on-disk cache; None when it cannot tell (not a cached numba
+    dispatcher, or numba's internals differ from those of numba 0.60-0.68)."""
+    try:
+        from numba.core.typing.typeof import Purpose, typeof
+
+        sig = tuple(typeof(a, Purpose.argument) for a in args)  # as the dispatcher types a call
+        if sig in entry.overloads:
+            return True
+        cache = entry._cache
+        entry.targetctx.refresh()
+        key = cache._index_key(sig, entry.targetctx.codegen())
+        return key in cache._cache_file._load_index()
+    except Exception:
+        return None
+
+
+def compile_notice(entry: Callable) -> str:
+    """The one line said before ``entry`` is compiled."""
+    what, seconds = ENTRY_POINTS.get(getattr(entry, "__name__", ""), ("the solver", 15))
+    return (
+        f"carousel_env.solver: compiling {what} with numba, once: about {seconds} s on a 2-core CPU "
+        "(later runs load it from the cache)"
+    )
+
+
 def first_call(entry: Callable[..., R], *args: Any) -> R:
-    """``entry(*args)``; on its first call in this process, which loads the compiled code
-    from numba's cache or compiles it, a line on stderr says so if it takes long, so that
-    a new user's first minute is not silent."""
+    """``entry(*args)``; on its first call in this process, when numba's cache does not hold
+    its compiled code, first one line on stderr says that it compiles and about how long
+    that takes, so that a new user's first seconds are not silent. Nothing when the cache
+    is warm. Where the cache cannot be asked, the line comes only if the call takes longer
+    than ``NOTICE_AFTER_S``."""
     if entry in _first_calls_done:
         return entry(*args)
-    start = time.perf_counter()
-    said = threading.Event()
-
-    def notice() -> None:
-        said.set()
-        print(
-            "carousel_env.solver: compiling the solver's numba code, once (about a minute on a 2-core CPU); "
-            "later runs load it from the cache",
-            file=sys.stderr,
-            flush=True,
-        )
-
-    timer = threading.Timer(NOTICE_AFTER_S, notice)
-    timer.daemon = True
-    timer.start()
+    cached = compiled_in_cache(entry, args)
+    if cached is False:
+        print(compile_notice(entry), file=sys.stderr, flush=True)
+    timer = None
+    if cached is None:
+        timer = threading.Timer(NOTICE_AFTER_S, lambda: print(compile_notice(entry), file=sys.stderr, flush=True))
+        timer.daemon = True
+        timer.start()
     try:
         result = entry(*args)
     finally:
-        timer.cancel()
+        if timer is not None:
+            timer.cancel()
     _first_calls_done.add(entry)
-    if said.is_set():
-        print(f"carousel_env.solver: compiled in {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
     return result

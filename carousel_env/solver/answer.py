@@ -21,13 +21,30 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from carousel_env.solver.prepare import CARD_POINTS
+from carousel_env.solver.prepare import CARD_POINTS, layout
 
 SLOT_NAMES = ("max_points", "max_cards", "keep_jokers", "knock")  # slot 4 is "size_<cards>"
 _SIZE_SLOT = 4
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def start(units, hand_cards, ace_low, ace_high, k):
+    """``(out, lay, hand, hand_total)`` of a position: the answer array with room for ``k``
+    suggestions and no play written in it (``out[:3]``), the ``prepare.layout``, the hand's
+    count per card (52: jokers) and its points (inlined in both compiled entry points,
+    ``pipeline.solve_packed`` and ``witness.witnessed``)."""
+    out = np.empty(3 + max(k, 0) * 400, dtype=np.int64)
+    out[0], out[1], out[2] = 0, -1, 0
+    lay = layout(units, hand_cards, ace_low, ace_high)
+    hand_total = np.int64(0)  # not a literal: one compiled choose
+    hand = np.zeros(53, dtype=np.int64)
+    for c in hand_cards:
+        hand_total += CARD_POINTS[c]
+        hand[c] += 1
+    return out, lay, hand, hand_total
+
+
+@njit(cache=True, inline="always")
 def _offer(picks, count, taken, slot, cards, jokers):
     if cards < 0 or taken[cards, jokers] or count >= picks.shape[0]:
         return count
@@ -90,7 +107,7 @@ def choose(best, k, hand_total, knock_limit):
     return picks[:count]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _meld_before(units, a0, an, b0, bn):
     """``canonical_table``'s order: sets first, then by suit, faces, units."""
     a_run = (units[a0] & 63) >> 2 != (units[a0 + 1] & 63) >> 2
@@ -110,7 +127,7 @@ def _meld_before(units, a0, an, b0, bn):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pack_play(out, at, flat, lengths):
     """Write meld lengths then units in canonical order; returns the next free index."""
     nmelds = lengths.shape[0]
@@ -141,7 +158,7 @@ def _pack_play(out, at, flat, lengths):
 def pack_suggestion(out, at, slot, cards, jokers, points, hand, added, flat, lengths):
     """Write one suggestion at ``out[at:]`` (see the module docstring); returns the next free
     index. ``hand``: the hand's count per card (52: jokers); ``added``: real cards played per face."""
-    out[at : at + 4] = (slot, cards, jokers, points)
+    out[at], out[at + 1], out[at + 2], out[at + 3] = slot, cards, jokers, points  # no slice: see sweep
     head = at
     out[at + 5] = cards
     at += 6
@@ -155,7 +172,7 @@ def pack_suggestion(out, at, slot, cards, jokers, points, hand, added, flat, len
     for _ in range(jokers):
         out[at] = 52
         at += 1
-    out[at] = after.sum()
+    left = at
     at += 1
     after_points = 0
     for c in range(53):
@@ -163,5 +180,6 @@ def pack_suggestion(out, at, slot, cards, jokers, points, hand, added, flat, len
             out[at] = c
             at += 1
             after_points += CARD_POINTS[c]
+    out[left] = at - left - 1
     out[head + 4] = after_points
     return _pack_play(out, at, flat, lengths)

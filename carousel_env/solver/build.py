@@ -57,7 +57,7 @@ def _emit_run(units, n, out, lengths, state):
         _emit(units, n, out, lengths, state)
     elif n > 13:
         _emit(units, n - 3, out, lengths, state)
-        _emit(units[n - 3 :], 3, out, lengths, state)
+        _emit(units[n - 3 :], np.int64(3), out, lengths, state)
     else:
         _emit(units, n, out, lengths, state)
 
@@ -74,7 +74,7 @@ def _sort_small(values, n):
         values[b] = v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _deal_sets(units, nunits, wild, position, final_real, groups, out, lengths, state):
     """Deal ``units`` (suit-major keys ``suit * 256 + unit``, sorted here in place) and
     ``wild`` wildcards into the fewest sets ``k`` that can hold them, round-robin, then fill
@@ -103,7 +103,7 @@ def _deal_sets(units, nunits, wild, position, final_real, groups, out, lengths, 
                 present = 0
                 for j in range(size):
                     present |= 1 << (groups[g, j] >> 8)
-                best = -1
+                best = np.int64(-1)
                 for s in range(4):
                     if present >> s & 1:
                         continue
@@ -150,7 +150,7 @@ def assemble(positions, both_aces, table_real, table_jokers, codes):
     kept = np.empty(_MAX_RUNS, dtype=np.int64)
     for i in range(npos):
         p = positions[i]
-        nset = 0
+        nset = np.int64(0)
         for s in range(4):
             code = codes[5 * i + s]
             dn, d, w, k3, b, x, r = (

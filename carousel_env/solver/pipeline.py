@@ -2,16 +2,25 @@
 
 Crossing from Python into numba costs microseconds per argument and per returned array,
 and the solver runs at almost every decision of every game, so :func:`solve_packed` does
-everything (layout, sweeps or witnesses, slot choice, trace, rebuild, canonical order, hand
-after) and returns the single array of ``answer`` that ``carousel_env.solver.solve`` cuts
-into suggestions.
+everything (layout, sweeps, slot choice, trace, rebuild, canonical order, hand after) and
+returns the single array of ``answer`` that ``carousel_env.solver.solve`` cuts into
+suggestions.
 
 One unpruned sweep (``sweep.explore``) is exact for everything and cheapest on most
-positions. When it passes ``quick`` states, ``witness.witnessed`` tries to settle every
-slot with one witness table each before the sweeps go on, in rounds that grow
-``_GROWTH`` times (see :func:`solve_packed`). Past the state budget, the pruned passes
-take over: ``sweep.optima``, then a DAG pruned to the entries a slot may pick
-(:func:`_targeted`).
+positions. When it passes ``level`` states, :func:`solve_packed` returns an empty array and
+``solve`` tries witnesses (``witness.witnessed``, their own compiled entry point) before
+larger sweeps, in rounds. Past the state budget, the pruned passes take over:
+``sweep.optima``, then a DAG pruned to the entries a slot may pick (:func:`_targeted`).
+
+Compile time (a first solve with an empty cache compiles this module's entry points):
+numba compiles every jitted function called here as its own library and links each
+callee's code into every caller's, where LLVM optimizes and emits it again, so a deep
+chain of calls compiles its leaves once per level. Thin functions with one or two call
+sites are therefore inlined by numba (``inline="always"``: ``_targeted``, ``sweep.explore``,
+``sweep.optima``, ``answer.start``), the witnesses are a separate entry point, and no
+argument is passed as a literal (``np.int64(0)``, not ``0``: a literal compiles the callee
+once more for its own signature). ``benchmarks/bench_cold_start.py --attribute`` lists
+the compile time per function.
 """
 
 from __future__ import annotations
@@ -19,16 +28,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from carousel_env.solver.answer import choose, pack_suggestion
+from carousel_env.solver.answer import choose, pack_suggestion, start
 from carousel_env.solver.build import assemble
 from carousel_env.solver.entries import incoming, trace, vector
-from carousel_env.solver.prepare import CARD_POINTS, layout
+from carousel_env.solver.prepare import MOST_CARD_POINTS, layout
 from carousel_env.solver.sweep import NO_BUDGET, explore, optima
-from carousel_env.solver.witness import witnessed
-
-# Each round of sweep then witnesses allows this many times the states of the last (a
-# sweep that passes its budget is thrown away and the next starts over).
-_GROWTH = 8
 
 
 @njit(cache=True)
@@ -39,7 +43,7 @@ def _no_targets():
     return np.zeros(1, dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _targeted(cells, hj, best_cards, best_points, n, p):
     """The pruned DAG and its vector pass, exact for every entry a slot may pick (at least
     ``n`` cards or ``p`` points).
@@ -47,80 +51,60 @@ def _targeted(cells, hj, best_cards, best_points, n, p):
     With no hand joker, rounds with a points target per cards count (``sweep.explore``):
     first the most any number of cards could score (the dearest live hand cards, at most
     ``best_points``); a count whose best falls short of its target is retried with a lower
-    target (a step that doubles, never below the best found, which is achievable)."""
-    no_targets, no_budget = _no_targets(), np.int64(NO_BUDGET)  # see _no_targets
-    if hj:
-        states, edges, bounds, fut, first, pairs = explore(cells, hj, n, p, no_targets, no_budget)
-        best, where, entries = vector(states, first, pairs, edges, bounds, fut, hj, n, p, no_targets)
-        return pairs, edges, bounds, best, where, entries
-    lay_h, rp = cells.lay_h, cells.rp
-    pts = np.empty(lay_h.sum(), dtype=np.int64)
-    m = 0
-    for i in range(lay_h.shape[0]):
-        for s in range(4):
-            for _ in range(lay_h[i, s]):
-                pts[m] = rp[i]
-                m += 1
-    pts = np.sort(pts)[::-1]
-    tgt = np.zeros(m + 1, dtype=np.int64)
-    for c in range(1, m + 1):
-        tgt[c] = min(best_points, tgt[c - 1] + pts[c - 1])
-    step = np.full(m + 1, 5, dtype=np.int64)
+    target (a step that doubles, never below the best found, which is achievable). With a
+    hand joker, one round with no targets."""
+    no_budget = np.int64(NO_BUDGET)
+    tgt = _no_targets()  # see _no_targets
+    if not hj:
+        lay_h, rp = cells.lay_h, cells.rp
+        held = np.zeros(MOST_CARD_POINTS + 1, dtype=np.int64)  # live hand cards per points (no sort: see sweep)
+        m = 0
+        for i in range(lay_h.shape[0]):
+            for s in range(4):
+                held[rp[i]] += lay_h[i, s]
+                m += lay_h[i, s]
+        tgt = np.zeros(m + 1, dtype=np.int64)
+        c = 0
+        for points in range(MOST_CARD_POINTS, -1, -1):  # the dearest first
+            for _ in range(held[points]):
+                c += 1
+                tgt[c] = min(best_points, tgt[c - 1] + points)
+    step = np.full(tgt.shape[0], 5, dtype=np.int64)
     while True:
+        # explore is inlined (see sweep): one call site here, one in solve_packed
         states, edges, bounds, fut, first, pairs = explore(cells, hj, n, p, tgt, no_budget)
         best, where, entries = vector(states, first, pairs, edges, bounds, fut, hj, n, p, tgt)
         done = True
-        for c in range(n, best_cards + 1):
-            found = best[c].max() if c < best.shape[0] else -1
-            if found < tgt[c]:
-                done = False
-                tgt[c] = max(found, tgt[c] - step[c])
-                step[c] *= 2
+        if not hj:
+            for c in range(n, best_cards + 1):
+                found = -1
+                if c < best.shape[0]:
+                    for j in range(best.shape[1]):
+                        found = max(found, best[c, j])
+                if found < tgt[c]:
+                    done = False
+                    tgt[c] = max(found, tgt[c] - step[c])
+                    step[c] *= 2
         if done:
             return pairs, edges, bounds, best, where, entries
 
 
 @njit(cache=True)
-def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget, quick, witness_budget, witness_most):
-    """The packed answer (see ``answer``) for one position. ``units``: the table's units,
-    flat; ``knock_limit``: ``-1`` for none; ``budget``: states of the unpruned sweep before
-    the pruned passes take over;
-    ``quick``: states of the first sweep, after which witnesses are tried with at most
-    ``witness_budget`` expanded states (0: never); the rounds stop before one would allow
-    more than ``witness_most``."""
-    out = np.empty(3 + max(k, 0) * 400, dtype=np.int64)
-    out[0], out[1], out[2] = 0, -1, 0
-    lay = layout(units, hand_cards, ace_low, ace_high)
+def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget, level):
+    """The packed answer (see ``answer``) for one position, or an empty array when the
+    unpruned sweep passed ``level`` states and ``level < budget``: the caller tries
+    witnesses (``witness.witnessed``) before a larger sweep. ``units``: the table's
+    units, flat; ``knock_limit``: ``-1`` for none; ``budget``: states of the unpruned
+    sweep before the pruned passes take over."""
+    out, lay, hand, hand_total = start(units, hand_cards, ace_low, ace_high, k)
     hj, cells = lay.hand_jokers, lay.cells
     if hj < 0 or hand_cards.shape[0] == 0:
         return out[:3]
-    hand_total = 0
-    hand = np.zeros(53, dtype=np.int64)
-    for c in hand_cards:
-        hand_total += CARD_POINTS[c]
-        hand[c] += 1
-    # One unpruned sweep is exact for everything and cheapest on most positions. When it
-    # grows past ``quick`` states, witnesses may settle every slot at once (see
-    # witnessed). Neither cost is known in advance, so they take turns, each round
-    # allowing _GROWTH times the last's states and expanded states, until the sweep
-    # finishes, witnesses settle the position, some entry proves to have no witness, or
-    # the rounds reach ``witness_most``; then one sweep of up to ``budget`` states, past
-    # which the pruned passes (optima first, then a targeted DAG) take over.
     no_targets = _no_targets()
     zero = np.int64(0)
-    tries = witness_budget
-    level = min(quick, budget) if tries > 0 else budget
-    while True:
-        states, edges, bounds, fut, first, pairs = explore(cells, hj, zero, zero, no_targets, level)
-        if bounds.shape[0] > 1 or level >= budget:
-            break
-        at = witnessed(out, units, hand, hand_total, lay, ace_low, ace_high, k, knock_limit, tries)
-        if at > 0:
-            return out[:at]
-        if at < 0 or level == 0 or tries * _GROWTH > witness_most:  # no further round: the full sweep
-            level = budget
-        else:
-            level, tries = min(budget, level * _GROWTH), tries * _GROWTH
+    states, edges, bounds, fut, first, pairs = explore(cells, hj, zero, zero, no_targets, level)
+    if bounds.shape[0] == 1 and level < budget:
+        return out[:0]
     pruned = bounds.shape[0] == 1
     if pruned:
         optimum = optima(cells, hj, np.int64(0))
@@ -142,7 +126,7 @@ def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget, q
     picks = choose(best, k, hand_total, knock_limit)
     out[2] = picks.shape[0]
     into_start, into = incoming(pairs, entries)
-    at = 3
+    at = np.int64(3)
     both = ace_low and ace_high
     for row in range(picks.shape[0]):
         slot, cards, jokers = picks[row, 0], picks[row, 1], picks[row, 2]

@@ -72,7 +72,7 @@ def face_at(position, suit):
     return ((position - 1) % 13) * 4 + suit
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _alive(f, units, wild, ace_low, ace_high):
     """Whether some set or run window of three could hold a copy of face ``f``."""
     rank0, suit = f >> 2, f & 3
@@ -97,7 +97,7 @@ def _alive(f, units, wild, ace_low, ace_high):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _live_hand(real, jokers, hand, wild, ace_low, ace_high):
     """The hand counts without cards that can be in no meld at all.
 
@@ -136,9 +136,14 @@ def layout(units, hand_cards, ace_low, ace_high):
             hj += 1
         else:
             hand[c] += 1
-    wild = hj + jokers.sum()
+    wild = np.int64(hj)  # not a literal (hj starts as one): one compiled _live_hand
+    for f in range(52):  # loops, not numpy's sums: each compiles a second or so on first use
+        wild += jokers[f]
     live = _live_hand(real, jokers, hand, wild, ace_low, ace_high)
-    if hj == 0 and live.sum() == 0:
+    nlive = 0
+    for f in range(52):
+        nlive += live[f]
+    if hj == 0 and nlive == 0:
         hj = -1
     both = ace_low and ace_high
     first, last = (1 if ace_low else 2), (14 if ace_high else 13)

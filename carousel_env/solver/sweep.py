@@ -24,6 +24,10 @@ int64, except the largest per-slot arrays (slot pairs, the vector pass's entries
 are int32 to halve the memory of a heavy solve. The hot loops call no helper that takes
 an array: numba updates an array's reference count (an atomic operation) on every such
 call, inlined or not, and in these loops that cost more than the work itself.
+
+Compile time: no slice is assigned an array or a tuple (numba's check of their shapes
+compiles a formatted error message, seconds of compile linked into every caller) and no
+array is sorted (numba's quicksort is another second); loops do both.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from carousel_env.solver.lanes import (
     lane_of,
     slot_pairs,
 )
+from carousel_env.solver.prepare import MOST_CARD_POINTS
 from carousel_env.solver.states import (
     ASIDE_BITS,
     D_BIAS,
@@ -69,7 +74,9 @@ def _grow(arr, need):
     while size < need:
         size *= 2
     out = np.empty((size, arr.shape[1]), dtype=np.int64)
-    out[: arr.shape[0]] = arr
+    for r in range(arr.shape[0]):  # a loop, not a slice assignment: see the module docstring
+        for c in range(arr.shape[1]):
+            out[r, c] = arr[r, c]
     return out
 
 
@@ -150,25 +157,26 @@ def _build(cells, hj, need_n, need_p, need_q, tgt, max_states):
     bseen = np.full((nlayers if targeted else 1, top_n + 1), -NEG_INF, dtype=np.int64)
     bfut = np.full((nlayers if targeted else 1, top_n + 1), -NEG_INF, dtype=np.int64)
     if targeted:
-        pts = np.empty(top_n, dtype=np.int64)
-        at = np.empty(top_n, dtype=np.int64)
-        m = 0
+        # the live hand cards per points, seen and still to come: the cheapest first
+        seen = np.zeros(MOST_CARD_POINTS + 1, dtype=np.int64)
+        later = np.zeros(MOST_CARD_POINTS + 1, dtype=np.int64)
+        for i in range(npos):
+            for s in range(4):
+                later[rp[i]] += lay_h[i, s]
         for layer in range(nlayers - 1):
             i, s = layer // 5, layer % 5
             if s < 4:
-                for _ in range(lay_h[i, s]):
-                    pts[m] = rp[i]
-                    at[m] = layer
-                    m += 1
-        for layer in range(nlayers - 1):
-            seen = np.sort(pts[at <= layer])
-            later = np.sort(pts[at > layer])
-            bseen[layer, 0] = 0
-            for q in range(seen.shape[0]):
-                bseen[layer, q + 1] = bseen[layer, q] + seen[q]
-            bfut[layer, 0] = 0
-            for q in range(later.shape[0]):
-                bfut[layer, q + 1] = bfut[layer, q] + later[q]
+                seen[rp[i]] += lay_h[i, s]
+                later[rp[i]] -= lay_h[i, s]
+            bseen[layer, 0] = bfut[layer, 0] = 0
+            q = r = 0
+            for points in range(MOST_CARD_POINTS + 1):
+                for _ in range(seen[points]):
+                    bseen[layer, q + 1] = bseen[layer, q] + points
+                    q += 1
+                for _ in range(later[points]):
+                    bfut[layer, r + 1] = bfut[layer, r] + points
+                    r += 1
     homeless = homeless_units(lay_t, realu, setok, defer)
     nlanes, radix, lane_bits = lane_layout(defer, lastace, optima)
     strip_layer, expand_layer = lane_layers(npos) if nlanes else (-1, -1)
@@ -314,7 +322,7 @@ def _build(cells, hj, need_n, need_p, need_q, tgt, max_states):
     return states[:nstates], edges[:nedges], bounds
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def optima(cells, hj, any_play):
     """``(best points, best cards, best points with no hand joker)``; 0 where only the empty
     play exists (every card scores at least 1 point).
@@ -362,7 +370,7 @@ def optima(cells, hj, any_play):
             return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def explore(cells, hj, need_n, need_p, tgt, max_states):
     """The pruned DAG for ``need_n`` / ``need_p`` / ``tgt`` (see :func:`_build`) and, per
     slot, the best future points, cards and points without hand jokers (cards ``NEG_INF``: the
@@ -376,7 +384,7 @@ def explore(cells, hj, need_n, need_p, tgt, max_states):
         no_fut, no_pairs = np.empty((0, 3), dtype=np.int64), np.empty((0, 3), dtype=np.int32)
         return states, edges, bounds, no_fut, np.zeros(1, dtype=np.int64), no_pairs
     lo_mid = hi_mid = 0  # the states in the lanes (positions 2..13)
-    if lane_layout(cells.defer, cells.lastace, False)[0]:
+    if lane_layout(cells.defer, cells.lastace, np.bool_(False))[0]:
         strip, expand = lane_layers(cells.lay_t.shape[0])
         lo_mid, hi_mid = bounds[strip + 1], bounds[expand + 1]
         keep_finishing_lanes(states, edges, bounds, lo_mid, hi_mid, hj)

@@ -12,8 +12,9 @@ one legal table for it, a *witness*, proves it optimal.
   (or a status saying the sweeps must run), and the tables it keeps (:func:`keep_table`,
   :func:`drop_card`).
 
-``pipeline.solve_packed`` asks for witnesses only after the sweep has grown past a small
-budget, and falls back to the exact sweeps when any entry a slot needs has none.
+``carousel_env.solver.solve`` asks for witnesses (:func:`witnessed`, a compiled entry point
+of its own) only after the sweep (``pipeline.solve_packed``) has grown past a small budget,
+and falls back to the exact sweeps when any entry a slot needs has none.
 """
 
 from carousel_env.solver.witness.search import (

@@ -80,7 +80,7 @@ def witness(cells, hj, budget):
     path = np.zeros(nlayers, dtype=np.int64)  # the key at each layer of the current path
     path[0] = np.int64(D_BIAS) << D_SHIFT
     expanded = 0
-    layer = 0
+    layer = np.int64(0)
     fresh = True  # whether ``layer``'s options are still to be listed
     while True:
         if layer == nlayers - 1:
@@ -206,13 +206,14 @@ def best_of_size(cells, n, bound, known, budget, floor, cap):
     mask = table.shape[0] - 1
     found = floor
     expanded = 0
-    layer = 0
+    layer = np.int64(0)
     fresh = True
     while True:
         if layer == nlayers - 1:
             if path[layer] >> D_SHIFT & 15 == D_BIAS and cards[layer] == n and points[layer] > found:
                 found = points[layer]
-                best_codes[:] = codes
+                for j in range(nlayers - 1):  # no slice assignment: see sweep
+                    best_codes[j] = codes[j]
                 if found >= cap:
                     return found, best_codes, expanded, (table, rows, count)
             layer -= 1
@@ -264,7 +265,9 @@ def best_of_size(cells, n, bound, known, budget, floor, cap):
         else:
             if count >= rows.shape[0]:
                 grown = np.empty((2 * rows.shape[0], 4), dtype=np.int64)
-                grown[:count] = rows[:count]
+                for f in range(count):
+                    for j in range(4):
+                        grown[f, j] = rows[f, j]
                 rows = grown
             rows[count, 0], rows[count, 1], rows[count, 2], rows[count, 3] = path[layer], layer, rest, need
             table[slot] = count

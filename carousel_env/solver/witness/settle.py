@@ -11,6 +11,10 @@ with no search. It answers as ``pipeline.solve_packed`` does, or says that it co
 Tables found are kept in rows of ``tables = (units, meld lengths, sizes)``
 (:func:`keep_table`), the cards each plays in the same row of ``played`` (count per card,
 52: hand jokers).
+
+:func:`witnessed` is a compiled entry point of its own; :func:`_plain_sizes` and
+:func:`_settle_size` are inlined into it, and no slice is assigned an array or a tuple
+(see ``pipeline`` and ``sweep`` on compile time).
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from carousel_env.engine.cards import JOKER_POINTS
-from carousel_env.solver.answer import choose, pack_suggestion
+from carousel_env.solver.answer import choose, pack_suggestion, start
 from carousel_env.solver.build import MAX_MELDS, MAX_UNITS, assemble
 from carousel_env.solver.prepare import CARD_POINTS, MOST_CARD_POINTS, face_at, layout
 from carousel_env.solver.witness.search import (
@@ -38,8 +42,10 @@ def keep_table(tables, row, flat, lengths):
     """Store one table (flat units, meld lengths) in row ``row`` of ``tables`` = ``(units,
     lengths, sizes)``."""
     units, melds, sizes = tables
-    units[row, : flat.shape[0]] = flat
-    melds[row, : lengths.shape[0]] = lengths
+    for j in range(flat.shape[0]):  # loops, not slice assignments: see sweep
+        units[row, j] = flat[j]
+    for j in range(lengths.shape[0]):
+        melds[row, j] = lengths[j]
     sizes[row, 0], sizes[row, 1] = flat.shape[0], lengths.shape[0]
 
 
@@ -53,13 +59,18 @@ def _witness_prefix(units, order, n, jokers, live, lay, ace_low, ace_high, budge
     counts = played[row]
     counts[:] = 0
     if n < 0:
-        counts[:52] = live
+        for f in range(52):
+            counts[f] = live[f]
     else:
         for c in order[:n]:
             counts[c] += 1
     counts[52] = jokers
-    table_units = np.empty(units.shape[0] + counts[:52].sum(), dtype=np.int64)
-    table_units[: units.shape[0]] = units
+    played_real = 0
+    for f in range(52):  # a loop, not numpy's sum: see sweep
+        played_real += counts[f]
+    table_units = np.empty(units.shape[0] + played_real, dtype=np.int64)
+    for j in range(units.shape[0]):
+        table_units[j] = units[j]
     at = units.shape[0]
     for f in range(52):
         for _ in range(counts[f]):
@@ -124,9 +135,10 @@ def drop_card(tables, played, src, dst, table_jokers, points):
                 if (before and not real_before) or (after and not real_after):
                     continue
                 at = start + j
-                units[dst, :at] = units[src, :at]
-                units[dst, at : nunits - 1] = units[src, at + 1 : nunits]
-                melds[dst, :m] = melds[src, :m]
+                for q in range(nunits - 1):  # loops, not slice assignments: see sweep
+                    units[dst, q] = units[src, q + (q >= at)]
+                for q in range(m):
+                    melds[dst, q] = melds[src, q]
                 pieces = 0
                 if is_set:
                     melds[dst, m] = length - 1
@@ -136,16 +148,18 @@ def drop_card(tables, played, src, dst, table_jokers, points):
                         if piece:
                             melds[dst, m + pieces] = piece
                             pieces += 1
-                melds[dst, m + pieces : nmelds - 1 + pieces] = melds[src, m + 1 : nmelds]
+                for q in range(m + 1, nmelds):
+                    melds[dst, q - 1 + pieces] = melds[src, q]
                 sizes[dst, 0], sizes[dst, 1] = nunits - 1, nmelds - 1 + pieces
-                played[dst] = played[src]
+                for q in range(53):
+                    played[dst, q] = played[src, q]
                 played[dst, f] -= 1
                 return f
             start += length
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _settle_size(n, units, lay, order, top, live, ace_low, ace_high, budget, known, bound, tables, played, row):
     """With no hand joker: ``(status, points, expanded, known)`` of the best play of exactly
     ``n`` cards (points ``-1``: none), its table in row ``row`` of ``tables`` and the cards
@@ -185,12 +199,13 @@ def _settle_size(n, units, lay, order, top, live, ace_low, ace_high, budget, kno
     if points >= 0:  # the codes are on this layout: the cards played are read off them
         flat, lengths, added = assemble(lay.positions, ace_low and ace_high, lay.table_real, lay.table_jokers, found)
         keep_table(tables, row, flat, lengths)
-        played[row, :52] = added
+        for f in range(52):
+            played[row, f] = added[f]
         played[row, 52] = 0
     return 1, max(points, -1), spent, known
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _plain_sizes(units, lay, order, top, live, hand_total, ace_low, ace_high, k, knock_limit, budget, tables, played):
     """With no hand joker: ``(status, value)``, ``value[n]`` the points of the best play of
     exactly ``n`` cards for every ``n`` some slot of ``choose`` can pick (``-1``: none;
@@ -231,8 +246,12 @@ def _plain_sizes(units, lay, order, top, live, hand_total, ace_low, ace_high, k,
                     count += 1
         for t in range(count):
             n = todo[t]
-            if phase == 2 and top[n] <= value.max():
-                break
+            if phase == 2:
+                settled_most = -2
+                for q in range(m + 1):
+                    settled_most = max(settled_most, value[q])
+                if top[n] <= settled_most:
+                    break
             # the next size's play less its last dearest card (see drop_card)
             settled = value[n] == -2 and n < m and value[n + 1] == top[n + 1]
             if settled and drop_card(tables, played, n + 1, n, table_jokers, CARD_POINTS[order[n]]) >= 0:
@@ -257,12 +276,14 @@ def _plain_sizes(units, lay, order, top, live, hand_total, ace_low, ace_high, k,
 
 
 @njit(cache=True)
-def witnessed(out, units, hand, hand_total, lay, ace_low, ace_high, k, knock_limit, budget):
-    """The whole answer from witnesses, written to ``out`` as ``pipeline.solve_packed``
-    writes it (``answer``); returns its length, or 0 when some entry a slot needs
-    was not settled within ``budget`` expanded states (a larger budget may settle it), or
-    -1 when no budget will settle them (some entry has no witness, with hand jokers, or a
-    search met a state too wide for it): the caller runs the sweeps.
+def witnessed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget):
+    """The whole answer from witnesses, packed as ``pipeline.solve_packed`` packs it
+    (``answer``), or a single status: ``0`` when some entry a slot needs was not settled
+    within ``budget`` expanded states (a larger budget may settle it), ``-1`` when no
+    budget will settle them (some entry has no witness, with hand jokers, or a search met
+    a state too wide for it): the caller runs the sweeps. Its own compiled entry point,
+    called only when a sweep grows large (see ``carousel_env.solver.solve``), so that a
+    first solve does not compile it.
 
     The live hand units in order of points (hand jokers first, then real cards dearest
     first, ties by card): the best play of ``n`` cards scores at most the first ``n``, all
@@ -275,12 +296,14 @@ def witnessed(out, units, hand, hand_total, lay, ace_low, ace_high, k, knock_lim
     no witness is searched in full (:func:`_plain_sizes`). A size's play may also be the
     next size's play less one cheapest real card (:func:`drop_card`): it scores the same
     as the prefix."""
+    out, lay, hand, hand_total = start(units, hand_cards, ace_low, ace_high, k)
     hj, positions, table_jokers, lay_h = lay.hand_jokers, lay.positions, lay.table_jokers, lay.cells.lay_h
     live = np.zeros(52, dtype=np.int64)
+    m = hj
     for i in range(positions.shape[0]):  # the high ace's row is empty (layout)
         for s in range(4):
             live[face_at(positions[i], s)] += lay_h[i, s]
-    m = hj + live.sum()
+            m += lay_h[i, s]
     order = np.empty(m, dtype=np.int64)
     order[:hj] = 52
     at = hj
@@ -307,27 +330,29 @@ def witnessed(out, units, hand, hand_total, lay, ace_low, ace_high, k, knock_lim
             units, lay, order, top, live, hand_total, ace_low, ace_high, k, knock_limit, budget, tables, played
         )
         if status < 1:
-            return status
+            out[0] = status
+            return out[:1]
         for n in range(1, m + 1):
             best[n, 0] = max(value[n], -1)
             row_of[n, 0] = n
     else:
         # the entries to witness, as (cards, hand jokers, prefix length or -1 for every live real card)
         wanted = np.empty((k + 3, 3), dtype=np.int64)
-        wanted[0] = (m, hj, m)
+        # (element by element, not a tuple into a row: see keep_table)
+        wanted[0, 0], wanted[0, 1], wanted[0, 2] = m, hj, m
         nwanted = 1
         if m > hj:  # a hand of jokers alone has no play without them
-            wanted[nwanted] = (m - hj, 0, -1)
+            wanted[nwanted, 0], wanted[nwanted, 1], wanted[nwanted, 2] = m - hj, 0, -1
             nwanted += 1
         if knock_limit >= 0:
             for c in range(1, m + 1):
                 if top[c] >= hand_total - knock_limit:
                     if c < m - k:  # below the sizes' range (else already wanted)
-                        wanted[nwanted] = (c, min(c, hj), c)
+                        wanted[nwanted, 0], wanted[nwanted, 1], wanted[nwanted, 2] = c, min(c, hj), c
                         nwanted += 1
                     break
         for n in range(m - 1, max(0, m - k - 1), -1):
-            wanted[nwanted] = (n, min(n, hj), n)
+            wanted[nwanted, 0], wanted[nwanted, 1], wanted[nwanted, 2] = n, min(n, hj), n
             nwanted += 1
         prefix_row = np.full(m + 1, -1, dtype=np.int64)
         for w in range(nwanted):
@@ -342,30 +367,29 @@ def witnessed(out, units, hand, hand_total, lay, ace_low, ace_high, k, knock_lim
                     units, order, prefix, jokers, live, lay, ace_low, ace_high, budget, tables, played, w
                 )
                 budget -= spent
-                if status == OVER_BUDGET:
-                    return 0
                 if status < 0:
-                    return -1
+                    out[0] = 0 if status == OVER_BUDGET else -1
+                    return out[:1]
             if prefix >= 0:
                 prefix_row[prefix] = w
             best[cards, jokers] = top[cards] if prefix >= 0 else top[m] - JOKER_POINTS * hj
             row_of[cards, jokers] = w
     picks = choose(best, k, hand_total, knock_limit)
     if picks.shape[0] == 0:  # no play at all (only with no hand joker)
-        return 3
+        return out[:3]
     if hj:
         out[0], out[1] = top[m], m
     else:
-        out[0], out[1] = best[:, 0].max(), 0
+        out[0], out[1] = 0, 0
         for n in range(m + 1):
             if best[n, 0] >= 0:
-                out[1] = n
+                out[0], out[1] = max(out[0], best[n, 0]), n
     out[2] = picks.shape[0]
-    at = 3
+    at = np.int64(3)
     units_of, melds_of, sizes = tables
     for row in range(picks.shape[0]):
         slot, cards, jokers = picks[row, 0], picks[row, 1], picks[row, 2]
         w = row_of[cards, jokers]
         flat, lengths = units_of[w, : sizes[w, 0]], melds_of[w, : sizes[w, 1]]
         at = pack_suggestion(out, at, slot, cards, jokers, best[cards, jokers], hand, played[w], flat, lengths)
-    return at
+    return out[:at]
