@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Callable
 
 from carousel_env.agents.match import engine_player
-from carousel_env.agents.registry import policy_names
+from carousel_env.agents.registry import SEARCH, is_policy_name, policy_names
 from carousel_env.engine.cards import hand_str, table_str
 from carousel_env.engine.game import Action, ActionKind, GameState, Phase, apply, new_game, next_round
 from carousel_env.engine.rules import RoundBonus, Rules, Variant
@@ -50,6 +50,14 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def policy_name(name: str) -> str:
+    """An argparse type: a name the agents registry knows (``search@N`` included)."""
+    if not is_policy_name(name):
+        known = ", ".join((*policy_names(), SEARCH, f"{SEARCH}@N"))
+        raise argparse.ArgumentTypeError(f"unknown policy {name!r} (known: {known})")
+    return name
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("demo", help="play a full game between simple players and print it")
     parser.add_argument("--players", type=int, default=2, help="number of players, 2 to 5 (default 2)")
@@ -60,7 +68,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--policy",
         nargs="+",
         default=["smart"],
-        choices=policy_names(),
-        help="baseline player(s): one name for every seat or one per seat (default smart)",
+        type=policy_name,
+        help=f"player(s): one name for every seat or one per seat, of {', '.join(policy_names())}, "
+        f"{SEARCH} or {SEARCH}@N (N determinizations per action); default smart",
     )
     parser.set_defaults(func=_run)

@@ -1,0 +1,26 @@
+"""``carousel demo``: a whole printed game, its policy names and its errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from carousel_cli.main import main
+
+
+def test_demo_plays_a_whole_game_with_a_search_player(capsys):
+    assert main(["demo", "--players", "2", "--seed", "3", "--policy", "search@1", "smart"]) == 0
+    out = capsys.readouterr().out
+    assert "player 0: plays" in out and "player 1: plays" in out
+    assert "game over" in out.lower()
+
+
+def test_demo_names_an_unknown_policy_and_the_known_ones(capsys):
+    with pytest.raises(SystemExit):
+        main(["demo", "--policy", "cleverest"])
+    err = capsys.readouterr().err
+    assert "unknown policy 'cleverest'" in err and "smart" in err and "search@N" in err
+
+
+def test_demo_wants_one_policy_or_one_per_player():
+    with pytest.raises(SystemExit, match=r"one per player \(3\), got 2"):
+        main(["demo", "--players", "3", "--policy", "greedy", "smart"])
