@@ -110,7 +110,7 @@ _NONE = SolveResult(None, None, ())
 # States of the unpruned sweep before ``solve`` switches to the pruned passes (which it
 # also does past ``sweep.SLOTS_PER_STATE`` times as many slots that can finish, a slot being
 # a state and a lane of aces set aside, see ``lanes``). The budget bounds the unpruned
-# sweep's memory (about 150 MB). The pruned passes have no budget of their own: the
+# sweep's memory (about 35 MiB). The pruned passes have no budget of their own: the
 # heaviest synthetic positions that witnesses do not settle (hands of 15-30 cards on
 # crowded two-deck tables) are the solver's slowest and largest solves.
 FULL_SWEEP_STATES = 250_000

@@ -1,0 +1,124 @@
+"""What a solve's memory is made of: the sizes of the sweeps' arrays for given positions.
+
+    .venv/bin/python -m benchmarks.solver_memory_parts [--stress I ...] [--stored I ...]
+
+Runs the passes of ``pipeline.solve_packed`` one by one from Python (the first call
+compiles them standalone, a minute) on the positions given (indices into
+``tests/data/solver_stress_positions.jsonl`` or ``solver_positions.jsonl``), and prints
+per pass its measured peak (as ``bench_solver_memory`` measures a solve: run this with
+``MALLOC_MMAP_THRESHOLD_=131072``) and its states, edges, slots, slot pairs and vector
+entries with the bytes each array holds (rows times row size: the capacity ``_grow``
+doubled to is up to twice the states and edges counted here). The path is ``solve``'s without the witnesses: the
+unpruned sweep up to ``FULL_SWEEP_STATES`` states, then, past it, ``optima`` and the last
+round of ``_targeted`` (the largest: its targets only go down).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import numpy as np
+
+from carousel_env.engine.cards import parse_hand, parse_table
+from carousel_env.solver import FULL_SWEEP_STATES, pipeline, prepare, sweep
+from carousel_env.solver.entries import vector
+from tests.data.generate_stress_positions import OUT as STRESS
+from tests.support.stored import STORED_POSITIONS, rules_of
+
+MB = 1024 * 1024
+
+
+def _rss_kib(field: str) -> int:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+class _Peak:
+    """The resident-set growth of a block (run with ``MALLOC_MMAP_THRESHOLD_=131072``, as
+    ``bench_solver_memory``'s workers do, for freed arrays to leave the resident set)."""
+
+    def __enter__(self):
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+        self.base = _rss_kib("VmRSS")
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        return self
+
+    def __exit__(self, *exc):
+        self.mib = (_rss_kib("VmHWM") - self.base) / 1024
+
+
+def sizes(tag: str, nstates: int, edges, pairs, nslots: int, entries) -> None:
+    parts = {
+        "states (48 B)": 48 * nstates + 8 * (nstates + 1),  # the rows, then first_slots
+        "edges (16 B)": edges.nbytes,
+        "slot pairs (12 B)": pairs.nbytes,
+        "per slot (fut 24 B, offsets/lo/hi 24 B)": 48 * nslots,
+        "vector entries (4 B)": entries[0].nbytes,
+    }
+    total = sum(parts.values())
+    print(
+        f"  {tag}: {nstates:,} states, {edges.shape[0]:,} edges, {nslots:,} slots, {pairs.shape[0]:,} pairs,"
+        f" {entries[0].shape[0]:,} entries: {total / MB:.1f} MiB"
+    )
+    for name, b in parts.items():
+        print(f"    {name}: {b / MB:.1f} MiB")
+
+
+def parts(item: dict) -> None:
+    table, hand = parse_table(item["table"]), parse_hand(item["hand"])
+    rules = rules_of(item["variant"], item["decks"])
+    units = np.array([u for meld in table for u in meld], dtype=np.int64)
+    lay = prepare.layout(units, np.array(hand, dtype=np.int64), rules.ace_low, rules.ace_high)
+    hj, cells = lay.hand_jokers, lay.cells
+    zero, no_tgt = np.int64(0), pipeline._no_targets()
+    with _Peak() as peak:
+        states, edges, bounds, fut, first, pairs = sweep.explore(
+            cells, hj, zero, zero, no_tgt, np.int64(FULL_SWEEP_STATES)
+        )
+    print(f"  unpruned sweep (up to {FULL_SWEEP_STATES:,} states): peak {peak.mib:.1f} MiB")
+    if bounds.shape[0] > 1:
+        best_points, best_cards, plain = max(0, fut[0, 0]), max(0, fut[0, 1]), max(0, fut[0, 2])
+    else:
+        print(f"  unpruned sweep passed {FULL_SWEEP_STATES:,} states ({states.shape[0]:,} when it stopped)")
+        with _Peak() as peak:
+            best_points, best_cards, plain = sweep.optima(cells, hj, zero)
+        print(f"  optima: peak {peak.mib:.1f} MiB")
+    if best_cards <= 0:
+        print("  no play")
+        return
+    need_n, need_p = max(1, best_cards - 8), plain if plain > 0 else best_points
+    if bounds.shape[0] > 1:
+        _best, _where, entries = vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, no_tgt)
+        sizes("unpruned sweep", states.shape[0], edges, pairs, first[-1], entries)
+    else:
+        del states, edges, fut, first, pairs
+        with _Peak() as peak:
+            out = pipeline._targeted(cells, hj, best_cards, best_points, need_n, need_p)
+        print(f"  pruned passes (_targeted, every round): peak {peak.mib:.1f} MiB")
+        pairs, edges, bounds, _best, _where, entries = out
+        sizes("pruned passes (last round)", int(bounds[-1]), edges, pairs, entries[1].shape[0] - 1, entries)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--stress", type=int, nargs="*", default=[])
+    ap.add_argument("--stored", type=int, nargs="*", default=[])
+    args = ap.parse_args()
+    for path, indices in ((STRESS, args.stress), (STORED_POSITIONS, args.stored)):
+        lines = [line for line in path.read_text().splitlines() if line.strip()]
+        for i in indices:
+            item = json.loads(lines[i])
+            print(f"{path.name} #{i}: hand {len(item['hand'].split())} {item.get('how', '')}", flush=True)
+            parts(item)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

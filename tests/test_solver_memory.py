@@ -1,0 +1,57 @@
+"""The per-solve memory measure (``benchmarks/bench_solver_memory``) and the stress set.
+
+The measure must see the arrays numba allocates (``tracemalloc`` does not): a light
+position's solve grows the resident set by almost nothing, a heavy stored one (the pruned
+passes are not needed: its unpruned sweep has about 120,000 states, 1.2 million slot
+pairs and 6 million vector entries, about 80 MiB of arrays by their sizes) by tens of MiB.
+The stress set (``tests/data/solver_stress_positions.jsonl``, adversarial positions built
+for the state count, see ``tests/data/generate_stress_positions``) is checked against its
+stored MILP optima in the ``slow`` run: its solves take up to a few seconds and about a GiB.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from benchmarks.bench_solver_memory import STRESS, measure
+from carousel_env.engine.cards import parse_hand, parse_table
+from carousel_env.solver import solve
+from tests.support.stored import rules_of
+
+LIGHT = {"table": "3C 4C 5C 6C | 3D 4D 5D 6D", "hand": "6H 7C", "decks": 1, "variant": "carousel"}
+
+
+def _heavy_stored_line(stored) -> str:
+    heavy = [p for p in stored if p.set_name == "synthetic 2 deck(s) carousel"]
+    return heavy[320].line  # 80 MiB of arrays in 0.1 s (see the module docstring)
+
+
+def test_measure_sees_the_solver_arrays(stored):
+    light, heavy = measure([json.dumps(LIGHT), _heavy_stored_line(stored)], batch=2, timeout=300)
+    assert light["peak_kib"] < 4 * 1024
+    assert 40 * 1024 < heavy["peak_kib"] < 160 * 1024
+
+
+def _stress() -> list[dict]:
+    return [json.loads(line) for line in STRESS.read_text().splitlines() if line.strip()]
+
+
+def test_stress_set_says_how_it_was_built():
+    items = _stress()
+    assert len(items) >= 20
+    for item in items:
+        assert item["source"] == "stress" and item["how"].startswith("seed ")
+        assert "best_points" in item and "best_cards" in item
+
+
+@pytest.mark.slow
+def test_stress_set_optima():
+    bad = []
+    for item in _stress():
+        rules = rules_of(item["variant"], item["decks"])
+        result = solve(parse_table(item["table"]), parse_hand(item["hand"]), rules)
+        if (result.best_points, result.best_cards) != (item["best_points"], item["best_cards"]):
+            bad.append((item["how"], result.best_points, result.best_cards))
+    assert not bad, bad[:5]
