@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -40,6 +41,7 @@ def _table_rows(text: str, heading: str) -> dict[str, list[str]]:
 def test_a_tiny_leaderboard_writes_both_tables_then_resumes_without_playing(tmp_path):
     readme, out = tmp_path / "README.md", tmp_path / "docs" / "LEADERBOARD.md"
     readme.write_text(README)
+    readme.chmod(0o640)
     agents = ["random", "greedy", "search@1", SHIPPED]
     lines: list[str] = []
     run = make_leaderboard(agents, out, 2, 4, seed=5, readme=readme, date="2030-01-02", log=lines.append)
@@ -65,6 +67,11 @@ def test_a_tiny_leaderboard_writes_both_tables_then_resumes_without_playing(tmp_
     block = text.split(README_START)[1].split(README_END)[0]
     assert "not run yet" not in block and "(docs/LEADERBOARD.md)" in block and "**4 players**" in block
     assert _table_rows(block, "**Heads-up**") == heads_up
+    # Rewritten files keep their mode; new ones get a plain file's (not mkstemp's private 0600).
+    assert readme.stat().st_mode & 0o777 == 0o640
+    umask = os.umask(0)
+    os.umask(umask)
+    assert out.stat().st_mode & 0o777 == 0o666 & ~umask
     # The state file holds every game: who sat where, the totals, the winner.
     state = json.loads((out.parent / "leaderboard_games.json").read_text())["matches"]
     assert len(state) == 7 and sum(len(m["games"]) for m in state.values()) == 16

@@ -26,22 +26,19 @@ its own matches, a retrained checkpoint replays its. Delete the file after chang
 scripted player's code. Results do not depend on ``--workers`` (the networks sample from
 generators seeded per match, over a fixed number of game copies).
 
-Cost: a search player's rollouts make it most of the bill. Seconds per game measured on
-this project's 2-core machine (``carousel leaderboard`` in one process, 4 games a match,
-while a niced training run and another session's tests also ran, so a free core is
-faster): heads-up, among ``random``, ``greedy``, ``smart`` and ``ppo_2p`` 0.05-0.9;
-against ``search@8`` 1-1.8; against ``search@32`` 2.9-6; ``search@8`` against
-``search@32`` 8.4. At 4 players: a table without search 0.4, with one search player
-0.6-5, with both 3-6. The defaults (:data:`SEARCH_BUDGETS` 8 and 32,
-:data:`HEADS_UP_GAMES` 60 a pair = 30 deals, :data:`FOUR_PLAYER_GAMES` 24 a table = 6
-deals) make the default roster with one shipped agent (6 agents: 15 pairs, 900 games; 15
-tables, 360 games) about 55 minutes in one process (33 heads-up, 23 at 4 players), about
-half with ``--workers 2`` on 2 free cores. Every further shipped agent adds its pairs and
-tables: a 7th about 40 minutes more in one process (6 pairs, 20 tables), an 8th about 60
-more (7 pairs, 35 tables); lower ``--four-player-games`` as the roster grows. The
-intervals that result (openskill's sigma settles slowly, and no lower than about 1.5): mu
-+- 2 sigma of about +-3.5 to +-5 heads-up (some 300 games an agent) and +-4 to +-5 at 4
-players (240 games an agent), the widest for the agents at the ends of the table.
+Cost: a search player's rollouts make it most of the bill. The shipped leaderboard
+(``docs/LEADERBOARD.md``: 7 agents, the defaults below, ``--workers 2`` on the project's
+2-core machine while an evaluation and tests shared it) took 38 minutes: 21 heads-up
+matches of 60 games in 12 minutes, 35 four-player tables of 24 games in 26. Seconds per
+game there: heads-up without search 0.03-0.07, against ``search@4`` 0.3-0.8, against
+``search@16`` 0.8-2.2; at 4 players, a table without search 0.06-0.7, with ``search@4``
+0.4-1.3, with ``search@16`` 1.0-5.1. The defaults: :data:`SEARCH_BUDGETS` 4 and 16,
+:data:`HEADS_UP_GAMES` 60 a pair (30 deals), :data:`FOUR_PLAYER_GAMES` 24 a table (6
+deals). An 8th agent adds 7 pairs and 35 tables (about 40 minutes more), a 9th 8 pairs and
+56 tables: lower ``--four-player-games`` as the roster grows. The intervals that result
+(openskill's sigma settles slowly, and no lower than about 1.5): mu +- 2 sigma of +-3.7
+to +-5.6 heads-up (360 games an agent) and +-3.6 to +-3.9 at 4 players (480 games an
+agent), the widest for the agents at the ends of the table.
 """
 
 from __future__ import annotations
@@ -289,6 +286,8 @@ def write_atomic(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        # mkstemp makes the file private (0600); keep the mode a plain write would give.
+        os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask())
         with os.fdopen(fd, "w") as f:
             f.write(text)
         os.replace(tmp, path)
@@ -296,6 +295,12 @@ def write_atomic(path: Path, text: str) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def play_match(match: MatchSpec, networks: dict[str, Agent], driver: Driver) -> tuple[GameRecord, ...]:
