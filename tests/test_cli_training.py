@@ -131,3 +131,14 @@ def test_tournament_table(command, capsys, tmp_path):
     assert "greedy" in out and "ordinal" in out
     rows = json.loads((tmp_path / "tournament.json").read_text())
     assert {r["agent"] for r in rows} == {"greedy", "random"}
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_the_shipped_multi_player_agent_plays_a_rotated_deal(players, capsys):
+    shipped = Path(__file__).resolve().parent.parent / "checkpoints" / "ppo_4p"
+    args = ["eval", "--checkpoint", str(shipped), "--opponents", "smart", "--players", str(players)]
+    assert main([*args, "--games", "1", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    # One deal, played once from every seat.
+    assert (result["games"], result["deals"], result["players"]) == (players, 1, players)
+    assert result["fair_share"] == pytest.approx(1 / players)
