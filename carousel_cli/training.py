@@ -119,7 +119,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 def cmd_tournament(args: argparse.Namespace) -> int:
     from training.tournament import format_table, run_tournament, save
 
-    agents = [a for a in args.agents.split(",") if a]
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     rows = run_tournament(agents, games=args.games, num_players=2, seed=args.seed, num_workers=args.workers)
     print(format_table(rows))
     if args.out:
@@ -131,7 +131,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 def cmd_leaderboard(args: argparse.Namespace) -> int:
     from training.leaderboard import FOUR_PLAYER_GAMES, HEADS_UP_GAMES, default_roster, make_leaderboard
 
-    agents = [a for a in args.agents.split(",") if a] if args.agents else list(default_roster(args.checkpoints))
+    if args.agents:
+        agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    else:
+        agents = list(default_roster(args.checkpoints))
     make_leaderboard(
         agents,
         out=args.out,

@@ -223,7 +223,7 @@ def test_wilson_interval_known_values():
     assert wilson_interval(0, 0) == (0.0, 1.0)
 
 
-def test_eval_specs_are_mirror_paired_with_rotating_seats():
+def test_heads_up_eval_specs_are_mirror_pairs_with_rotating_seats():
     specs = eval_specs(2, 8, seed=100, candidate="C", opponents=["a", "b"])
     assert len(specs) == 8
     for first, second in zip(specs[::2], specs[1::2]):
@@ -283,3 +283,14 @@ def test_a_three_player_evaluation_reports_its_deals_and_the_fair_share(capsys):
     )
     out = capsys.readouterr().out
     assert "6 games on 2 deals" in out and "fair share 0.333" in out and "over deals" in out
+
+
+@pytest.mark.parametrize(
+    ("opponents", "games", "message"),
+    [(",", 2, "at least one opponent"), ("greedy", 0, "at least 1 game, got 0"), ("greedy", -3, "got -3")],
+)
+def test_an_evaluation_with_nothing_to_play_is_an_error(opponents, games, message, capsys):
+    with pytest.raises(CarouselError, match=message):
+        evaluate("random", opponents, games=games)
+    assert main(["eval", "--checkpoint", "random", "--opponents", opponents, "--games", str(games)]) == 2
+    assert message in capsys.readouterr().err

@@ -94,7 +94,8 @@ class TrainConfig:
     init_from: str | None = _documented(
         None,
         "start from this checkpoint's network (a .pt file, run directory or shipped agent folder, "
-        "e.g. checkpoints/ppo_2p); it must have the same layout and sizes; optimiser starts fresh",
+        "e.g. checkpoints/ppo_2p; a relative path is from the current directory, as every path the CLI takes); "
+        "it must have the same layout and sizes; optimiser starts fresh",
     )
 
     # ---- PPO
@@ -116,7 +117,9 @@ class TrainConfig:
 
     # ---- evaluation, logging, checkpoints
     eval_interval: int = _documented(20, "updates between evaluations (0: only at the end)")
-    eval_games: int = _documented(20, "games per evaluation (mirror-paired, so rounded up to an even number)")
+    eval_games: int = _documented(
+        20, "games per evaluation (each deal played from every seat: rounded up to a multiple of num_players)"
+    )
     eval_opponent: str = _documented("greedy", "baseline the periodic evaluation plays against")
     checkpoint_interval: int = _documented(10, "updates between checkpoints (the last update always writes one)")
     progress_bar: bool = _documented(True, "show a tqdm progress bar")

@@ -234,6 +234,10 @@ def evaluate(
     policy's name."""
     if isinstance(opponents, str):
         opponents = [o.strip() for o in opponents.split(",") if o.strip()]
+    if not opponents:
+        raise CarouselError("evaluation needs at least one opponent (a checkpoint or a scripted policy's name)")
+    if games < 1:
+        raise CarouselError(f"evaluation needs at least 1 game, got {games}")
     spec = replace(env_spec or EnvSpec(num_players=num_players), num_players=num_players, episode="game")
     layout = candidate.layout if isinstance(candidate, Agent) else layout_for(spec)
     policies: dict[Controller, NetworkPolicy] = {}

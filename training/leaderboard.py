@@ -32,7 +32,7 @@ Cost: a search player's rollouts make it most of the bill. The shipped leaderboa
 matches of 60 games in 12 minutes, 35 four-player tables of 24 games in 26. Seconds per
 game there: heads-up without search 0.03-0.07, against ``search@4`` 0.3-0.8, against
 ``search@16`` 0.8-2.2; at 4 players, a table without search 0.06-0.7, with ``search@4``
-0.4-1.3, with ``search@16`` 1.0-5.1. The defaults: :data:`SEARCH_BUDGETS` 4 and 16,
+0.3-1.3, with ``search@16`` 1.0-5.1. The defaults: :data:`SEARCH_BUDGETS` 4 and 16,
 :data:`HEADS_UP_GAMES` 60 a pair (30 deals), :data:`FOUR_PLAYER_GAMES` 24 a table (6
 deals). An 8th agent adds 7 pairs and 35 tables (about 40 minutes more), a 9th 8 pairs and
 56 tables: lower ``--four-player-games`` as the roster grows. The intervals that result

@@ -253,11 +253,13 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
     from training.evaluate import evaluate
 
     run_dir = Path(run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
     np_rng = seed_everything(config)
     env_spec = env_spec_of(config)
     layout = layout_for(env_spec)
     agent = Agent(layout, config.hidden_size, config.slot_hidden_size)
+    if not resume and config.init_from is not None:
+        _warm_start(agent, config, layout)  # before anything is written: a bad source leaves no run
+    run_dir.mkdir(parents=True, exist_ok=True)
     optimizer = torch.optim.Adam(agent.parameters(), lr=config.learning_rate, eps=1e-5)
     pool = OpponentPool(run_dir, config.pool_size)
     progress = Progress()
@@ -279,8 +281,6 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
                 f"checkpoint {run_dir / 'latest.pt'} cannot resume training: {exc}"
             ) from None
     else:
-        if config.init_from is not None:
-            _warm_start(agent, config, layout)
         pool.add(agent, 0)
     save_config(config, run_dir / "config.yaml")
     logger = MetricLogger(run_dir, resume_step=progress.global_step if resume else None)

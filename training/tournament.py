@@ -6,8 +6,9 @@ time from the agents' finishing places (a draw is a shared place), with each age
 and wins beside it. Its table is sorted by the conservative ``ordinal`` (mu - 3 sigma), so
 an agent with few games does not top it by luck.
 
-``run_tournament``: every pair plays a mirror-paired evaluation match (see ``evaluate``)
-heads-up, and each game updates the ratings.
+``run_tournament``: every pair plays an evaluation match (see ``evaluate``: each deal
+from every seat; mirror pairs heads-up) at the given table size, the first agent against the second
+in every other seat, and each game updates the ratings.
 """
 
 from __future__ import annotations

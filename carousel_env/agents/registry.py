@@ -11,7 +11,7 @@ ones.
 (:mod:`carousel_env.agents.search`) is in the registry too, outside that list: it decides
 from its seat's view (the match runner gives it one) and costs many rollouts a decision.
 Its names: ``search`` (the default budget, ``search.DEFAULT_SAMPLES`` determinizations per
-action) and ``search@N`` (``N`` determinizations per action), e.g. ``search@32``; options:
+action) and ``search@N`` (``N`` determinizations per action), e.g. ``search@16``; options:
 ``get_policy("search", samples=8, max_ms=50)``. ``is_policy_name`` accepts every name
 ``get_policy`` does (what the command line and training check names with).
 """
