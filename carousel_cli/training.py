@@ -269,7 +269,9 @@ def register(subparsers) -> None:
     p.add_argument("--seed", type=int, default=0, help="the first deal's seed (every match plays the same deals)")
     p.add_argument("--workers", type=int, default=0, help="worker processes playing games (results do not change)")
     p.add_argument("--out", default="docs/LEADERBOARD.md", help="the leaderboard page to write")
-    p.add_argument("--state", default=None, help="the games played so far (default: leaderboard_games.json by --out)")
+    p.add_argument(
+        "--state", default=None, help="the games played so far (default: training.leaderboard.STATE_NAME beside --out)"
+    )
     p.add_argument("--readme", default="README.md", help="README whose leaderboard markers get the tables")
     p.add_argument("--no-readme", action="store_true", help="leave the README alone")
     p.set_defaults(func=cmd_leaderboard)

@@ -84,6 +84,7 @@ SHIPPED_MODEL = "model.pt"  # a shipped agent is checkpoints/<name>/model.pt
 # which depends on this number, so it is fixed (not tied to --workers) to keep results.
 GAME_COPIES = 8
 STATE_FORMAT = 1
+STATE_NAME = "leaderboard_games.json"  # the state file's default name, beside the page
 README_START = "<!-- leaderboard:start -->"
 README_END = "<!-- leaderboard:end -->"
 
@@ -374,10 +375,10 @@ def _rate(players: int, roster: Sequence[RosterAgent], matches: Sequence[tuple[M
 
 def run_leaderboard(
     sources: Sequence[str],
-    heads_up_games: int = HEADS_UP_GAMES,
-    four_player_games: int = FOUR_PLAYER_GAMES,
-    seed: int = 0,
-    state: str | Path = "docs/leaderboard_games.json",
+    heads_up_games: int,
+    four_player_games: int,
+    seed: int,
+    state: str | Path,
     num_workers: int = 0,
     log: Callable[[str], None] = print,
 ) -> LeaderboardRun:
@@ -505,7 +506,9 @@ def render_leaderboard(run: LeaderboardRun, command: str, date: str) -> str:
         "seat's cards. Ratings are openskill Plackett-Luce, updated once per game from the finishing places "
         "(the game's winner first, then the others by final total); the interval is mu ± "
         f"{INTERVAL_SIGMAS:g} sigma (about 95%), rows are sorted by the ordinal mu - 3 sigma. The win rate is "
-        "the share of games won; the fair share is 1/2 heads-up, 1/4 at 4 players. How it is run: "
+        "the share of games won; the fair share is "
+        + ", ".join(f"1/{n} " + ("heads-up" if n == 2 else f"at {n} players") for n in TABLE_SIZES)
+        + ". How it is run: "
         "`training/leaderboard.py`.",
     ]
     for standings in run.standings:
@@ -572,7 +575,7 @@ def make_leaderboard(
     ``leaderboard_games.json`` beside ``out``), write ``out`` and, unless ``readme`` is None,
     the README's table. ``date``: today's unless given."""
     out = Path(out)
-    state = out.parent / "leaderboard_games.json" if state is None else Path(state)
+    state = out.parent / STATE_NAME if state is None else Path(state)
     if readme is not None:
         check_readme(readme)
     run = run_leaderboard(sources, heads_up_games, four_player_games, seed, state, num_workers, log)

@@ -24,6 +24,7 @@ import torch
 
 from carousel_env.agents.baselines import Policy
 from carousel_env.agents.registry import UnknownPolicyError, get_policy, is_policy_name
+from carousel_env.agents.search import ViewPolicy
 from carousel_env.envs.observation import ObservationLayout
 from training import checkpoint
 from training.network import Agent
@@ -118,7 +119,7 @@ def scripted_controller(name: str) -> Controller:
     return Controller.scripted(name, also_not="a checkpoint file or run directory")
 
 
-def load_policy(name: str, layout: ObservationLayout, seed: int) -> Policy:
+def load_policy(name: str, layout: ObservationLayout, seed: int) -> Policy | ViewPolicy:
     """An agent by name deciding one position at a time (terminal play): a checkpoint's
     network as a callable ``(observation, action_mask) -> action``, sampling from its own
     generator seeded with ``seed``, or a scripted policy seeded with ``seed`` (the search
