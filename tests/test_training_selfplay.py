@@ -200,9 +200,9 @@ def test_same_seed_same_run_and_other_seed_differs(tmp_path):
     assert not torch.equal(_params(tmp_path / "a"), _params(tmp_path / "c"))
 
 
-def test_init_from_starts_a_new_run_from_another_runs_network(tmp_path):
+def test_init_checkpoint_starts_a_new_run_from_another_runs_network(tmp_path):
     train(_config("total_timesteps=48", "eval_games=0"), tmp_path / "source")
-    train(_config("total_timesteps=48", "eval_games=0", f"init_from={tmp_path / 'source'}"), tmp_path / "warm")
+    train(_config("total_timesteps=48", "eval_games=0", f"init_checkpoint={tmp_path / 'source'}"), tmp_path / "warm")
     # The pool's first snapshot is the network the new run started from.
     start = checkpoint.load(tmp_path / "warm" / "pool" / "u000000.pt")["model"]
     source = checkpoint.load(tmp_path / "source" / "latest.pt")["model"]
@@ -214,11 +214,14 @@ def test_init_from_starts_a_new_run_from_another_runs_network(tmp_path):
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["init_from=no/such/run"], "config key 'init_from': checkpoint no/such/run does not exist"),
-        (["init_from=SOURCE", "hidden_size=16"], r"config key 'init_from': .* hidden_size/slot_hidden_size"),
+        (["init_checkpoint=no/such/run"], "config key 'init_checkpoint': checkpoint no/such/run does not exist"),
+        (
+            ["init_checkpoint=SOURCE", "hidden_size=16"],
+            r"config key 'init_checkpoint': .* hidden_size/slot_hidden_size",
+        ),
     ],
 )
-def test_init_from_errors_name_the_key(tmp_path, extra, message):
+def test_init_checkpoint_errors_name_the_key(tmp_path, extra, message):
     train(_config("total_timesteps=48", "eval_games=0"), tmp_path / "source")
     extra = [e.replace("SOURCE", str(tmp_path / "source")) for e in extra]
     with pytest.raises(checkpoint.CheckpointError, match=message):

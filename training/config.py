@@ -91,7 +91,7 @@ class TrainConfig:
     # ---- network
     hidden_size: int = _documented(128, "width of the global encoder and of the value/action trunk")
     slot_hidden_size: int = _documented(64, "width of the shared per-suggestion-slot MLP")
-    init_from: str | None = _documented(
+    init_checkpoint: str | None = _documented(
         None,
         "start from this checkpoint's network (a .pt file, run directory or shipped agent folder, "
         "e.g. checkpoints/ppo_2p; a relative path is from the current directory, as every path the CLI takes); "

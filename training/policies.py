@@ -113,6 +113,23 @@ def load_network_policy(
     return NetworkPolicy(agent, name=str(name), greedy=greedy, generator=generator)
 
 
+def load_start_network(source: str, layout: ObservationLayout, hidden_size: int, slot_hidden_size: int) -> Agent:
+    """The network a new training run starts from (config key ``init_checkpoint``, in both
+    backends): checkpoint ``source``'s, which must fit ``layout`` and the config's network
+    sizes; a CheckpointError naming the key otherwise."""
+    try:
+        agent = load_network_policy(source, layout).agent
+    except checkpoint.CheckpointError as exc:
+        raise checkpoint.CheckpointError(f"config key 'init_checkpoint': {exc}") from None
+    sizes = (agent.hidden_size, agent.slot_hidden_size)
+    if sizes != (hidden_size, slot_hidden_size):
+        raise checkpoint.CheckpointError(
+            f"config key 'init_checkpoint': {checkpoint_file(source)} has hidden_size/slot_hidden_size {sizes}, "
+            f"this config {(hidden_size, slot_hidden_size)}"
+        )
+    return agent
+
+
 def scripted_controller(name: str) -> Controller:
     """The controller of an agent name that is no checkpoint: its scripted policy, or an
     UnknownPolicyError saying the name is neither."""

@@ -25,6 +25,7 @@ from training.config import TrainConfig, from_dict, save_config, to_dict
 from training.envs import EnvSpec, layout_for
 from training.logger import MetricLogger, plot_learning_curves
 from training.network import Agent
+from training.policies import load_start_network
 from training.pool import OpponentPool
 from training.rollout import collect_rollout, draw_episode
 from training.runners import Driver
@@ -225,26 +226,6 @@ def _save(run_dir: Path, agent, optimizer, config, progress: Progress, np_rng, p
     checkpoint.atomic_torch_save(data, run_dir / "latest.pt")
 
 
-def _warm_start(agent: Agent, config: TrainConfig, layout) -> None:
-    """Copy the network of ``config.init_from`` into ``agent`` (a new run's weights only;
-    optimiser, counters and pool start fresh), or raise CheckpointError naming the key."""
-    from training.policies import checkpoint_file
-
-    path = checkpoint_file(config.init_from)
-    try:
-        data = checkpoint.load(path)
-        source = checkpoint.build_agent(data, path, expect_layout=layout)
-    except checkpoint.CheckpointError as exc:
-        raise checkpoint.CheckpointError(f"config key 'init_from': {exc}") from None
-    sizes = (source.hidden_size, source.slot_hidden_size)
-    if sizes != (config.hidden_size, config.slot_hidden_size):
-        raise checkpoint.CheckpointError(
-            f"config key 'init_from': {path} has hidden_size/slot_hidden_size {sizes}, "
-            f"this config {(config.hidden_size, config.slot_hidden_size)}"
-        )
-    agent.load_state_dict(source.state_dict())
-
-
 def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_updates: int | None = None) -> Path:
     """Train (or continue, with ``resume``) the run in ``run_dir``; returns ``run_dir``.
 
@@ -257,8 +238,10 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
     env_spec = env_spec_of(config)
     layout = layout_for(env_spec)
     agent = Agent(layout, config.hidden_size, config.slot_hidden_size)
-    if not resume and config.init_from is not None:
-        _warm_start(agent, config, layout)  # before anything is written: a bad source leaves no run
+    if not resume and config.init_checkpoint is not None:
+        # Before anything is written: a bad source leaves no run. Optimiser and pool start fresh.
+        source = load_start_network(config.init_checkpoint, layout, config.hidden_size, config.slot_hidden_size)
+        agent.load_state_dict(source.state_dict())
     run_dir.mkdir(parents=True, exist_ok=True)
     optimizer = torch.optim.Adam(agent.parameters(), lr=config.learning_rate, eps=1e-5)
     pool = OpponentPool(run_dir, config.pool_size)

@@ -42,7 +42,7 @@ from carousel_env.envs.aec import observation_layout
 from carousel_env.integrations.rllib import CarouselMultiAgentEnv
 from training import checkpoint
 from training.config import save_config
-from training.policies import checkpoint_file
+from training.policies import checkpoint_file, load_start_network
 from training.rllib.config import RllibConfig, from_dict
 from training.rllib.module import export_module, module_spec, module_state
 from training.rllib.selfplay import MAIN, SeatMapping, SelfPlayCallback, copy_main_into, module_ids
@@ -269,10 +269,10 @@ def train(
             log(f"resumed {run_dir} at iteration {algorithm.iteration}")
         else:
             if config.init_checkpoint:
-                path = checkpoint_file(config.init_checkpoint)
-                agent = checkpoint.build_agent(checkpoint.load(path), path, observation_layout(config.k_suggestions))
+                layout = observation_layout(config.k_suggestions)
+                agent = load_start_network(config.init_checkpoint, layout, config.hidden_size, config.slot_hidden_size)
                 algorithm.set_state({"learner_group": {"learner": {"rl_module": {MAIN: module_state(agent)}}}})
-                log(f"learner and pool start from {path}")
+                log(f"learner and pool start from {checkpoint_file(config.init_checkpoint)}")
             copy_main_into(algorithm, module_ids(config.pool_size)[1:])
         summary.runner_nodes = env_runner_nodes(algorithm)
         if summary.runner_nodes:
