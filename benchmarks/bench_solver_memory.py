@@ -40,8 +40,9 @@ import sys
 import time
 from pathlib import Path
 
+from tests.data.generate_stress_positions import OUT as STRESS
+
 ROOT = Path(__file__).resolve().parents[1]
-STRESS = ROOT / "tests" / "data" / "solver_stress_positions.jsonl"
 MMAP_THRESHOLD = str(128 * 1024)
 
 
@@ -53,17 +54,37 @@ def _status_kib(field: str) -> int:
     raise RuntimeError(f"no {field} in /proc/self/status")
 
 
+class PeakResident:
+    """The resident-set peak of a block over the resident set before it, in KiB (the module
+    docstring: ``malloc_trim``, ``VmRSS``, ``VmHWM`` reset by ``clear_refs``). Run with
+    ``MALLOC_MMAP_THRESHOLD_`` at :data:`MMAP_THRESHOLD`, as the workers are, for freed
+    arrays to leave the resident set."""
+
+    def __enter__(self) -> PeakResident:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+        self.base_kib = _status_kib("VmRSS")
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.peak_kib = _status_kib("VmHWM") - self.base_kib
+
+    @property
+    def mib(self) -> float:
+        return self.peak_kib / 1024
+
+
 def worker() -> None:
     """Reads JSON lines ``{"table", "hand", "decks", "variant"}`` on stdin; writes one JSON
     line per position: ``{"i", "peak_kib", "seconds", "base_kib"}``."""
-    import ctypes
-
     from benchmarks.solver_startup import first_solve
     from carousel_env.engine.cards import parse_hand, parse_table
     from carousel_env.solver import solve
     from tests.support.stored import rules_of
 
-    libc = ctypes.CDLL("libc.so.6")
     first_solve()
     for i, line in enumerate(sys.stdin):
         item = json.loads(line)
@@ -73,15 +94,12 @@ def worker() -> None:
             rules_of(item["variant"], item["decks"]),
         )
         for _ in range(2):  # the second: a first crowded table loads (or compiles) the witnesses
-            libc.malloc_trim(0)
-            base = _status_kib("VmRSS")
-            with open("/proc/self/clear_refs", "w") as f:
-                f.write("5")
-            start = time.perf_counter()
-            solve(table, hand, rules, check_position=False)
-            seconds = time.perf_counter() - start
-            peak = _status_kib("VmHWM") - base
-        print(json.dumps({"i": i, "peak_kib": peak, "seconds": seconds, "base_kib": base}), flush=True)
+            with PeakResident() as peak:
+                start = time.perf_counter()
+                solve(table, hand, rules, check_position=False)
+                seconds = time.perf_counter() - start
+        row = {"i": i, "peak_kib": peak.peak_kib, "seconds": seconds, "base_kib": peak.base_kib}
+        print(json.dumps(row), flush=True)
 
 
 def measure(lines: list[str], batch: int, timeout: float | None = None) -> list[dict]:

@@ -20,38 +20,13 @@ import json
 
 import numpy as np
 
+from benchmarks.bench_solver_memory import STRESS, PeakResident
 from carousel_env.engine.cards import parse_hand, parse_table
-from carousel_env.solver import FULL_SWEEP_STATES, pipeline, prepare, sweep
+from carousel_env.solver import FULL_SWEEP_STATES, _position_arrays, pipeline, prepare, sweep
 from carousel_env.solver.entries import vector
-from tests.data.generate_stress_positions import OUT as STRESS
 from tests.support.stored import STORED_POSITIONS, rules_of
 
 MB = 1024 * 1024
-
-
-def _rss_kib(field: str) -> int:
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    return 0
-
-
-class _Peak:
-    """The resident-set growth of a block (run with ``MALLOC_MMAP_THRESHOLD_=131072``, as
-    ``bench_solver_memory``'s workers do, for freed arrays to leave the resident set)."""
-
-    def __enter__(self):
-        import ctypes
-
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-        self.base = _rss_kib("VmRSS")
-        with open("/proc/self/clear_refs", "w") as f:
-            f.write("5")
-        return self
-
-    def __exit__(self, *exc):
-        self.mib = (_rss_kib("VmHWM") - self.base) / 1024
 
 
 def sizes(tag: str, nstates: int, edges, pairs, nslots: int, entries) -> None:
@@ -74,11 +49,10 @@ def sizes(tag: str, nstates: int, edges, pairs, nslots: int, entries) -> None:
 def parts(item: dict) -> None:
     table, hand = parse_table(item["table"]), parse_hand(item["hand"])
     rules = rules_of(item["variant"], item["decks"])
-    units = np.array([u for meld in table for u in meld], dtype=np.int64)
-    lay = prepare.layout(units, np.array(hand, dtype=np.int64), rules.ace_low, rules.ace_high)
+    lay = prepare.layout(*_position_arrays(table, hand), rules.ace_low, rules.ace_high)
     hj, cells = lay.hand_jokers, lay.cells
     zero, no_tgt = np.int64(0), pipeline._no_targets()
-    with _Peak() as peak:
+    with PeakResident() as peak:
         states, edges, bounds, fut, first, pairs = sweep.explore(
             cells, hj, zero, zero, no_tgt, np.int64(FULL_SWEEP_STATES)
         )
@@ -87,7 +61,7 @@ def parts(item: dict) -> None:
         best_points, best_cards, plain = max(0, fut[0, 0]), max(0, fut[0, 1]), max(0, fut[0, 2])
     else:
         print(f"  unpruned sweep passed {FULL_SWEEP_STATES:,} states ({states.shape[0]:,} when it stopped)")
-        with _Peak() as peak:
+        with PeakResident() as peak:
             best_points, best_cards, plain = sweep.optima(cells, hj, zero)
         print(f"  optima: peak {peak.mib:.1f} MiB")
     if best_cards <= 0:
@@ -99,7 +73,7 @@ def parts(item: dict) -> None:
         sizes("unpruned sweep", states.shape[0], edges, pairs, first[-1], entries)
     else:
         del states, edges, fut, first, pairs
-        with _Peak() as peak:
+        with PeakResident() as peak:
             out = pipeline._targeted(cells, hj, best_cards, best_points, need_n, need_p)
         print(f"  pruned passes (_targeted, every round): peak {peak.mib:.1f} MiB")
         pairs, edges, bounds, _best, _where, entries = out
