@@ -10,6 +10,8 @@ import numba
 import numpy as np
 
 from carousel_env.solver import _cache, pipeline, witness
+from carousel_env.vector import encode as vector_encode
+from carousel_env.vector import kernel as vector_kernel
 
 
 def _fake_cache(folder):
@@ -47,6 +49,18 @@ def test_stamp_covers_every_solver_module_and_the_card_constants():
     modules = ["states", "lanes", "sweep", "entries", "answer", "pipeline", "prepare", "build", "witness/search"]
     expected = {f"solver/{module}.py" for module in modules} | {"solver/witness/settle.py", "engine/cards.py"}
     assert expected <= set(names)
+
+
+def test_the_vector_envs_stamp_covers_the_solver_and_what_its_kernel_embeds(tmp_path):
+    names = {line.split()[0] for line in _cache.sources_stamp(_cache.VECTOR_SOURCES).splitlines()}
+    solver = {line.split()[0] for line in _cache.sources_stamp().splitlines()}
+    assert solver < names
+    assert {"vector/kernel.py", "vector/encode.py", "engine/game.py", "envs/observation.py"} <= names
+    cache = tmp_path / "__pycache__"
+    _fake_cache(cache)
+    (cache / "numba-sources.stamp").write_text(_cache.sources_stamp())  # the solver's stamp is not enough
+    assert _cache.drop_stale_cache(cache, _cache.VECTOR_SOURCES)
+    assert not list(cache.glob("*.nb?"))
 
 
 def test_subpackage_caches_are_dropped_with_the_top_one(tmp_path):
@@ -106,7 +120,13 @@ def test_a_cold_first_call_says_so_in_one_line_before_compiling(monkeypatch, cap
 def test_the_notices_name_the_real_entry_points():
     # ENTRY_POINTS is keyed by name (``_cache`` cannot import what it caches): a renamed
     # entry point would fall back to the generic notice, so the keys must be these names.
-    entries = (pipeline.solve_packed, pipeline.has_play_packed, witness.witnessed)
+    entries = (
+        pipeline.solve_packed,
+        pipeline.has_play_packed,
+        witness.witnessed,
+        vector_kernel.step_games,
+        vector_encode.encode_games,
+    )
     assert set(_cache.ENTRY_POINTS) == {entry.__name__ for entry in entries}
     notices = {_cache.compile_notice(entry) for entry in entries}
     assert len(notices) == len(entries)  # each says what it compiles

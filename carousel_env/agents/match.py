@@ -41,7 +41,7 @@ from carousel_env.agents.registry import resolve_policy
 from carousel_env.agents.search import is_view_policy
 from carousel_env.engine.game import Action, GameState
 from carousel_env.engine.information import seat_view
-from carousel_env.engine.scoring import RoundScore
+from carousel_env.engine.scoring import GameResult, RoundScore
 from carousel_env.envs.aec import decision, engine_action, raw_env
 from carousel_env.envs.observation import encode, layout
 
@@ -92,9 +92,18 @@ def policy_action(policy: Policy, env: Any, seat: int, observation: np.ndarray, 
     """What ``policy`` plays at ``seat``'s decision in the AEC ``env``: a view policy decides
     from its seat's view of ``env.unwrapped.game_state``, any other policy from the
     observation. The one place every env-stepping driver (the loop above, the single-agent
-    env's opponents, terminal play) tells the two kinds apart."""
+    env's opponents, terminal play, the vector env's drivers through ``state_action``) tells
+    the two kinds apart."""
+    return state_action(policy, lambda: env.unwrapped.game_state, seat, observation, action_mask)
+
+
+def state_action(
+    policy: Policy, game_state: Callable[[], GameState], seat: int, observation: np.ndarray, action_mask: np.ndarray
+) -> int:
+    """:func:`policy_action` for a driver whose engine state comes from ``game_state()``
+    (asked only for a view policy: the vector env builds it from its arrays)."""
     if is_view_policy(policy):
-        return int(policy.decide(seat_view(env.unwrapped.game_state, seat), action_mask))
+        return int(policy.decide(seat_view(game_state(), seat), action_mask))
     return int(policy(observation, action_mask))
 
 
@@ -116,13 +125,25 @@ class EpisodeResult(Generic[C]):
     @classmethod
     def of(cls, episode: Episode[C], returns: Sequence[float], state: GameState | None) -> EpisodeResult[C]:
         """The result of ``episode`` ending in engine ``state`` (None: the env has none)."""
-        returns = tuple(float(r) for r in returns)
         if state is None:
-            return cls(episode, returns)
-        game = state.game_result
+            return cls(episode, tuple(float(r) for r in returns))
+        return cls.of_game(episode, returns, state.round_scores, state.scores, state.game_result)
+
+    @classmethod
+    def of_game(
+        cls,
+        episode: Episode[C],
+        returns: Sequence[float],
+        rounds: Sequence[RoundScore],
+        scores: Sequence[int],
+        game: GameResult | None,
+    ) -> EpisodeResult[C]:
+        """The result of ``episode`` whose rounds ended ``rounds`` with running ``scores``,
+        and ``game`` when the game itself ended."""
+        returns = tuple(float(r) for r in returns)
         if game is None:
-            return cls(episode, returns, state.round_scores, tuple(state.scores))
-        return cls(episode, returns, state.round_scores, tuple(game.totals), int(game.winner))
+            return cls(episode, returns, tuple(rounds), tuple(scores))
+        return cls(episode, returns, tuple(rounds), tuple(game.totals), int(game.winner))
 
     @property
     def standings(self) -> tuple[float, ...]:

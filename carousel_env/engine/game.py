@@ -41,6 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache
+from typing import NamedTuple
 
 from carousel_env.engine.cards import POINTS, Card, Hand, Table, hand_points, make_deck
 from carousel_env.engine.errors import IllegalAction
@@ -194,6 +195,17 @@ def _deal(
     return _begin_turn(state)
 
 
+def deal_round(
+    rules: Rules, seed: int, round_index: int, dealer: int, scores: tuple[int, ...], rounds_won: tuple[int, ...]
+) -> GameState:
+    """Round ``round_index`` of game ``seed`` dealt by ``dealer``, its first turn begun, with
+    these totals (Carousel only: Manipulation Rummy's first turn needs the solver). The
+    vector env deals its rounds here; the state keeps no earlier round's score."""
+    if rules.must_play:
+        raise TypeError("deal_round is for Carousel; Manipulation Rummy deals through new_game and next_round")
+    return _deal(rules, seed, round_index, dealer, scores, rounds_won, (), None)
+
+
 def next_round(state: GameState) -> GameState:
     """Deal the next round (the deal passes one seat to the left)."""
     if state.phase is not Phase.ROUND_OVER:
@@ -262,20 +274,52 @@ def _end_turn(state: GameState) -> GameState:
 
 def _end_round(state: GameState, end: RoundEnd, knocker: int | None = None, went_out: int | None = None) -> GameState:
     values = [hand_points(h) for h in state.hands]
-    result = score_round(values, state.rules, knocker=knocker, went_out=went_out, end=end)
-    scores = tuple(s + p for s, p in zip(state.scores, result.points))
-    rounds_won = tuple(w + (i in result.winners) for i, w in enumerate(state.rounds_won))
+    outcome = round_outcome(
+        state.rules, values, state.scores, state.rounds_won, state.round_index, state.dealer, end, knocker, went_out
+    )
     state = _replace(
         state,
-        scores=scores,
-        rounds_won=rounds_won,
-        round_scores=(*state.round_scores, result),
+        scores=outcome.scores,
+        rounds_won=outcome.rounds_won,
+        round_scores=(*state.round_scores, outcome.result),
         phase=Phase.ROUND_OVER,
     )
-    if max(scores) >= state.rules.target_score or state.round_index + 1 >= MAX_ROUNDS:
-        game = finish_game(scores, rounds_won, state.dealer, state.rules)
-        state = _replace(state, phase=Phase.GAME_OVER, game_result=game)
+    if outcome.game is not None:
+        state = _replace(state, phase=Phase.GAME_OVER, game_result=outcome.game)
     return state
+
+
+class RoundOutcome(NamedTuple):
+    """What a round's end makes of a game: the round's score, the new totals and rounds
+    won, and the game's result when the round ended it (else None)."""
+
+    result: RoundScore
+    scores: tuple[int, ...]
+    rounds_won: tuple[int, ...]
+    game: GameResult | None
+
+
+def round_outcome(
+    rules: Rules,
+    hand_values: list[int],
+    scores: tuple[int, ...],
+    rounds_won: tuple[int, ...],
+    round_index: int,
+    dealer: int,
+    end: RoundEnd,
+    knocker: int | None = None,
+    went_out: int | None = None,
+) -> RoundOutcome:
+    """The end of a round that ends ``end`` with these hand values, given the totals and
+    rounds won before it (the vector env, which keeps its games in arrays, ends its rounds
+    here too)."""
+    result = score_round(hand_values, rules, knocker=knocker, went_out=went_out, end=end)
+    scores = tuple(s + p for s, p in zip(scores, result.points))
+    rounds_won = tuple(w + (i in result.winners) for i, w in enumerate(rounds_won))
+    game = None
+    if max(scores) >= rules.target_score or round_index + 1 >= MAX_ROUNDS:
+        game = finish_game(scores, rounds_won, dealer, rules)
+    return RoundOutcome(result, scores, rounds_won, game)
 
 
 # ---------------------------------------------------------------- decisions

@@ -161,7 +161,7 @@ from pettingzoo import AECEnv
 from carousel_env.engine.cards import hand_str
 from carousel_env.engine.errors import IllegalAction
 from carousel_env.engine.game import ActionKind, GameState, Phase, allowed, apply, new_game, next_round
-from carousel_env.engine.scoring import RoundScore
+from carousel_env.engine.scoring import GameResult, RoundScore
 from carousel_env.envs import wrappers as aec_wrappers
 from carousel_env.envs.config import EnvConfig
 from carousel_env.envs.observation import ObservationLayout, encode, layout, upper_bounds
@@ -237,6 +237,29 @@ def rank_rewards(order: list[list[int]], n: int) -> list[float]:
         for seat in group:
             rewards[seat] = 1.0 - 2.0 * mean_rank / (n - 1)
         rank += len(group)
+    return rewards
+
+
+def round_rewards(config: EnvConfig, result: RoundScore, game: GameResult | None) -> list[float]:
+    """Every seat's reward for a round that ended with ``result`` (``game``: the game's
+    result when the round ended it), by ``config.reward`` (see Rewards)."""
+    n = len(result.points)
+    rewards = [0.0] * n
+    scale = config.reward_scale
+    if config.reward == "round_score":
+        paid = [result.points] + ([game.bonuses] if game is not None else [])
+        for points in paid:
+            total = sum(points)
+            for seat in range(n):
+                rewards[seat] += scale * (points[seat] - (total - points[seat]) / (n - 1))
+    elif game is not None or config.episode == "round":
+        if game is not None and config.episode == "game":
+            order = [[seat] for seat in game.standings]
+        else:
+            by_points = sorted(set(result.points), reverse=True)
+            order = [[s for s in range(n) if result.points[s] == p] for p in by_points]
+        for seat, r in enumerate(rank_rewards(order, n)):
+            rewards[seat] += scale * r
     return rewards
 
 
@@ -422,25 +445,10 @@ class raw_env(AECEnv):
             self._state = apply(state, engine_action(only, self._suggestions))
 
     def _round_over(self, state: GameState) -> None:
-        n = state.num_players
-        result = state.last_round
-        scale = self.config.reward_scale
-        self._rounds.append(result)
-        game = state.game_result
-        if self.config.reward == "round_score":
-            paid = [result.points] + ([game.bonuses] if game is not None else [])
-            for points in paid:
-                total = sum(points)
-                for seat, agent in enumerate(self.possible_agents):
-                    self.rewards[agent] += scale * (points[seat] - (total - points[seat]) / (n - 1))
-        elif game is not None or self.config.episode == "round":
-            if game is not None and self.config.episode == "game":
-                order = [[seat] for seat in game.standings]
-            else:
-                by_points = sorted(set(result.points), reverse=True)
-                order = [[s for s in range(n) if result.points[s] == p] for p in by_points]
-            for seat, r in enumerate(rank_rewards(order, n)):
-                self.rewards[self.possible_agents[seat]] += scale * r
+        self._rounds.append(state.last_round)
+        paid = round_rewards(self.config, state.last_round, state.game_result)
+        for seat, agent in enumerate(self.possible_agents):
+            self.rewards[agent] += paid[seat]
 
     def _publish_infos(self) -> None:
         # Fixed keys and shapes at every step, so generic wrappers can batch them.

@@ -120,7 +120,7 @@ FULL_SWEEP_STATES = 250_000
 # which settles most crowded positions in far less time than the sweeps; at most
 # ``WITNESS_BUDGET`` expanded states in all (0: the sweeps alone). Then sweep and
 # witnesses take turns, each round allowed ``WITNESS_GROWTH`` times the last's states and
-# expanded states (``_witness_rounds``), while a round's witnesses are allowed at most
+# expanded states (``witness_rounds``), while a round's witnesses are allowed at most
 # ``WITNESS_MOST``: a light position never pays for a long search, nor a heavy one that
 # witnesses settle for a long sweep. A position that neither settles early pays for the
 # rounds (about 10,000 states and 18,000 expanded states) before its full sweep.
@@ -130,13 +130,15 @@ WITNESS_MOST = 16_000
 WITNESS_GROWTH = 8  # a sweep that passes its states is thrown away and the next starts over
 
 
-def _witness_rounds(units: np.ndarray, hand_cards: np.ndarray, rules: Rules, k: int, limit: int) -> np.ndarray:
+def witness_rounds(
+    units: np.ndarray, hand_cards: np.ndarray, ace_low: bool, ace_high: bool, k: int, limit: int
+) -> np.ndarray:
     """The packed answer (``answer``) of a position whose first sweep passed
     ``WITNESS_AFTER_STATES`` states: witnesses, then sweeps and witnesses in turns, each
     round allowed ``WITNESS_GROWTH`` times the last's states and expanded states, until the
     sweep finishes, witnesses settle the position, some entry proves to have no witness, or
     the rounds reach ``WITNESS_MOST``; then one sweep of up to ``FULL_SWEEP_STATES``."""
-    low, high, budget, tries = rules.ace_low, rules.ace_high, FULL_SWEEP_STATES, WITNESS_BUDGET
+    low, high, budget, tries = ace_low, ace_high, FULL_SWEEP_STATES, WITNESS_BUDGET
     level = min(WITNESS_AFTER_STATES, budget)
     while True:
         settled = _cache.first_call(witness.witnessed, units, hand_cards, low, high, k, limit, tries)
@@ -174,7 +176,7 @@ def solve(table: Table, hand: Hand, rules: Rules, k: int = 8, *, check_position:
         pipeline.solve_packed, units, hand_cards, rules.ace_low, rules.ace_high, k, limit, FULL_SWEEP_STATES, level
     )
     if not packed.shape[0]:
-        packed = _witness_rounds(units, hand_cards, rules, k, limit)
+        packed = witness_rounds(units, hand_cards, rules.ace_low, rules.ace_high, k, limit)
     packed = tuple(packed.tolist())  # slices of a tuple are tuples: no second copy per meld
     best_points, best_cards, count = packed[:3]
     if best_cards < 0:

@@ -24,23 +24,33 @@ from typing import Any, TypeVar
 _HERE = Path(__file__).resolve().parent
 _PACKAGES = _HERE.parent  # carousel_env: the stamp names each source by its path from here
 _SOURCES = (*sorted(_HERE.rglob("*.py")), _PACKAGES / "engine" / "cards.py")
+# The vector env's compiled turns embed the solver's code and the constants of the engine's
+# turns and scoring and of the observation layout: its cache depends on all of them.
+VECTOR_CACHE = _PACKAGES / "vector" / "__pycache__"
+VECTOR_SOURCES = (
+    *_SOURCES,
+    *sorted((_PACKAGES / "vector").glob("*.py")),
+    _PACKAGES / "engine" / "game.py",
+    _PACKAGES / "engine" / "scoring.py",
+    _PACKAGES / "envs" / "observation.py",
+)
 _STAMP_NAME = "numba-sources.stamp"
 
 
-def sources_stamp() -> str:
+def sources_stamp(sources: tuple[Path, ...] = _SOURCES) -> str:
     """Path, modification time and size of every source the compiled code depends on."""
     parts = []
-    for path in _SOURCES:
+    for path in sources:
         stat = path.stat()
         parts.append(f"{path.relative_to(_PACKAGES).as_posix()} {stat.st_mtime_ns} {stat.st_size}")
     return "\n".join(parts)
 
 
-def drop_stale_cache(cache: Path = _HERE / "__pycache__") -> bool:
+def drop_stale_cache(cache: Path = _HERE / "__pycache__", sources: tuple[Path, ...] = _SOURCES) -> bool:
     """Delete the compiled code cached in ``cache`` and in the ``__pycache__`` folders below
-    its parent (the subpackages') if the sources changed since ``cache`` was stamped;
+    its parent (the subpackages') if ``sources`` changed since ``cache`` was stamped;
     returns whether it did. Errors (a read-only folder) are ignored."""
-    stamp = sources_stamp()
+    stamp = sources_stamp(sources)
     marker = cache / _STAMP_NAME
     try:
         if marker.read_text() == stamp:
@@ -66,6 +76,8 @@ ENTRY_POINTS = {
     "solve_packed": ("the solver", 20),
     "witnessed": ("the solver's witness search (for crowded tables)", 15),
     "has_play_packed": ("the solver's play check", 10),
+    "step_games": ("the vector env's turns with the solver", 25),
+    "encode_games": ("the vector env's observations", 3),
 }
 # Where numba's cache cannot be asked (see ``compiled_in_cache``), a first call that takes
 # longer than this is taken to be compiling (a warm cache loads an entry point in well

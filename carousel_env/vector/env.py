@@ -1,0 +1,317 @@
+"""Carousel as a vector environment: ``N`` games stepped together, every seat's view batched.
+
+.. code-block:: python
+
+    import numpy as np
+    from carousel_env.vector import CarouselVectorEnv
+
+    venv = CarouselVectorEnv(num_envs=64, num_players=2)
+    step = venv.reset(seed=0)                     # games seeded 0..63
+    rng = np.random.default_rng(0)
+    for _ in range(1000):
+        legal = step.action_mask.astype(bool)      # (N, 3 + K): the acting seat's mask
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in legal])
+        step = venv.step(actions)
+        step.rewards                               # (N, players): every seat, acting or not
+
+Each game advances by one decision of its acting seat per ``step``; ``to_play[i]`` is the
+seat whose observation (``observation[i]``) and mask (``action_mask[i]``) the row holds.
+Actions, observations, masks, rewards and the env's configuration are exactly the AEC
+env's (:mod:`carousel_env.envs.aec`): decisions with one legal action are taken by the
+env, ``rewards[i, s]`` is what seat ``s`` earned in the step (round ends, the game's end),
+and ``tests/test_vector_env.py`` requires both envs to agree at every step of seeded games.
+
+Episodes reset themselves in the step that ends them: ``terminated[i]`` is True, the
+rewards are the episode's last, and the row's observation is already the next episode's
+first decision; ``info.finished`` holds the ended game (its rounds and result). With
+``autoreset=False`` a finished row stays over (empty mask) until ``reset_rows`` deals it
+a new game. A row given the action ``WAIT`` (-1) does not move in that step: drivers
+that decide some seats elsewhere (scripted opponents, a learner's turn) step the rows
+that are ready. Game
+seeds follow the AEC env: ``reset(seed=s)`` gives game ``i`` the seed ``s + i`` and each
+later episode of game ``i`` a seed drawn from ``random.Random(s + i)``, so row ``i`` plays
+the games ``raw_env().reset(seed=s + i)`` and then ``reset()`` would.
+
+How: the positions live in arrays (:class:`~carousel_env.vector.arrays.GameArrays`), and
+one compiled call makes every game's action, takes the forced decisions, solves the next
+decisions and another encodes the observations (``kernel``, ``encode``); Python runs only
+once per round of a game (the engine deals and scores it). The Carousel variant only:
+Manipulation Rummy's must-play draws are not compiled (``EnvConfigError``).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import NamedTuple
+
+import numpy as np
+
+from carousel_env.engine.cards import hand_points
+from carousel_env.engine.errors import IllegalAction
+from carousel_env.engine.game import deal_round, new_game, round_outcome
+from carousel_env.engine.scoring import GameResult, RoundScore
+from carousel_env.envs.aec import INFO_KEYS, NUM_FIXED_ACTIONS, action_name, round_rewards
+from carousel_env.envs.config import EnvConfig, EnvConfigError
+from carousel_env.envs.observation import ObservationLayout, layout
+from carousel_env.solver import _cache
+from carousel_env.vector import encode, kernel
+from carousel_env.vector.arrays import DEALER, ROUND_INDEX, GameArrays
+
+WAIT = -1  # the action of a row that does not move in a step
+_NOT_STEPPED = -2  # the kernel's "leave this row alone" (its -1 means "just dealt")
+
+
+class FinishedGame(NamedTuple):
+    """An episode that ended in a step: its row, its game seed, its rounds (the engine's
+    scores) and, when the game itself ended, the game's result."""
+
+    env: int
+    seed: int
+    rounds: tuple[RoundScore, ...]
+    scores: tuple[int, ...]
+    result: GameResult | None
+
+
+class VectorInfo(NamedTuple):
+    """Per row, what the AEC env's infos hold (``INFO_KEYS``), plus the rows' game seeds
+    and the episodes that ended."""
+
+    num_auto_actions: np.ndarray  # (N,) actions the env took since the last step
+    rounds_ended: np.ndarray  # (N,)
+    round_points: np.ndarray  # (N, players) points of those rounds, summed
+    game_over: np.ndarray  # (N,) bool: the game ended in this step
+    seeds: np.ndarray  # (N,) the game seed each row plays now (after any reset)
+    finished: tuple[FinishedGame, ...]
+
+
+class VectorStep(NamedTuple):
+    observation: np.ndarray  # (N, size) float32: the acting seat's observation
+    action_mask: np.ndarray  # (N, 3 + K) int8
+    to_play: np.ndarray  # (N,) the acting seat
+    rewards: np.ndarray  # (N, players) float64
+    terminated: np.ndarray  # (N,) bool: the episode ended (the row now plays the next one)
+    info: VectorInfo
+
+
+assert VectorInfo._fields[:4] == INFO_KEYS  # the AEC env's info keys, in its order
+
+
+class CarouselVectorEnv:
+    """``num_envs`` Carousel games stepped together (see the module docstring)."""
+
+    def __init__(self, num_envs: int, autoreset: bool = True, **config: object) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise EnvConfigError("num_envs", f"must be an int >= 1, got {num_envs!r}")
+        if not isinstance(autoreset, bool):
+            raise EnvConfigError("autoreset", f"must be True or False, got {autoreset!r}")
+        self.autoreset = autoreset
+        self.config = EnvConfig.from_kwargs(**config)
+        if self.config.rules.must_play:
+            raise EnvConfigError("variant", "the vector env plays Carousel only (Manipulation Rummy: use env())")
+        if self.config.render_mode is not None:
+            raise EnvConfigError("render_mode", "the vector env does not render (render one game with env())")
+        self.num_envs = num_envs
+        self.rules = self.config.rules
+        self.num_players = self.rules.num_players
+        self.k = self.config.k_suggestions
+        self.observation_layout: ObservationLayout = layout(self.k)
+        self.num_actions = NUM_FIXED_ACTIONS + self.k
+        self.arrays = GameArrays.empty(num_envs, self.rules, self.k)
+        rules = self.rules
+        limit = -1 if rules.knock_limit is None else rules.knock_limit
+        max_draws = 1 << 30 if rules.max_draws is None else rules.max_draws
+        self._rule = np.array([limit, max_draws, rules.ace_low, rules.ace_high], np.int64)
+        self._deck = np.array([rules.decks] * 52 + [rules.jokers, rules.deck_size], np.float64)
+        self._seed_rngs: list[random.Random] = []
+        self._seeds = np.zeros(num_envs, np.int64)
+        self._rounds: list[list[RoundScore]] = [[] for _ in range(num_envs)]
+        self._obs = np.zeros((num_envs, self.observation_layout.size), np.float32)
+        self._rows = np.arange(num_envs, dtype=np.int64)
+        self._acting = np.ones(num_envs, np.bool_)
+        self._ready = False
+
+    # ------------------------------------------------------------ API
+
+    def reset(self, seed: int | list[int] | None = None) -> VectorStep:
+        """Deal a new game in every row: seeds ``seed + i`` (an int), one per row (a
+        list), or drawn at random (None)."""
+        if seed is None:
+            seeds = [random.getrandbits(62) for _ in range(self.num_envs)]
+        elif isinstance(seed, (list, tuple, np.ndarray)):
+            seeds = [int(s) for s in seed]
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"reset: {len(seeds)} seeds for {self.num_envs} games")
+        elif isinstance(seed, int) and not isinstance(seed, bool):
+            seeds = [seed + i for i in range(self.num_envs)]
+        else:
+            raise ValueError(f"reset: seed must be an int, a list of ints or None, got {seed!r}")
+        self._seed_rngs = [random.Random(s) for s in seeds]
+        rewards = np.zeros((self.num_envs, self.num_players))
+        info = self._blank_info()
+        actions = np.full(self.num_envs, -1, np.int64)
+        for g, s in enumerate(seeds):
+            self._start_game(g, s)
+        self._run(actions, rewards, info)
+        self._ready = True
+        return self._result(rewards, np.zeros(self.num_envs, np.bool_), info)
+
+    def step(self, actions) -> VectorStep:
+        """Every row's acting seat makes ``actions[row]``; a row given ``WAIT`` (-1) does not
+        move (its rewards are 0; a finished row without autoreset must wait). An illegal
+        action raises ``IllegalAction`` naming its row, and no game moves."""
+        if not self._ready:
+            raise IllegalAction("call reset() before step()")
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
+            raise IllegalAction(
+                f"actions must be {self.num_envs} ints (one per game), got {np.shape(actions)} {acts.dtype}"
+            )
+        acts = acts.astype(np.int64)
+        moving = acts != WAIT
+        bad = moving & ((acts < 0) | (acts >= self.num_actions))
+        if not bad.any():
+            bad = moving & (self.arrays.mask[self._rows, np.where(moving, acts, 0)] == 0)
+        if bad.any():
+            g = int(np.flatnonzero(bad)[0])
+            a = int(acts[g])
+            legal = (
+                ", ".join(action_name(i) for i in np.flatnonzero(self.arrays.mask[g])) or "none (the episode is over)"
+            )
+            what = f"{a} ({action_name(a)})" if 0 <= a < self.num_actions else f"{a} (out of 0..{self.num_actions - 1})"
+            raise IllegalAction(f"game {g}: action {what} is not legal now; legal: {legal}")
+        rewards = np.zeros((self.num_envs, self.num_players))
+        info = self._blank_info()
+        terminated = self._run(np.where(moving, acts, _NOT_STEPPED), rewards, info)
+        return self._result(rewards, terminated, info)
+
+    def reset_rows(self, rows, seeds) -> VectorStep:
+        """Deal a new game with ``seeds[j]`` in row ``rows[j]`` (the other rows do not move;
+        each such row's later games draw their seeds from ``random.Random(seeds[j])``)."""
+        if not self._ready:
+            raise IllegalAction("call reset() before reset_rows()")
+        rows, seeds = [int(r) for r in rows], [int(s) for s in seeds]
+        if len(rows) != len(seeds) or len(set(rows)) != len(rows) or not all(0 <= r < self.num_envs for r in rows):
+            raise ValueError(
+                f"reset_rows: rows must be distinct rows 0..{self.num_envs - 1}, one seed each; got {rows}, {seeds}"
+            )
+        actions = np.full(self.num_envs, _NOT_STEPPED, np.int64)
+        for g, s in zip(rows, seeds):
+            self._seed_rngs[g] = random.Random(s)
+            self._start_game(g, s)
+            actions[g] = -1
+        rewards = np.zeros((self.num_envs, self.num_players))
+        info = self._blank_info()
+        terminated = self._run(actions, rewards, info)
+        return self._result(rewards, terminated, info)
+
+    def game_state(self, g: int):
+        """Game ``g`` as an engine state (for view policies, tests and debugging)."""
+        return self.arrays.read(g, self.rules, int(self._seeds[g]), tuple(self._rounds[g]))
+
+    def suggestions_packed(self, g: int) -> np.ndarray:
+        """Game ``g``'s packed solver answer at its current decision (``solver.answer``)."""
+        return self.arrays.packed[g]
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    # ------------------------------------------------------------ internals
+
+    def _blank_info(self) -> dict:
+        n, p = self.num_envs, self.num_players
+        return {
+            "num_auto_actions": np.zeros(n, np.int64),
+            "rounds_ended": np.zeros(n, np.int64),
+            "round_points": np.zeros((n, p), np.int64),
+            "game_over": np.zeros(n, np.bool_),
+            "finished": [],
+        }
+
+    def _start_game(self, g: int, seed: int) -> None:
+        self._seeds[g] = seed
+        self._rounds[g] = []
+        self.arrays.write(g, new_game(self.rules, seed), None)
+
+    def _kernel(self, actions: np.ndarray) -> None:
+        a = self.arrays
+        args = (
+            a.hands, a.hand_len, a.units, a.n_units, a.meld_len, a.n_melds, a.stock, a.stock_len, a.turn, a.phase,
+            a.round_end, a.who, a.packed, a.slot_at, a.mask, a.auto, actions, np.int64(self.k),
+            np.int64(self.num_players), self._rule,
+        )  # fmt: skip
+        _cache.first_call(kernel.step_games, *args)
+
+    def _run(self, actions: np.ndarray, rewards: np.ndarray, info: dict) -> np.ndarray:
+        """Make ``actions`` (-1: a fresh deal), then end, score and deal rounds (Python,
+        once per round) until every row waits for a decision; returns which episodes ended."""
+        terminated = np.zeros(self.num_envs, np.bool_)
+        a = self.arrays
+        while True:
+            self._kernel(actions)
+            # A new episode's forced actions belong to it, not to the step that ended the last.
+            info["num_auto_actions"] += np.where((actions >= -1) & ~terminated, a.auto, 0)
+            ended = np.flatnonzero(a.phase == kernel.ROUND_OVER)
+            if not len(ended):
+                return terminated
+            actions = np.full(self.num_envs, _NOT_STEPPED, np.int64)
+            for g in ended.tolist():
+                self._end_round(int(g), rewards, info, terminated)
+                actions[g] = -1
+
+    def _end_round(self, g: int, rewards: np.ndarray, info: dict, terminated: np.ndarray) -> None:
+        """Score game ``g``'s round (the engine's scoring), pay it, then deal the next round
+        or, at the episode's end, the next game."""
+        a, rules = self.arrays, self.rules
+        end = kernel.END_CODES[a.round_end[g]]
+        who = int(a.who[g])
+        values = [hand_points(a.hand(g, p)) for p in range(self.num_players)]
+        outcome = round_outcome(
+            rules,
+            values,
+            tuple(a.scores[g].tolist()),
+            tuple(a.rounds_won[g].tolist()),
+            int(a.board[g, ROUND_INDEX]),
+            int(a.board[g, DEALER]),
+            end,
+            knocker=who if end is kernel.END_CODES[kernel.KNOCKED] else None,
+            went_out=who if end is kernel.END_CODES[kernel.WENT_OUT] else None,
+        )
+        self._rounds[g].append(outcome.result)
+        rewards[g] += round_rewards(self.config, outcome.result, outcome.game)
+        info["rounds_ended"][g] += 1
+        info["round_points"][g] += outcome.result.points
+        over = outcome.game is not None or self.config.episode == "round"
+        if over:
+            info["game_over"][g] = outcome.game is not None
+            info["finished"].append(
+                FinishedGame(g, int(self._seeds[g]), tuple(self._rounds[g]), outcome.scores, outcome.game)
+            )
+            terminated[g] = True
+            if self.autoreset:
+                self._start_game(g, self._seed_rngs[g].getrandbits(62))
+            else:
+                a.phase[g] = kernel.GAME_OVER  # the row waits for reset_rows; its mask stays empty
+            return
+        dealer = (int(a.board[g, DEALER]) + 1) % self.num_players
+        round_index = int(a.board[g, ROUND_INDEX]) + 1
+        state = deal_round(rules, int(self._seeds[g]), round_index, dealer, outcome.scores, outcome.rounds_won)
+        a.write(g, state, outcome.result)
+
+    def _result(self, rewards: np.ndarray, terminated: np.ndarray, info: dict) -> VectorStep:
+        a = self.arrays
+        to_play = a.turn[:, 0].copy()
+        args = (
+            self._obs, self._rows, to_play, self._acting, a.hands, a.hand_len, a.units, a.n_units, a.meld_len,
+            a.n_melds, a.stock_len, a.turn, a.phase, a.scores, a.rounds_won, a.last_points, a.board, a.packed,
+            a.slot_at, self._deck, np.int64(self._rule[0]),
+        )  # fmt: skip
+        _cache.first_call(encode.encode_games, *args)
+        vector_info = VectorInfo(
+            info["num_auto_actions"],
+            info["rounds_ended"],
+            info["round_points"],
+            info["game_over"],
+            self._seeds.copy(),
+            tuple(info["finished"]),
+        )
+        return VectorStep(self._obs.copy(), a.mask.copy(), to_play, rewards, terminated, vector_info)

@@ -1,0 +1,318 @@
+"""The vector env's compiled turns: the rules of a Carousel round a second time, over arrays.
+
+:mod:`carousel_env.engine.game` is the reference; this module repeats what happens within
+a round (draws, plays, knocks, turn ends, the stock running out, final turns) so that one
+compiled call steps every game of a :class:`~carousel_env.vector.arrays.GameArrays` with
+no Python per game. Deals and round ends stay with the engine (once per round, in
+Python): this code stops a game at ``ROUND_OVER``. ``tests/test_vector_env.py`` plays
+seeded games through both and requires the same observations, masks, rewards and scores
+at every step.
+
+Per game ``g`` a decision is: the kinds allowed (as ``engine.game.allowed``), the solver's
+packed answer in ``packed[g]`` (as ``carousel_env.solver.solve``, witness rounds
+included), the action mask; a decision with one legal action is taken at once (as the AEC
+env's ``_settle``) and counted in ``auto[g]``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, objmode
+
+from carousel_env.engine.cards import JOKER_POINTS, NUM_CARDS
+from carousel_env.engine.game import MAX_TURNS_PER_ROUND, Phase
+from carousel_env.engine.scoring import RoundEnd
+from carousel_env.solver import FULL_SWEEP_STATES, WITNESS_AFTER_STATES, WITNESS_BUDGET, _cache, witness_rounds
+from carousel_env.solver.pipeline import solve_packed
+
+_cache.drop_stale_cache(_cache.VECTOR_CACHE, _cache.VECTOR_SOURCES)  # before numba loads this module's cache
+
+PHASE_CODES = tuple(Phase)  # code i is PHASE_CODES[i] (the observation's phase order too)
+DRAWN, PLAYED, FINAL_TURN, MUST_PLAY, ROUND_OVER, GAME_OVER = range(len(PHASE_CODES))
+END_CODES = (None, *RoundEnd)  # code 0: the round goes on
+NO_END = 0
+KNOCKED, WENT_OUT, STOCK_OUT, TURN_CAP = (
+    END_CODES.index(e) for e in (RoundEnd.KNOCK, RoundEnd.GOING_OUT, RoundEnd.STOCK_EXHAUSTED, RoundEnd.TURN_CAP)
+)
+# The env's actions (carousel_env.envs.aec): fixed ones, then one per suggestion slot.
+DRAW_AGAIN, KNOCK, END_TURN, FIRST_SUGGESTION = 0, 1, 2, 3
+# Bytes of one game's packed answer: ``solver.answer.start`` allots 400 per suggestion.
+PACK_PER_SUGGESTION = 400
+
+
+def packed_size(k: int) -> int:
+    return 3 + k * PACK_PER_SUGGESTION
+
+
+@njit(cache=True)
+def card_points(c):
+    if c == NUM_CARDS:
+        return JOKER_POINTS
+    return min((c >> 2) + 1, 10)
+
+
+@njit(cache=True)
+def _hand_value(hands, hand_len, g, p):
+    total = 0
+    for i in range(hand_len[g, p]):
+        total += card_points(hands[g, p, i])
+    return total
+
+
+# ---------------------------------------------------------------- the solver
+
+
+def _witness_rounds(units, hand, ace_low, ace_high, k, knock_limit):
+    """The solver's own witness rounds, called back from the compiled turns: about one
+    decision in 40 (a crowded table) needs them, and linking the witness search into this
+    module's compiled code would add its compile time again (``solver._cache``)."""
+    return witness_rounds(units, hand, bool(ace_low), bool(ace_high), int(k), int(knock_limit))
+
+
+@njit(cache=True)
+def _solve(units, hand, ace_low, ace_high, k, knock_limit):
+    """``carousel_env.solver.solve``'s packed answer: one sweep, then (rarely) the witness rounds."""
+    level = np.int64(min(WITNESS_AFTER_STATES, FULL_SWEEP_STATES) if WITNESS_BUDGET > 0 else FULL_SWEEP_STATES)
+    packed = solve_packed(units, hand, ace_low, ace_high, k, knock_limit, np.int64(FULL_SWEEP_STATES), level)
+    if packed.shape[0]:
+        return packed
+    with objmode(packed="int64[:]"):
+        packed = _witness_rounds(units, hand, ace_low, ace_high, k, knock_limit)
+    return packed
+
+
+# ---------------------------------------------------------------- turns
+
+
+@njit(cache=True)
+def _end_round(phase, round_end, who, g, end, seat):
+    phase[g] = ROUND_OVER
+    round_end[g] = end
+    who[g] = seat
+
+
+@njit(cache=True)
+def _draw(hands, hand_len, stock, stock_len, draws, g, p):
+    """The top stock card into seat ``p``'s hand, kept sorted."""
+    stock_len[g] -= 1
+    card = stock[g, stock_len[g]]
+    i = hand_len[g, p]
+    while i > 0 and hands[g, p, i - 1] > card:
+        hands[g, p, i] = hands[g, p, i - 1]
+        i -= 1
+    hands[g, p, i] = card
+    hand_len[g, p] += 1
+    draws[g] += 1
+
+
+@njit(cache=True)
+def _begin_turn(hands, hand_len, stock, stock_len, turn, phase, round_end, who, g):
+    """``turn[g]``: current, draws this turn, turns this round, final turns left (-1: none)."""
+    turn[g, 1] = 0
+    turn[g, 2] += 1
+    if turn[g, 2] > MAX_TURNS_PER_ROUND:
+        _end_round(phase, round_end, who, g, TURN_CAP, -1)
+        return
+    if turn[g, 3] >= 0:
+        phase[g] = FINAL_TURN
+        return
+    _draw(hands, hand_len, stock, stock_len, turn[:, 1], g, turn[g, 0])
+    phase[g] = DRAWN
+
+
+@njit(cache=True)
+def _end_turn(hands, hand_len, stock, stock_len, turn, phase, round_end, who, g, players):
+    if turn[g, 3] >= 0:
+        turn[g, 3] -= 1
+        if turn[g, 3] == 0:
+            _end_round(phase, round_end, who, g, STOCK_OUT, -1)
+            return
+    elif stock_len[g] == 0:
+        turn[g, 3] = players  # every player, the next one first, takes one more turn
+    turn[g, 0] = (turn[g, 0] + 1) % players
+    _begin_turn(hands, hand_len, stock, stock_len, turn, phase, round_end, who, g)
+
+
+@njit(cache=True)
+def _play(hands, hand_len, units, n_units, meld_len, n_melds, phase, round_end, who, packed, at, g, p):
+    """Make the suggestion packed at ``packed[g, at:]``: its hand after, its new table."""
+    at += 5
+    at += 1 + packed[g, at]  # the cards added
+    n = packed[g, at]
+    for i in range(n):
+        hands[g, p, i] = packed[g, at + 1 + i]
+    hand_len[g, p] = n
+    at += 1 + n
+    melds = packed[g, at]
+    total = 0
+    for m in range(melds):
+        meld_len[g, m] = packed[g, at + 1 + m]
+        total += meld_len[g, m]
+    at += 1 + melds
+    for i in range(total):
+        units[g, i] = packed[g, at + i]
+    n_melds[g] = melds
+    n_units[g] = total
+    if phase[g] != FINAL_TURN:
+        phase[g] = PLAYED
+    if n == 0:
+        _end_round(phase, round_end, who, g, WENT_OUT, p)
+
+
+@njit(cache=True)
+def _decide(hands, hand_len, units, n_units, stock_len, turn, phase, packed, slot_at, mask, g, k, rule):
+    """Fill game ``g``'s decision (mask, packed answer, slot offsets); returns the number
+    of legal actions. ``rule``: knock limit (-1: none), max draws, ace low, ace high."""
+    for a in range(mask.shape[1]):
+        mask[g, a] = 0
+    packed[g, 2] = 0
+    ph = phase[g]
+    if ph in (ROUND_OVER, GAME_OVER):
+        return 0
+    p = turn[g, 0]
+    drawn_out = turn[g, 1] >= rule[1]
+    play = ph != DRAWN or not drawn_out
+    if ph == DRAWN:
+        if not drawn_out and stock_len[g] > 0:
+            mask[g, DRAW_AGAIN] = 1
+        else:
+            mask[g, END_TURN] = 1
+    else:
+        mask[g, END_TURN] = 1
+    if rule[0] >= 0 and _hand_value(hands, hand_len, g, p) <= rule[0]:
+        mask[g, KNOCK] = 1
+    legal = mask[g, DRAW_AGAIN] + mask[g, KNOCK] + mask[g, END_TURN]
+    if play:
+        answer = _solve(
+            units[g, : n_units[g]], hands[g, p, : hand_len[g, p]].copy(), rule[2] != 0, rule[3] != 0, k, rule[0]
+        )
+        count = 0 if answer[1] < 0 else min(answer[2], k)
+        for i in range(answer.shape[0]):  # a loop: a slice assignment compiles far more code
+            packed[g, i] = answer[i]
+        packed[g, 2] = count
+        at = 3
+        for s in range(count):
+            slot_at[g, s] = at
+            mask[g, FIRST_SUGGESTION + s] = 1
+            at += 5
+            at += 1 + answer[at]
+            at += 1 + answer[at]
+            melds = answer[at]
+            total = 0
+            for m in range(melds):
+                total += answer[at + 1 + m]
+            at += 1 + melds + total
+        legal += count
+    return legal
+
+
+@njit(cache=True)
+def _apply(
+    hands,
+    hand_len,
+    units,
+    n_units,
+    meld_len,
+    n_melds,
+    stock,
+    stock_len,
+    turn,
+    phase,
+    round_end,
+    who,
+    packed,
+    slot_at,
+    g,
+    action,
+    players,
+):
+    p = turn[g, 0]
+    if action == DRAW_AGAIN:
+        _draw(hands, hand_len, stock, stock_len, turn[:, 1], g, p)
+    elif action == END_TURN:
+        _end_turn(hands, hand_len, stock, stock_len, turn, phase, round_end, who, g, players)
+    elif action == KNOCK:
+        _end_round(phase, round_end, who, g, KNOCKED, p)
+    else:
+        at = slot_at[g, action - FIRST_SUGGESTION]
+        _play(hands, hand_len, units, n_units, meld_len, n_melds, phase, round_end, who, packed, at, g, p)
+
+
+@njit(cache=True)
+def step_games(
+    hands,
+    hand_len,
+    units,
+    n_units,
+    meld_len,
+    n_melds,
+    stock,
+    stock_len,
+    turn,
+    phase,
+    round_end,
+    who,
+    packed,
+    slot_at,
+    mask,
+    auto,
+    actions,
+    k,
+    players,
+    rule,
+):
+    """For every game ``g`` with ``actions[g] >= -1``: make action ``actions[g]`` (-1:
+    none, the game was just dealt), then take every forced decision until a real one or
+    the round's end. ``auto[g]`` counts the forced ones. Actions are legal: the caller
+    checked them against the masks."""
+    for g in range(actions.shape[0]):
+        if actions[g] < -1:
+            continue
+        auto[g] = 0
+        if actions[g] >= 0:
+            _apply(
+                hands,
+                hand_len,
+                units,
+                n_units,
+                meld_len,
+                n_melds,
+                stock,
+                stock_len,
+                turn,
+                phase,
+                round_end,
+                who,
+                packed,
+                slot_at,
+                g,
+                actions[g],
+                players,
+            )
+        while True:
+            legal = _decide(hands, hand_len, units, n_units, stock_len, turn, phase, packed, slot_at, mask, g, k, rule)
+            if legal != 1:
+                break
+            only = 0
+            while mask[g, only] == 0:
+                only += 1
+            auto[g] += 1
+            _apply(
+                hands,
+                hand_len,
+                units,
+                n_units,
+                meld_len,
+                n_melds,
+                stock,
+                stock_len,
+                turn,
+                phase,
+                round_end,
+                who,
+                packed,
+                slot_at,
+                g,
+                only,
+                players,
+            )

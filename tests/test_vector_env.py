@@ -1,0 +1,150 @@
+"""The vector env against the AEC env: the same seeded games, step for step (the
+differential test of the compiled rules), and its own API: shapes, resets, errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from carousel_env.engine.errors import IllegalAction
+from carousel_env.envs.aec import raw_env
+from carousel_env.envs.config import EnvConfigError
+from carousel_env.vector import WAIT, CarouselVectorEnv
+
+
+def _play_both(num_envs: int, steps: int, seed: int, **config) -> dict:
+    """Step ``num_envs`` vector games and as many AEC envs with the same random legal
+    actions, asserting that everything agrees at every step. Returns counts."""
+    venv = CarouselVectorEnv(num_envs, **config)
+    aecs = [raw_env(**config) for _ in range(num_envs)]
+    for i, env in enumerate(aecs):
+        env.reset(seed=seed + i)
+    step = venv.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    seen = {"episodes": 0, "rounds": 0, "plays": 0, "auto": 0}
+    for _ in range(steps):
+        for i, env in enumerate(aecs):
+            agent = env.agent_selection
+            assert step.to_play[i] == env.possible_agents.index(agent)
+            obs = env.observe(agent)
+            np.testing.assert_array_equal(step.action_mask[i], obs["action_mask"])
+            np.testing.assert_array_equal(step.observation[i], obs["observation"])
+            assert venv.game_state(i) == env.game_state
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in step.action_mask])
+        step = venv.step(actions)
+        for i, env in enumerate(aecs):
+            env.step(int(actions[i]))
+            rewards = [env.rewards[a] for a in env.possible_agents]
+            np.testing.assert_array_equal(step.rewards[i], rewards)
+            info = env.infos[env.possible_agents[0]]
+            assert step.info.num_auto_actions[i] == info["num_auto_actions"]
+            assert step.info.rounds_ended[i] == info["rounds_ended"]
+            np.testing.assert_array_equal(step.info.round_points[i], info["round_points"])
+            assert step.info.game_over[i] == info["game_over"]
+            done = all(env.terminations.values())
+            assert step.terminated[i] == done
+            seen["rounds"] += info["rounds_ended"]
+            seen["auto"] += info["num_auto_actions"]
+            seen["plays"] += actions[i] >= 3
+            if done:
+                finished = next(f for f in step.info.finished if f.env == i)
+                assert finished.rounds == env.game_state.round_scores
+                assert finished.result == env.game_state.game_result
+                seen["episodes"] += 1
+                env.reset()
+    return seen
+
+
+@pytest.mark.parametrize(
+    ("config", "steps"),
+    [
+        ({"num_players": 2}, 1500),
+        ({"num_players": 3, "round_bonus": "everyone"}, 700),
+        ({"num_players": 5, "k_suggestions": 3}, 500),
+        ({"num_players": 4, "episode": "round", "reward": "game_result"}, 500),
+        ({"num_players": 2, "reward": "game_result", "reward_scale": 2.0}, 800),
+    ],
+)
+def test_same_games_as_the_aec_env(config, steps):
+    seen = _play_both(4, steps, seed=11, **config)
+    # The run covers what it should: plays, forced actions, round ends, whole episodes.
+    assert seen["plays"] > 0 and seen["auto"] > 0 and seen["rounds"] > 0 and seen["episodes"] > 0
+
+
+def test_batched_shapes_and_dtypes():
+    venv = CarouselVectorEnv(3, num_players=3, k_suggestions=5)
+    step = venv.reset(seed=0)
+    assert step.observation.shape == (3, venv.observation_layout.size) and step.observation.dtype == np.float32
+    assert step.action_mask.shape == (3, 8) and step.action_mask.dtype == np.int8
+    assert step.rewards.shape == (3, 3) and step.terminated.shape == (3,)
+    assert list(step.info.seeds) == [0, 1, 2]
+    assert all(step.action_mask[i, :].any() for i in range(3))
+
+
+def test_seeded_resets_replay():
+    a, b = CarouselVectorEnv(2), CarouselVectorEnv(2)
+    sa, sb = a.reset(seed=5), b.reset(seed=[5, 6])
+    np.testing.assert_array_equal(sa.observation, sb.observation)
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in sa.action_mask])
+        sa, sb = a.step(actions), b.step(actions)
+        np.testing.assert_array_equal(sa.observation, sb.observation)
+        np.testing.assert_array_equal(sa.rewards, sb.rewards)
+
+
+def test_illegal_action_names_the_game_and_moves_nothing():
+    venv = CarouselVectorEnv(2)
+    step = venv.reset(seed=3)
+    before = [venv.game_state(i) for i in range(2)]
+    illegal = int(np.flatnonzero(step.action_mask[1] == 0)[0])
+    legal = int(np.flatnonzero(step.action_mask[0])[0])
+    with pytest.raises(IllegalAction, match=r"game 1: action .* is not legal now; legal: "):
+        venv.step(np.array([legal, illegal]))
+    with pytest.raises(IllegalAction, match=r"out of 0\.\.10"):
+        venv.step(np.array([legal, 99]))
+    with pytest.raises(IllegalAction, match="2 ints"):
+        venv.step(np.array([legal]))
+    assert [venv.game_state(i) for i in range(2)] == before
+
+
+def test_step_before_reset_and_bad_config():
+    with pytest.raises(IllegalAction, match="reset"):
+        CarouselVectorEnv(1).step(np.array([0]))
+    with pytest.raises(EnvConfigError, match="num_envs"):
+        CarouselVectorEnv(0)
+    with pytest.raises(EnvConfigError, match="variant"):
+        CarouselVectorEnv(1, variant="manipulation_rummy", num_players=3)
+    with pytest.raises(EnvConfigError, match="k_suggestions"):
+        CarouselVectorEnv(1, k_suggestions=0)
+    with pytest.raises(ValueError, match="seeds for 2 games"):
+        CarouselVectorEnv(2).reset(seed=[1])
+
+
+def test_wait_leaves_a_row_as_it_is():
+    venv = CarouselVectorEnv(2, num_players=3)
+    step = venv.reset(seed=8)
+    before = venv.game_state(1)
+    first = int(np.flatnonzero(step.action_mask[0])[0])
+    after = venv.step(np.array([first, WAIT]))
+    assert venv.game_state(1) == before
+    np.testing.assert_array_equal(after.observation[1], step.observation[1])
+    assert not after.rewards[1].any() and after.info.num_auto_actions[1] == 0
+
+
+def test_without_autoreset_a_finished_row_waits_for_reset_rows():
+    venv = CarouselVectorEnv(2, autoreset=False, episode="round")
+    step = venv.reset(seed=4)
+    rng = np.random.default_rng(1)
+    while not step.terminated[0]:
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else WAIT for m in step.action_mask])
+        step = venv.step(actions)
+    assert not step.action_mask[0].any() and step.info.finished[0].env == 0
+    with pytest.raises(IllegalAction, match=r"game 0: .*legal: none"):
+        venv.step(np.array([0, WAIT]))
+    fresh = venv.reset_rows([0], [123])
+    assert fresh.action_mask[0].any() and fresh.info.seeds[0] == 123
+    one = CarouselVectorEnv(1).reset(seed=123)
+    np.testing.assert_array_equal(fresh.observation[0], one.observation[0])
+    with pytest.raises(ValueError, match="distinct rows"):
+        venv.reset_rows([0, 0], [1, 2])
