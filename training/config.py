@@ -63,6 +63,11 @@ class TrainConfig:
     env_factory: str = _documented(
         DEFAULT_ENV_FACTORY, "callable building the environment, as module:function (tests plug in a fake here)"
     )
+    vector_env: bool = _documented(
+        True,
+        "step the game copies with the compiled vector env (false: one AEC env per copy; the same games, slower;"
+        " an env_factory other than Carousel's always uses AEC envs)",
+    )
 
     # ---- rollout and self-play
     total_timesteps: int = _documented(

@@ -31,6 +31,9 @@ class EnvSpec:
     reward: str | None = None
     reward_scale: float | None = None
     factory: str = DEFAULT_ENV_FACTORY
+    # Step Carousel's copies with the compiled vector env (``training.runners.VectorRunner``);
+    # False: one AEC env per copy. Any other factory is always stepped as AEC envs.
+    vector: bool = True
 
     def kwargs(self) -> dict[str, Any]:
         options = {

@@ -201,7 +201,13 @@ class Progress:
 
 def env_spec_of(config: TrainConfig) -> EnvSpec:
     return EnvSpec(
-        config.num_players, config.k_suggestions, config.episode, config.reward, config.reward_scale, config.env_factory
+        config.num_players,
+        config.k_suggestions,
+        config.episode,
+        config.reward,
+        config.reward_scale,
+        config.env_factory,
+        config.vector_env,
     )
 
 

@@ -5,6 +5,10 @@
   engine state, through the match runner's loop). A seat controlled by a network stops the
   copy and is reported back, so network decisions are batched across copies
   (``episodes.act_batched``).
+* ``VectorRunner`` does the same over one :class:`~carousel_env.vector.CarouselVectorEnv`:
+  each step moves every copy that has an action in one compiled call. It plays the very
+  same games as ``Runner`` (``tests/test_training_vector.py``) and is what training uses
+  for Carousel's own env; ``Runner`` remains for other env factories (the tests' stand-in).
 * ``Driver`` owns the runners: one in-process (``num_workers=0``) or one per worker
   process. Its ``step`` hands network actions out and gathers the next decision points.
 
@@ -28,9 +32,10 @@ import numpy as np
 import torch
 
 from carousel_env.agents.baselines import Policy
-from carousel_env.agents.match import Episode, EpisodeResult, advance_to_decision
+from carousel_env.agents.match import Episode, EpisodeResult, advance_to_decision, state_action
 from carousel_env.agents.registry import get_policy
-from training.envs import EnvSpec, game_state, make_env
+from carousel_env.vector import WAIT, CarouselVectorEnv, FinishedGame, VectorStep
+from training.envs import DEFAULT_ENV_FACTORY, EnvSpec, game_state, make_env
 from training.policies import Controller, ControllerKind
 
 
@@ -102,6 +107,94 @@ class Runner:
             env.close()
 
 
+class VectorRunner:
+    """``Runner`` over one vector env: the copies' network actions move together, then the
+    scripted seats' (each copy's policy decides in Python, all copies step at once) until
+    every copy touched waits for a network seat or has finished its episode."""
+
+    def __init__(self, env_spec: EnvSpec, env_ids: list[int]) -> None:
+        self.env_ids = list(env_ids)
+        self.row = {e: r for r, e in enumerate(self.env_ids)}
+        self.venv = CarouselVectorEnv(len(self.env_ids), autoreset=False, **env_spec.kwargs())
+        self.n = env_spec.num_players
+        self.last: VectorStep | None = None
+        self.episodes: dict[int, Episode[Controller]] = {}
+        self.returns: dict[int, np.ndarray] = {}
+        self.scripted: dict[int, dict[int, Policy]] = {}
+
+    def step(self, actions: dict[int, int], resets: dict[int, Episode[Controller]]) -> list[Report]:
+        rewards = {e: np.zeros(self.n) for e in (*actions, *resets)}
+        steps = {e: 0 for e in rewards}
+        finished: dict[int, FinishedGame] = {}
+        if self.last is None:  # rows without an episode yet wait at a throwaway deal
+            self.last = self.venv.reset(seed=0)
+        if actions:
+            moves = np.full(len(self.env_ids), WAIT, np.int64)
+            for e, action in actions.items():
+                moves[self.row[e]] = action
+                steps[e] += 1
+            self._take(self.venv.step(moves), rewards, finished)
+        if resets:
+            for e, episode in resets.items():
+                self.episodes[e] = episode
+                self.scripted[e] = {
+                    seat: get_policy(c.name, seed=episode.seed + seat)
+                    for seat, c in enumerate(episode.controllers)
+                    if c.kind is ControllerKind.SCRIPTED
+                }
+                self.returns[e] = np.zeros(self.n)
+            rows = [self.row[e] for e in resets]
+            self._take(self.venv.reset_rows(rows, [ep.seed for ep in resets.values()]), rewards, finished)
+        while True:  # the scripted seats, until every copy touched waits for a network seat
+            moves = np.full(len(self.env_ids), WAIT, np.int64)
+            for e in rewards:
+                r = self.row[e]
+                policy = self.scripted[e].get(int(self.last.to_play[r]))
+                if e in finished or policy is None:
+                    continue
+                moves[r] = state_action(
+                    policy,
+                    lambda r=r: self.venv.game_state(r),
+                    int(self.last.to_play[r]),
+                    self.last.observation[r],
+                    self.last.action_mask[r],
+                )
+                steps[e] += 1
+            if not (moves != WAIT).any():
+                break
+            self._take(self.venv.step(moves), rewards, finished)
+        return [self._report(e, rewards[e], steps[e], finished.get(e)) for e in rewards]
+
+    def _take(self, step: VectorStep, rewards: dict[int, np.ndarray], finished: dict[int, FinishedGame]) -> None:
+        self.last = step
+        for e in rewards:
+            rewards[e] += step.rewards[self.row[e]]
+        for game in step.info.finished:
+            finished[self.env_ids[game.env]] = game
+
+    def _report(self, e: int, rewards: np.ndarray, steps: int, game: FinishedGame | None) -> Report:
+        self.returns[e] += rewards
+        episode = self.episodes[e]
+        if game is None:
+            r = self.row[e]
+            seat = int(self.last.to_play[r])
+            obs, mask = self.last.observation[r], self.last.action_mask[r]
+            return Report(e, rewards, steps, seat, episode.controllers[seat], obs, mask)
+        result = EpisodeResult.of_game(episode, self.returns[e], game.rounds, game.scores, game.result)
+        return Report(e, rewards, steps, result=result)
+
+    def close(self) -> None:
+        self.venv.close()
+
+
+def make_runner(env_spec: EnvSpec, env_ids: list[int]) -> Runner | VectorRunner:
+    """The vector runner for Carousel's own env (unless ``env_spec.vector`` is False), the
+    AEC runner for any other factory."""
+    if env_spec.vector and env_spec.factory == DEFAULT_ENV_FACTORY:
+        return VectorRunner(env_spec, env_ids)
+    return Runner(env_spec, env_ids)
+
+
 @dataclass(frozen=True)
 class WorkerFailure:
     """A worker's exception, sent back so that the learner fails with the real cause."""
@@ -112,7 +205,7 @@ class WorkerFailure:
 def _worker(conn, env_spec: EnvSpec, env_ids: list[int]) -> None:
     """A worker's loop: ``(actions, resets)`` in, the runner's reports out; None closes."""
     torch.set_num_threads(1)
-    runner = Runner(env_spec, env_ids)
+    runner = make_runner(env_spec, env_ids)
     while (step := conn.recv()) is not None:
         try:
             conn.send(runner.step(*step))
@@ -127,10 +220,10 @@ class Driver:
 
     def __init__(self, env_spec: EnvSpec, num_envs: int, num_workers: int = 0) -> None:
         self.num_envs = num_envs
-        self.local: Runner | None = None
+        self.local: Runner | VectorRunner | None = None
         self.workers: list[tuple[Any, Any, list[int]]] = []
         if num_workers == 0:
-            self.local = Runner(env_spec, list(range(num_envs)))
+            self.local = make_runner(env_spec, list(range(num_envs)))
             return
         # spawn, not fork: forking a process that has started torch's threads can deadlock.
         ctx = mp.get_context("spawn")

@@ -1,0 +1,64 @@
+"""Training's rollouts through the vector env play the very games the AEC runner plays:
+the same decisions, observations, masks, actions, rewards and results."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from carousel_env.agents.match import Episode
+from carousel_env.envs.observation import layout
+from training.envs import EnvSpec
+from training.network import Agent
+from training.policies import LEARNER, Controller, NetworkPolicy
+from training.rollout import collect_rollout
+from training.runners import Driver, Runner, VectorRunner, make_runner
+
+POOL = Controller.pool("snapshot")
+
+
+def _rollout(runner_class, spec: EnvSpec, controllers, target: int):
+    driver = Driver(spec, num_envs=3)
+    driver.local = runner_class(spec, list(range(3)))  # the runner under test, in-process
+    torch.manual_seed(0)
+    lay = layout(spec.k_suggestions)
+    agent = Agent(lay, 32, 16)
+    opponent = NetworkPolicy(Agent(lay, 32, 16), generator=torch.Generator().manual_seed(1))
+    seeds = iter(range(500, 600))
+    try:
+        return collect_rollout(
+            driver, agent, {POOL: opponent}, lambda: Episode(next(seeds), controllers), target=target
+        )
+    finally:
+        driver.close()
+
+
+@pytest.mark.parametrize(
+    ("players", "controllers", "episode"),
+    [
+        (2, (LEARNER, Controller.scripted("greedy")), "round"),
+        (3, (Controller.scripted("smart"), LEARNER, POOL), "round"),
+        (2, (POOL, LEARNER), "game"),
+    ],
+)
+def test_vector_runner_plays_the_aec_runners_games(players, controllers, episode):
+    spec = EnvSpec(num_players=players, k_suggestions=4, episode=episode)
+    target = 120 if episode == "round" else 60
+    aec = _rollout(Runner, spec, controllers, target)
+    vec = _rollout(VectorRunner, spec, controllers, target)
+    assert (vec.decisions, vec.env_steps) == (aec.decisions, aec.env_steps)
+    assert len(vec.trajectories) == len(aec.trajectories) and len(aec.results) > 2
+    for a, v in zip(aec.trajectories, vec.trajectories):
+        assert (v.seat, v.episode_seed, v.actions) == (a.seat, a.episode_seed, a.actions)
+        np.testing.assert_array_equal(np.stack(v.obs), np.stack(a.obs))
+        np.testing.assert_array_equal(np.stack(v.masks), np.stack(a.masks))
+        np.testing.assert_allclose(v.rewards, a.rewards, rtol=0, atol=1e-12)
+    for a, v in zip(aec.results, vec.results):
+        assert (v.episode, v.rounds, v.totals, v.winner) == (a.episode, a.rounds, a.totals, a.winner)
+        np.testing.assert_allclose(v.returns, a.returns, rtol=0, atol=1e-12)
+
+
+def test_carousel_trains_through_the_vector_runner():
+    assert isinstance(make_runner(EnvSpec(num_players=2), [0]), VectorRunner)
+    assert isinstance(make_runner(EnvSpec(num_players=2, factory="tests.support.fake_env:env"), [0]), Runner)
