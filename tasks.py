@@ -4,7 +4,7 @@
     python3 tasks.py train    # the main job: a short self-play training run (default config)
     python3 tasks.py test     # lint, format check, the layer contract and the test suite
     python3 tasks.py format   # ruff's fixes and formatting, applied
-    python3 tasks.py bench [env|solver|train|soak ...]   # benchmarks that print their figures
+    python3 tasks.py bench [env|vector|solver|train|soak ...]   # benchmarks that print their figures
     python3 tasks.py demo     # one game between baseline players, printed
     python3 tasks.py setup    # only create/refresh the virtual environment
     python3 tasks.py          # this list
@@ -68,6 +68,7 @@ def format_code() -> None:
 # Each benchmark by name, run as a module; see benchmarks/RESULTS.md for what they measured.
 BENCHMARKS = {
     "env": ["benchmarks.bench_env"],
+    "vector": ["benchmarks.bench_vector_env"],
     "solver": ["benchmarks.bench_solver"],
     "train": ["benchmarks.bench_train"],
     "soak": ["benchmarks.soak", "--games", "10000"],

@@ -76,7 +76,7 @@ ENTRY_POINTS = {
     "solve_packed": ("the solver", 20),
     "witnessed": ("the solver's witness search (for crowded tables)", 15),
     "has_play_packed": ("the solver's play check", 10),
-    "step_games": ("the vector env's turns with the solver", 25),
+    "step_games": ("the vector env's turns (the solver included)", 25),
     "encode_games": ("the vector env's observations", 3),
 }
 # Where numba's cache cannot be asked (see ``compiled_in_cache``), a first call that takes
@@ -109,7 +109,7 @@ def compile_notice(entry: Callable) -> str:
     """The one line said before ``entry`` is compiled."""
     what, seconds = ENTRY_POINTS.get(getattr(entry, "__name__", ""), ("the solver", 15))
     return (
-        f"carousel_env.solver: compiling {what} with numba, once: about {seconds} s on a 2-core CPU "
+        f"carousel_env: compiling {what} with numba, once: about {seconds} s on a 2-core CPU "
         "(later runs load it from the cache)"
     )
 
