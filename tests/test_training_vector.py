@@ -62,3 +62,23 @@ def test_vector_runner_plays_the_aec_runners_games(players, controllers, episode
 def test_carousel_trains_through_the_vector_runner():
     assert isinstance(make_runner(EnvSpec(num_players=2), [0]), VectorRunner)
     assert isinstance(make_runner(EnvSpec(num_players=2, factory="tests.support.fake_env:env"), [0]), Runner)
+
+
+def test_worker_processes_step_vector_runners_with_the_same_games():
+    spec = EnvSpec(num_players=2, k_suggestions=4, episode="round")
+    controllers = (LEARNER, Controller.scripted("greedy"))
+    reports = {}
+    for workers in (0, 2):
+        driver = Driver(spec, num_envs=4, num_workers=workers)
+        try:
+            got = driver.step({}, {i: Episode(40 + i, controllers) for i in range(4)})
+            rng = np.random.default_rng(0)
+            for _ in range(30):
+                pending = {r.env: int(rng.choice(np.flatnonzero(r.mask))) for r in got if not r.done}
+                if not pending:
+                    break
+                got = driver.step(pending, {})
+            reports[workers] = [(r.env, r.seat, r.done, r.rewards.tolist(), r.env_steps) for r in got]
+        finally:
+            driver.close()
+    assert reports[0] and reports[0] == reports[2]

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from carousel_env.engine.errors import IllegalAction
 from carousel_env.envs.aec import raw_env
 from carousel_env.envs.config import EnvConfigError
+from carousel_env.envs.observation import upper_bounds
 from carousel_env.vector import WAIT, CarouselVectorEnv
 
 
@@ -148,3 +151,25 @@ def test_without_autoreset_a_finished_row_waits_for_reset_rows():
     np.testing.assert_array_equal(fresh.observation[0], one.observation[0])
     with pytest.raises(ValueError, match="distinct rows"):
         venv.reset_rows([0, 0], [1, 2])
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**31 - 1),
+    players=st.integers(2, 5),
+    reward=st.sampled_from(["round_score", "game_result"]),
+)
+def test_every_step_keeps_the_cards_and_pays_zero_sum(seed, players, reward):
+    venv = CarouselVectorEnv(3, num_players=players, reward=reward)
+    a = venv.arrays
+    high = upper_bounds(venv.k)
+    step = venv.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(60):
+        cards = a.hand_len.sum(axis=1) + a.n_units + a.stock_len
+        assert (cards == venv.rules.deck_size).all()  # every card is in a hand, on the table or in the stock
+        assert step.action_mask.any(axis=1).all()  # autoreset: every row has a decision
+        assert ((step.to_play >= 0) & (step.to_play < players)).all()
+        assert (step.observation >= 0).all() and (step.observation <= high).all()
+        np.testing.assert_allclose(step.rewards.sum(axis=1), 0.0, atol=1e-9)
+        step = venv.step(np.argmax(rng.random(step.action_mask.shape) * step.action_mask, axis=1))

@@ -135,8 +135,8 @@ class CarouselVectorEnv:
     def reset(self, seed: int | list[int] | None = None) -> VectorStep:
         """Deal a new game in every row: seeds ``seed + i`` (an int), one per row (a
         list), or drawn at random (None)."""
-        if seed is None:
-            seeds = [random.getrandbits(62) for _ in range(self.num_envs)]
+        if seed is None:  # as the AEC env: a fresh generator's first game seed, per row
+            seeds = [random.Random().getrandbits(62) for _ in range(self.num_envs)]
         elif isinstance(seed, (list, tuple, np.ndarray)):
             seeds = [int(s) for s in seed]
             if len(seeds) != self.num_envs:
