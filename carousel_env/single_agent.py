@@ -9,7 +9,9 @@ played by given policies.
     env = CarouselSingleAgentEnv(opponents="greedy", num_players=2)
     model = MaskablePPO("MlpPolicy", env).learn(10_000)  # reads env.action_masks()
 
-Or ``gymnasium.make("carousel_env.single_agent:Carousel-v0", opponents="smart")``.
+Or ``gymnasium.make("carousel_env.single_agent:Carousel-v0", opponents="smart")``; many
+games at once: ``gymnasium.make_vec("carousel_env.single_agent:Carousel-v0", num_envs=64,
+vectorization_mode="vector_entry_point")`` (:mod:`carousel_env.vector.gym`).
 
 * ``opponents``: a scripted policy's name (:mod:`carousel_env.agents.registry`, the
   ``search@N`` player included), a callable ``(observation, action_mask) -> action``, a view
@@ -159,7 +161,13 @@ class CarouselSingleAgentEnv(gym.Env):
 
 def _register() -> None:
     if "Carousel-v0" not in gym.registry:
-        gym.register(id="Carousel-v0", entry_point="carousel_env.single_agent:CarouselSingleAgentEnv")
+        gym.register(
+            id="Carousel-v0",
+            entry_point="carousel_env.single_agent:CarouselSingleAgentEnv",
+            # gym.make_vec("Carousel-v0", num_envs=N, vectorization_mode="vector_entry_point"):
+            # the compiled vector env's Gymnasium form, not N copies of this one.
+            vector_entry_point="carousel_env.vector.gym:CarouselGymVectorEnv",
+        )
 
 
 _register()

@@ -53,6 +53,8 @@ def _play_both(num_envs: int, steps: int, seed: int, **config) -> dict:
                 finished = next(f for f in step.info.finished if f.env == i)
                 assert finished.rounds == env.game_state.round_scores
                 assert finished.result == env.game_state.game_result
+                for seat, agent in enumerate(env.possible_agents):  # every seat's final view
+                    np.testing.assert_array_equal(finished.observations[seat], env.observe(agent)["observation"])
                 seen["episodes"] += 1
                 env.reset()
     return seen
@@ -137,12 +139,17 @@ def test_wait_leaves_a_row_as_it_is():
 
 def test_without_autoreset_a_finished_row_waits_for_reset_rows():
     venv = CarouselVectorEnv(2, autoreset=False, episode="round")
+    aec = raw_env(episode="round")
+    aec.reset(seed=4)
     step = venv.reset(seed=4)
     rng = np.random.default_rng(1)
     while not step.terminated[0]:
         actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else WAIT for m in step.action_mask])
         step = venv.step(actions)
+        aec.step(int(actions[0]))
     assert not step.action_mask[0].any() and step.info.finished[0].env == 0
+    assert venv.game_state(0) == aec.game_state  # the row holds the final state: totals, phase
+    np.testing.assert_array_equal(step.observation[0], aec.observe(aec.agent_selection)["observation"])
     with pytest.raises(IllegalAction, match=r"game 0: .*legal: none"):
         venv.step(np.array([0, WAIT]))
     fresh = venv.reset_rows([0], [123])

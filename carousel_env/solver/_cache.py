@@ -29,7 +29,8 @@ _SOURCES = (*sorted(_HERE.rglob("*.py")), _PACKAGES / "engine" / "cards.py")
 VECTOR_CACHE = _PACKAGES / "vector" / "__pycache__"
 VECTOR_SOURCES = (
     *_SOURCES,
-    *sorted((_PACKAGES / "vector").glob("*.py")),
+    _PACKAGES / "vector" / "kernel.py",  # the compiled modules only: editing env.py keeps the cache
+    _PACKAGES / "vector" / "encode.py",
     _PACKAGES / "engine" / "game.py",
     _PACKAGES / "engine" / "scoring.py",
     _PACKAGES / "envs" / "observation.py",

@@ -42,6 +42,7 @@ Manipulation Rummy's must-play draws are not compiled (``EnvConfigError``).
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import NamedTuple
 
 import numpy as np
@@ -55,7 +56,7 @@ from carousel_env.envs.config import EnvConfig, EnvConfigError
 from carousel_env.envs.observation import ObservationLayout, layout
 from carousel_env.solver import _cache
 from carousel_env.vector import encode, kernel
-from carousel_env.vector.arrays import DEALER, ROUND_INDEX, GameArrays
+from carousel_env.vector.arrays import DEALER, HAS_LAST, ROUND_INDEX, GameArrays
 
 WAIT = -1  # the action of a row that does not move in a step
 _NOT_STEPPED = -2  # the kernel's "leave this row alone" (its -1 means "just dealt")
@@ -63,13 +64,15 @@ _NOT_STEPPED = -2  # the kernel's "leave this row alone" (its -1 means "just dea
 
 class FinishedGame(NamedTuple):
     """An episode that ended in a step: its row, its game seed, its rounds (the engine's
-    scores) and, when the game itself ended, the game's result."""
+    scores), the running totals, the game's result when the game itself ended, and every
+    seat's final observation (the AEC env's ``observe`` once the episode is over)."""
 
     env: int
     seed: int
     rounds: tuple[RoundScore, ...]
     scores: tuple[int, ...]
     result: GameResult | None
+    observations: np.ndarray  # (players, size) float32
 
 
 class VectorInfo(NamedTuple):
@@ -125,6 +128,8 @@ class CarouselVectorEnv:
         self._seed_rngs: list[random.Random] = []
         self._seeds = np.zeros(num_envs, np.int64)
         self._rounds: list[list[RoundScore]] = [[] for _ in range(num_envs)]
+        self._over = np.zeros(num_envs, np.bool_)  # the row's episode ended (no autoreset): it waits
+        self._results: list[GameResult | None] = [None] * num_envs
         self._obs = np.zeros((num_envs, self.observation_layout.size), np.float32)
         self._rows = np.arange(num_envs, dtype=np.int64)
         self._acting = np.ones(num_envs, np.bool_)
@@ -206,7 +211,10 @@ class CarouselVectorEnv:
 
     def game_state(self, g: int):
         """Game ``g`` as an engine state (for view policies, tests and debugging)."""
-        return self.arrays.read(g, self.rules, int(self._seeds[g]), tuple(self._rounds[g]))
+        state = self.arrays.read(g, self.rules, int(self._seeds[g]), tuple(self._rounds[g]))
+        if self._results[g] is not None:
+            state = replace(state, game_result=self._results[g])
+        return state
 
     def suggestions_packed(self, g: int) -> np.ndarray:
         """Game ``g``'s packed solver answer at its current decision (``solver.answer``)."""
@@ -230,6 +238,8 @@ class CarouselVectorEnv:
     def _start_game(self, g: int, seed: int) -> None:
         self._seeds[g] = seed
         self._rounds[g] = []
+        self._over[g] = False
+        self._results[g] = None
         self.arrays.write(g, new_game(self.rules, seed), None)
 
     def _kernel(self, actions: np.ndarray) -> None:
@@ -250,7 +260,7 @@ class CarouselVectorEnv:
             self._kernel(actions)
             # A new episode's forced actions belong to it, not to the step that ended the last.
             info["num_auto_actions"] += np.where((actions >= -1) & ~terminated, a.auto, 0)
-            ended = np.flatnonzero(a.phase == kernel.ROUND_OVER)
+            ended = np.flatnonzero((a.phase == kernel.ROUND_OVER) & ~self._over)
             if not len(ended):
                 return terminated
             actions = np.full(self.num_envs, _NOT_STEPPED, np.int64)
@@ -282,30 +292,45 @@ class CarouselVectorEnv:
         info["round_points"][g] += outcome.result.points
         over = outcome.game is not None or self.config.episode == "round"
         if over:
+            # The row becomes the engine's final state (totals, rounds won, the round's points,
+            # phase), which every seat's final observation shows; then, with autoreset, a new game.
+            a.scores[g], a.rounds_won[g], a.last_points[g] = outcome.scores, outcome.rounds_won, outcome.result.points
+            a.board[g, HAS_LAST] = 1
+            a.phase[g] = kernel.GAME_OVER if outcome.game is not None else kernel.ROUND_OVER
+            self._over[g], self._results[g] = True, outcome.game
             info["game_over"][g] = outcome.game is not None
-            info["finished"].append(
-                FinishedGame(g, int(self._seeds[g]), tuple(self._rounds[g]), outcome.scores, outcome.game)
-            )
+            rounds = tuple(self._rounds[g])
+            finished = FinishedGame(g, int(self._seeds[g]), rounds, outcome.scores, outcome.game, self._final(g))
+            info["finished"].append(finished)
             terminated[g] = True
             if self.autoreset:
                 self._start_game(g, self._seed_rngs[g].getrandbits(62))
-            else:
-                a.phase[g] = kernel.GAME_OVER  # the row waits for reset_rows; its mask stays empty
             return
         dealer = (int(a.board[g, DEALER]) + 1) % self.num_players
         round_index = int(a.board[g, ROUND_INDEX]) + 1
         state = deal_round(rules, int(self._seeds[g]), round_index, dealer, outcome.scores, outcome.rounds_won)
         a.write(g, state, outcome.result)
 
+    def _final(self, g: int) -> np.ndarray:
+        """Every seat's observation of row ``g``'s final state (no suggestions)."""
+        seats = np.arange(self.num_players, dtype=np.int64)
+        out = np.zeros((self.num_players, self.observation_layout.size), np.float32)
+        self._encode(out, np.full(self.num_players, g, np.int64), seats, np.zeros(self.num_players, np.bool_))
+        return out
+
+    def _encode(self, out: np.ndarray, games: np.ndarray, observers: np.ndarray, acting: np.ndarray) -> None:
+        a = self.arrays
+        args = (
+            out, games, observers, acting, a.hands, a.hand_len, a.units, a.n_units, a.meld_len, a.n_melds,
+            a.stock_len, a.turn, a.phase, a.scores, a.rounds_won, a.last_points, a.board, a.packed, a.slot_at,
+            self._deck, np.int64(self._rule[0]),
+        )  # fmt: skip
+        _cache.first_call(encode.encode_games, *args)
+
     def _result(self, rewards: np.ndarray, terminated: np.ndarray, info: dict) -> VectorStep:
         a = self.arrays
         to_play = a.turn[:, 0].copy()
-        args = (
-            self._obs, self._rows, to_play, self._acting, a.hands, a.hand_len, a.units, a.n_units, a.meld_len,
-            a.n_melds, a.stock_len, a.turn, a.phase, a.scores, a.rounds_won, a.last_points, a.board, a.packed,
-            a.slot_at, self._deck, np.int64(self._rule[0]),
-        )  # fmt: skip
-        _cache.first_call(encode.encode_games, *args)
+        self._encode(self._obs, self._rows, to_play, self._acting)
         vector_info = VectorInfo(
             info["num_auto_actions"],
             info["rounds_ended"],
