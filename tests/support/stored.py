@@ -1,8 +1,12 @@
-"""The stored solver positions (``tests/data/solver_positions.jsonl``) with their MILP optima.
+"""The stored solver positions with their MILP optima.
 
-Each line holds a position in RULES.md notation, its variant and deck count, where it came
-from (``synthetic`` or ``game``) and the MILP's optima; ``tests/data/generate_solver_positions``
-writes them. The tests compare the solver with these optima; the benchmarks time it on them.
+``tests/data/solver_positions.jsonl``: each line holds a position in RULES.md notation, its
+variant and deck count, where it came from (``synthetic`` or ``game``) and the MILP's optima;
+``tests/data/generate_solver_positions`` writes them. ``tests/data/agent_positions.jsonl``
+(:func:`agent_positions`): the same line format plus ``players``, with ``source`` the set
+(``agent-2p`` .. ``agent-5p``): the positions the env asked the solver at the shipped agents'
+own games; ``tests/data/generate_agent_positions`` writes them. The tests compare the solver
+with these optima; the benchmarks time it on them.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from carousel_env.engine.cards import Hand, Table, parse_hand, parse_table
 from carousel_env.engine.rules import Rules, carousel, manipulation_rummy
 
 STORED_POSITIONS = Path(__file__).resolve().parents[1] / "data" / "solver_positions.jsonl"
+AGENT_POSITIONS = Path(__file__).resolve().parents[1] / "data" / "agent_positions.jsonl"
+AGENT_SOURCE = "agent-"  # the agent sets' ``source``: agent-2p, agent-3p, ...
 HEAVY_HAND = 15  # synthetic two-deck hands this large take up to a second: the slow test set
 
 
@@ -24,7 +30,7 @@ class StoredPosition:
     table: Table
     hand: Hand
     rules: Rules
-    source: str  # "synthetic" or "game"
+    source: str  # "synthetic", "game" or an agent set ("agent-2p" ...)
     decks: int  # 1 or 2
     best_points: int
     best_cards: int
@@ -32,7 +38,9 @@ class StoredPosition:
 
     @property
     def set_name(self) -> str:
-        """The set this position belongs to, e.g. ``game 1 deck(s) carousel``."""
+        """The set this position belongs to, e.g. ``game 1 deck(s) carousel`` or ``agent-4p``."""
+        if self.source.startswith(AGENT_SOURCE):
+            return self.source
         return f"{self.source} {self.decks} deck(s) {self.rules.variant.value}"
 
     @property
@@ -41,18 +49,23 @@ class StoredPosition:
         return self.source == "synthetic" and self.decks == 2 and len(self.hand) >= HEAVY_HAND
 
 
-def rules_of(variant: str, decks: int) -> Rules:
-    """The rules a stored position was solved under (Carousel deals two decks from three players)."""
-    return manipulation_rummy(4) if variant == "manipulation_rummy" else carousel(decks + 1)
+def rules_of(variant: str, decks: int, players: int | None = None) -> Rules:
+    """The rules a stored position was solved under: at ``players`` where the line names them,
+    else the fewest players that deal ``decks`` (Carousel deals two decks from three players)."""
+    if variant == "manipulation_rummy":
+        return manipulation_rummy(players or 4)
+    rules = carousel(players or decks + 1)
+    if rules.decks != decks:
+        raise ValueError(f"{players} players deal {rules.decks} deck(s), the line says {decks}")
+    return rules
 
 
-@cache
-def stored_positions() -> tuple[StoredPosition, ...]:
-    """Every stored position, in file order (empty when the file has not been generated)."""
-    if not STORED_POSITIONS.exists():
+def _load(path: Path) -> tuple[StoredPosition, ...]:
+    """Every position in ``path``, in file order (empty when the file has not been generated)."""
+    if not path.exists():
         return ()
     positions = []
-    for line in STORED_POSITIONS.read_text().splitlines():
+    for line in path.read_text().splitlines():
         if not line.strip():
             continue
         item = json.loads(line)
@@ -60,7 +73,7 @@ def stored_positions() -> tuple[StoredPosition, ...]:
             StoredPosition(
                 parse_table(item["table"]),
                 parse_hand(item["hand"]),
-                rules_of(item["variant"], item["decks"]),
+                rules_of(item["variant"], item["decks"], item.get("players")),
                 item["source"],
                 item["decks"],
                 item["best_points"],
@@ -69,3 +82,15 @@ def stored_positions() -> tuple[StoredPosition, ...]:
             )
         )
     return tuple(positions)
+
+
+@cache
+def stored_positions() -> tuple[StoredPosition, ...]:
+    """Every position of ``solver_positions.jsonl`` (synthetic and game sets), in file order."""
+    return _load(STORED_POSITIONS)
+
+
+@cache
+def agent_positions() -> tuple[StoredPosition, ...]:
+    """Every position of ``agent_positions.jsonl`` (the agent sets), in file order."""
+    return _load(AGENT_POSITIONS)

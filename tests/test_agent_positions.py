@@ -1,0 +1,65 @@
+"""The stored agent positions (tests/data/agent_positions.jsonl): legal, and the solver meets their MILP optima.
+
+They are the benchmark's headline set (``benchmarks.bench_solver``): the positions the env
+asked the solver in the shipped agents' self-play, written by
+``tests.data.generate_agent_positions``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from carousel_env.engine.positions import check_position
+from carousel_env.solver import solve
+from tests.support.stored import AGENT_POSITIONS, StoredPosition, agent_positions
+
+SETS = {"agent-2p": 2, "agent-3p": 3, "agent-4p": 4, "agent-5p": 5}  # set -> players
+SAMPLE_PER_SET = 15
+
+
+@pytest.fixture(scope="module")
+def positions() -> tuple[StoredPosition, ...]:
+    found = agent_positions()
+    if not found:
+        pytest.skip(f"{AGENT_POSITIONS.name} not generated yet (python -m tests.data.generate_agent_positions)")
+    return found
+
+
+def by_set(positions: tuple[StoredPosition, ...]) -> dict[str, list[StoredPosition]]:
+    sets: dict[str, list[StoredPosition]] = {}
+    for p in positions:
+        sets.setdefault(p.set_name, []).append(p)
+    return sets
+
+
+def test_sets_load_with_their_rules(positions):
+    sets = by_set(positions)
+    assert set(sets) == set(SETS)
+    assert len(sets["agent-2p"]) == 1200
+    assert all(len(sets[name]) == 600 for name in ("agent-3p", "agent-4p", "agent-5p"))
+    for name, players in SETS.items():
+        for p in sets[name]:
+            assert p.rules.num_players == players
+            assert p.decks == p.rules.decks == (1 if players == 2 else 2)
+    # deduplicated, and real play reaches the large hands the synthetic sets stop short of
+    assert len({(p.table, p.hand, p.rules.num_players) for p in positions}) == len(positions)
+    assert max(len(p.hand) for p in positions) >= 25
+
+
+def test_positions_are_legal(positions):
+    for p in positions:
+        check_position(p.table, p.hand, p.rules)
+
+
+def test_solver_meets_stored_milp_optima(positions):
+    sample = []
+    for items in by_set(positions).values():
+        step = len(items) // SAMPLE_PER_SET
+        sample += items[::step][:SAMPLE_PER_SET]
+    sample += sorted(positions, key=lambda p: len(p.hand))[-5:]  # the largest hands
+    bad = []
+    for p in sample:
+        result = solve(p.table, p.hand, p.rules)
+        if (result.best_points, result.best_cards) != (p.best_points, p.best_cards):
+            bad.append((p.line, result.best_points, result.best_cards))
+    assert not bad, bad[:5]
