@@ -112,3 +112,19 @@ def test_card_channels():
     opponents = v[g["opponents"]].reshape(-1, 5)
     assert list(opponents[:, 0]) == [1, 1, 0, 0]
     assert opponents[0, 1] * 20 == 2 and opponents[1, 1] * 20 == 1  # seat order after the observer
+
+
+def test_extending_one_of_two_equal_melds_changes_the_table():
+    # "3C 4C 5C" twice; the play extends one copy: an old meld is gone, although an equal
+    # one is still there (the melds compare as a multiset, not as a set).
+    rules = Rules(num_players=3)
+    state = replace(
+        new_game(rules, 1, can_play=can_play),
+        hands=(parse_hand("6C KD"), parse_hand("2D 3D"), parse_hand("KS")),
+        table=parse_table("3C 4C 5C | 3C 4C 5C"),
+        current=0,
+    )
+    suggestions = decision(state, K)[1]
+    assert [s.play.table for s in suggestions] == [parse_table("3C 4C 5C | 3C 4C 5C 6C")]
+    changes = LAY.slot(0).start + LAY.slot_fields["changes_melds"].start
+    assert encode(state, 0, suggestions, LAY)[changes] == 1.0

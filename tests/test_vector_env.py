@@ -3,28 +3,49 @@ differential test of the compiled rules), and its own API: shapes, resets, error
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from carousel_env.engine.cards import parse_hand, parse_table
 from carousel_env.engine.errors import IllegalAction
-from carousel_env.envs.aec import raw_env
+from carousel_env.engine.game import new_game
+from carousel_env.engine.scoring import RoundEnd
+from carousel_env.envs.aec import decision, raw_env
 from carousel_env.envs.config import EnvConfigError
-from carousel_env.envs.observation import upper_bounds
-from carousel_env.vector import WAIT, CarouselVectorEnv
+from carousel_env.envs.observation import encode, upper_bounds
+from carousel_env.vector import WAIT, CarouselVectorEnv, kernel
 
 
-def _play_both(num_envs: int, steps: int, seed: int, **config) -> dict:
-    """Step ``num_envs`` vector games and as many AEC envs with the same random legal
-    actions, asserting that everything agrees at every step. Returns counts."""
+def _uniform(rng: np.random.Generator, mask: np.ndarray) -> int:
+    return int(rng.choice(np.flatnonzero(mask)))
+
+
+def _drawer(rng: np.random.Generator, mask: np.ndarray) -> int:
+    """Mostly draws and ends turns, so that stocks run out and final turns are played (where
+    it plays, knocks or ends at random): the paths uniform play seldom reaches."""
+    legal = np.flatnonzero(mask)
+    final_turn_ish = not mask[0] and mask[2]  # no drawing: after a play, the third card, or a final turn
+    if mask[0] and rng.random() < 0.9:
+        return 0
+    if final_turn_ish and rng.random() < 0.5:
+        return 2
+    return int(rng.choice(legal))
+
+
+def _play_both(num_envs: int, steps: int, seed: int, choose=_uniform, **config) -> dict:
+    """Step ``num_envs`` vector games and as many AEC envs with the same legal actions
+    (``choose(rng, mask)``), asserting that everything agrees at every step. Returns counts."""
     venv = CarouselVectorEnv(num_envs, **config)
     aecs = [raw_env(**config) for _ in range(num_envs)]
     for i, env in enumerate(aecs):
         env.reset(seed=seed + i)
     step = venv.reset(seed=seed)
     rng = np.random.default_rng(seed)
-    seen = {"episodes": 0, "rounds": 0, "plays": 0, "auto": 0}
+    seen = {"episodes": 0, "rounds": 0, "plays": 0, "auto": 0, "stock_out": 0, "final_turns": 0}
     for _ in range(steps):
         for i, env in enumerate(aecs):
             agent = env.agent_selection
@@ -33,9 +54,10 @@ def _play_both(num_envs: int, steps: int, seed: int, **config) -> dict:
             np.testing.assert_array_equal(step.action_mask[i], obs["action_mask"])
             np.testing.assert_array_equal(step.observation[i], obs["observation"])
             assert venv.game_state(i) == env.game_state
-        actions = np.array([rng.choice(np.flatnonzero(m)) for m in step.action_mask])
+        actions = np.array([choose(rng, m) for m in step.action_mask])
         step = venv.step(actions)
         for i, env in enumerate(aecs):
+            seen["final_turns"] += env.game_state.final_turns_left is not None
             env.step(int(actions[i]))
             rewards = [env.rewards[a] for a in env.possible_agents]
             np.testing.assert_array_equal(step.rewards[i], rewards)
@@ -47,6 +69,7 @@ def _play_both(num_envs: int, steps: int, seed: int, **config) -> dict:
             done = all(env.terminations.values())
             assert step.terminated[i] == done
             seen["rounds"] += info["rounds_ended"]
+            seen["stock_out"] += sum(r.end is RoundEnd.STOCK_EXHAUSTED for r in env.round_results)
             seen["auto"] += info["num_auto_actions"]
             seen["plays"] += actions[i] >= 3
             if done:
@@ -74,6 +97,16 @@ def test_same_games_as_the_aec_env(config, steps):
     seen = _play_both(4, steps, seed=11, **config)
     # The run covers what it should: plays, forced actions, round ends, whole episodes.
     assert seen["plays"] > 0 and seen["auto"] > 0 and seen["rounds"] > 0 and seen["episodes"] > 0
+
+
+@pytest.mark.parametrize(
+    "config",
+    [{"num_players": 2}, {"num_players": 3, "episode": "round"}, {"num_players": 5, "k_suggestions": 1}],
+)
+def test_same_games_when_stocks_run_out(config):
+    # Drawing players exhaust the stock: final turns, knocks and plays in them, stock-out ends.
+    seen = _play_both(3, 500, seed=2, choose=_drawer, **config)
+    assert seen["stock_out"] > 0 and seen["final_turns"] > 20 and seen["episodes"] > 0
 
 
 def test_batched_shapes_and_dtypes():
@@ -156,7 +189,7 @@ def test_without_autoreset_a_finished_row_waits_for_reset_rows():
     assert fresh.action_mask[0].any() and fresh.info.seeds[0] == 123
     one = CarouselVectorEnv(1).reset(seed=123)
     np.testing.assert_array_equal(fresh.observation[0], one.observation[0])
-    with pytest.raises(ValueError, match="distinct rows"):
+    with pytest.raises(ValueError, match="rows must be distinct"):
         venv.reset_rows([0, 0], [1, 2])
 
 
@@ -180,3 +213,48 @@ def test_every_step_keeps_the_cards_and_pays_zero_sum(seed, players, reward):
         assert (step.observation >= 0).all() and (step.observation <= high).all()
         np.testing.assert_allclose(step.rewards.sum(axis=1), 0.0, atol=1e-9)
         step = venv.step(np.argmax(rng.random(step.action_mask.shape) * step.action_mask, axis=1))
+
+
+def test_bad_seeds_and_rows_change_nothing():
+    venv = CarouselVectorEnv(2)
+    venv.reset(seed=1)
+    before = [venv.game_state(i) for i in range(2)]
+    for call, match in [
+        (lambda: venv.reset_rows([0, 1], [5, 2**64]), "seed must be an int"),
+        (lambda: venv.reset_rows([True], [5]), "a row must be an int"),
+        (lambda: venv.reset_rows([0], [1.5]), "seed must be an int"),
+        (lambda: venv.reset(seed=2**63 - 1), "seed must be an int"),
+        (lambda: venv.reset(seed=[1.9, 2.5]), "seed must be an int"),
+        (lambda: venv.reset_rows([2], [5]), r"row must be an int in 0\.\.1"),
+    ]:
+        with pytest.raises(ValueError, match=match):
+            call()
+        assert [venv.game_state(i) for i in range(2)] == before
+    assert venv.reset(seed=np.int64(3)).info.seeds.tolist() == [3, 4]
+
+
+def test_reset_rows_before_reset_deals_only_those_rows():
+    venv = CarouselVectorEnv(3, autoreset=False)
+    step = venv.reset_rows([1], [9])
+    assert step.action_mask[1].any() and not step.action_mask[0].any() and not step.action_mask[2].any()
+    np.testing.assert_array_equal(step.observation[1], CarouselVectorEnv(1).reset(seed=9).observation[0])
+
+
+def test_the_compiled_encoder_counts_repeated_melds_like_the_engines():
+    # A position uniform play seldom builds: two equal melds, one of them extended. It is
+    # written into the arrays directly (white box) and observed through both encoders.
+    venv = CarouselVectorEnv(1, num_players=3)
+    venv.reset(seed=1)
+    state = replace(
+        new_game(venv.rules, 1),
+        hands=(parse_hand("6C KD"), parse_hand("2D 3D"), parse_hand("KS")),
+        table=parse_table("3C 4C 5C | 3C 4C 5C"),
+        current=0,
+    )
+    venv.arrays.write(0, state, None)
+    rewards, info = np.zeros((1, 3)), venv._blank_info()
+    terminated = venv._run(np.array([kernel.DEALT]), rewards, info)  # solve the row's decision
+    step = venv._result(rewards, terminated, info)
+    mask, suggestions = decision(state, venv.k)
+    np.testing.assert_array_equal(step.action_mask[0], mask)
+    np.testing.assert_array_equal(step.observation[0], encode(state, 0, suggestions, venv.observation_layout))

@@ -24,7 +24,7 @@ import yaml
 
 from carousel_env.engine.errors import CarouselError
 from carousel_env.envs.config import EPISODES, REWARDS
-from training.envs import DEFAULT_ENV_FACTORY
+from training.envs import DEFAULT_ENV_FACTORY, EnvSpec
 
 C = TypeVar("C")  # a config dataclass
 
@@ -64,7 +64,7 @@ class TrainConfig:
         DEFAULT_ENV_FACTORY, "callable building the environment, as module:function (tests plug in a fake here)"
     )
     vector_env: bool = _documented(
-        True,
+        EnvSpec.vector,
         "step the game copies with the compiled vector env (false: one AEC env per copy; the same games, slower;"
         " an env_factory other than Carousel's always uses AEC envs)",
     )

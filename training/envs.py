@@ -3,7 +3,9 @@
 Kept in one small module so the rest of the training code depends only on the PettingZoo
 AEC API (``reset``, ``agent_selection``, ``last``, ``step``, ``rewards``, ``agents``) plus
 the few Carousel-specific facts gathered here: the env's options (``EnvSpec``), its
-observation layout and the engine state an episode's result is read from. Tests swap in
+observation layout and the engine state an episode's result is read from. The one
+exception is ``training.runners.VectorRunner``, which steps Carousel's own games through
+the vector env (``carousel_env.vector``) when ``EnvSpec.vector`` says so. Tests swap in
 a fake environment through ``env_factory`` ("module:function"), which also works in
 spawned worker processes because it is a name, not an object.
 """
@@ -32,7 +34,8 @@ class EnvSpec:
     reward_scale: float | None = None
     factory: str = DEFAULT_ENV_FACTORY
     # Step Carousel's copies with the compiled vector env (``training.runners.VectorRunner``);
-    # False: one AEC env per copy. Any other factory is always stepped as AEC envs.
+    # False: one AEC env per copy. Any other factory is always stepped as AEC envs. The
+    # training config's ``vector_env`` takes its default from here.
     vector: bool = True
 
     def kwargs(self) -> dict[str, Any]:

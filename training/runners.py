@@ -9,11 +9,13 @@
   each step moves every copy that has an action in one compiled call. It plays the very
   same games as ``Runner`` (``tests/test_training_vector.py``) and is what training uses
   for Carousel's own env; ``Runner`` remains for other env factories (the tests' stand-in).
+  One difference, never met with actions drawn from the masks: an illegal action raises
+  there (a ``WorkerFailure`` from a worker), where the wrapped AEC env ends the episode.
 * ``Driver`` owns the runners: one in-process (``num_workers=0``) or one per worker
   process. Its ``step`` hands network actions out and gathers the next decision points.
 
-A runner steps a copy with the match runner's loop (``carousel_env.agents.match``), and a
-finished episode leaves the same ``EpisodeResult``; this driver exists beside that one
+``Runner`` steps a copy with the match runner's loop (``carousel_env.agents.match``), and a
+finished episode leaves the same ``EpisodeResult`` (``VectorRunner`` too); this driver exists beside that one
 because network seats here wait to be decided in batches, in other processes too.
 
 All randomness comes from the learner process (episode seeds, opponent draws, action
@@ -126,8 +128,6 @@ class VectorRunner:
         rewards = {e: np.zeros(self.n) for e in (*actions, *resets)}
         steps = {e: 0 for e in rewards}
         finished: dict[int, FinishedGame] = {}
-        if self.last is None:  # rows without an episode yet wait at a throwaway deal
-            self.last = self.venv.reset(seed=0)
         if actions:
             moves = np.full(len(self.env_ids), WAIT, np.int64)
             for e, action in actions.items():

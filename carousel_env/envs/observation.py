@@ -14,6 +14,7 @@ order never enter, which the information tests check by shuffling them.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -262,7 +263,7 @@ def encode(state: GameState, observer: int, suggestions: tuple, lay: Observation
         v[_SOLVER + 1] = max(s.points for s in suggestions) / POINTS_SCALE
         v[_SOLVER + 2] = max(s.cards for s in suggestions) / SIZE_SCALE
         v[_SOLVER + 3] = 1.0
-        old_melds = set(state.table)
+        old_melds = Counter(state.table)
         base = lay.global_size
         for sug in suggestions[: lay.num_slots]:
             _encode_slot(v, base, sug, old_melds, knock_limit)
@@ -286,7 +287,7 @@ def encode(state: GameState, observer: int, suggestions: tuple, lay: Observation
 ) = (sl.start for sl in _S.values())
 
 
-def _encode_slot(v: np.ndarray, base: int, sug, old_melds: set, knock_limit: int | None) -> None:
+def _encode_slot(v: np.ndarray, base: int, sug, old_melds: Counter, knock_limit: int | None) -> None:
     v[base + _VALID] = 1.0
     for c in sug.play.added:
         v[base + _CARDS + c] += 1.0
@@ -302,5 +303,6 @@ def _encode_slot(v: np.ndarray, base: int, sug, old_melds: set, knock_limit: int
         v[base + _REASON + r] = 1.0
     new_table = sug.play.table
     v[base + _MELDS_AFTER] = len(new_table) / SIZE_SCALE
-    # A play that only adds melds keeps every old meld as it was; anything else changed some.
-    v[base + _CHANGES] = not old_melds.issubset(new_table)
+    # A play that only adds melds keeps every old meld as it was, each copy of a repeated
+    # meld included; anything else changed some.
+    v[base + _CHANGES] = bool(old_melds - Counter(new_table))

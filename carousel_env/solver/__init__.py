@@ -128,6 +128,8 @@ WITNESS_AFTER_STATES = 1_000
 WITNESS_BUDGET = 2_000
 WITNESS_MOST = 16_000
 WITNESS_GROWTH = 8  # a sweep that passes its states is thrown away and the next starts over
+# States of a solve's first sweep before it hands over to the witness rounds.
+FIRST_SWEEP_LEVEL = min(WITNESS_AFTER_STATES, FULL_SWEEP_STATES) if WITNESS_BUDGET > 0 else FULL_SWEEP_STATES
 
 
 def witness_rounds(
@@ -171,9 +173,16 @@ def solve(table: Table, hand: Hand, rules: Rules, k: int = 8, *, check_position:
     units, hand_cards = _position_arrays(table, hand)
     # One compiled call answers most positions; an empty answer means that the sweep passed
     # WITNESS_AFTER_STATES states: the witness rounds (their own compiled entry point) follow.
-    level = min(WITNESS_AFTER_STATES, FULL_SWEEP_STATES) if WITNESS_BUDGET > 0 else FULL_SWEEP_STATES
     packed = _cache.first_call(
-        pipeline.solve_packed, units, hand_cards, rules.ace_low, rules.ace_high, k, limit, FULL_SWEEP_STATES, level
+        pipeline.solve_packed,
+        units,
+        hand_cards,
+        rules.ace_low,
+        rules.ace_high,
+        k,
+        limit,
+        FULL_SWEEP_STATES,
+        FIRST_SWEEP_LEVEL,
     )
     if not packed.shape[0]:
         packed = witness_rounds(units, hand_cards, rules.ace_low, rules.ace_high, k, limit)

@@ -25,6 +25,7 @@ from carousel_env.solver.prepare import CARD_POINTS, layout
 
 SLOT_NAMES = ("max_points", "max_cards", "keep_jokers", "knock")  # slot 4 is "size_<cards>"
 _SIZE_SLOT = 4
+PACKED_PER_SUGGESTION = 400  # int64 entries of room per suggestion in a packed answer
 
 
 @njit(cache=True, inline="always")
@@ -33,7 +34,7 @@ def start(units, hand_cards, ace_low, ace_high, k):
     suggestions and no play written in it (``out[:3]``), the ``prepare.layout``, the hand's
     count per card (52: jokers) and its points (inlined in both compiled entry points,
     ``pipeline.solve_packed`` and ``witness.witnessed``)."""
-    out = np.empty(3 + max(k, 0) * 400, dtype=np.int64)
+    out = np.empty(3 + max(k, 0) * PACKED_PER_SUGGESTION, dtype=np.int64)
     out[0], out[1], out[2] = 0, -1, 0
     lay = layout(units, hand_cards, ace_low, ace_high)
     hand_total = np.int64(0)  # not a literal: one compiled choose

@@ -11,11 +11,18 @@ import numpy as np
 from carousel_env.engine.game import GameState
 from carousel_env.engine.rules import Rules
 from carousel_env.engine.scoring import RoundScore
-from carousel_env.vector.kernel import PHASE_CODES, packed_size
-
-# Columns of ``turn`` and ``board``.
-CURRENT, DRAWS, TURNS, FINAL_LEFT = range(4)
-DEALER, ROUND_INDEX, HAS_LAST = range(3)
+from carousel_env.vector.kernel import (
+    CURRENT,
+    DEALER,
+    DRAWS,
+    FINAL_LEFT,
+    HAS_LAST,
+    NO_END,
+    PHASE_CODES,
+    ROUND_INDEX,
+    TURNS,
+    packed_size,
+)
 
 
 @dataclass
@@ -89,14 +96,19 @@ class GameArrays:
         self.stock[g, : len(state.stock)] = state.stock
         self.stock_len[g] = len(state.stock)
         final = -1 if state.final_turns_left is None else state.final_turns_left
-        self.turn[g] = (state.current, state.draws_this_turn, state.turns_this_round, final)
+        self.turn[g, [CURRENT, DRAWS, TURNS, FINAL_LEFT]] = (
+            state.current,
+            state.draws_this_turn,
+            state.turns_this_round,
+            final,
+        )
         self.phase[g] = PHASE_CODES.index(state.phase)
-        self.round_end[g] = 0
+        self.round_end[g] = NO_END
         self.who[g] = -1
         self.scores[g] = state.scores
         self.rounds_won[g] = state.rounds_won
         self.last_points[g] = 0 if last is None else last.points
-        self.board[g] = (state.dealer, state.round_index, last is not None)
+        self.board[g, [DEALER, ROUND_INDEX, HAS_LAST]] = (state.dealer, state.round_index, last is not None)
 
     def hand(self, g: int, p: int) -> tuple[int, ...]:
         return tuple(self.hands[g, p, : self.hand_len[g, p]].tolist())

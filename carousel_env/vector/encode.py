@@ -5,16 +5,21 @@ compares the two at every step of seeded games). The channel offsets are the lay
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
+from carousel_env.engine.cards import NUM_CARDS, TABLE_JOKER
 from carousel_env.envs.observation import MAX_PLAYERS, POINTS_SCALE, SCORE_SCALE, SIZE_SCALE, layout
-from carousel_env.vector.kernel import card_points
+from carousel_env.solver.answer import SLOT_NAMES
+from carousel_env.solver.prepare import CARD_POINTS
+from carousel_env.vector.kernel import CURRENT, DEALER, FINAL_LEFT, HAS_LAST, ROUND_INDEX
+from carousel_env.vector.kernel import DRAWS as DRAWS_COLUMN
 
 _LAYOUT = layout(1)  # global offsets and slot offsets do not depend on the number of slots
 _G = {name: part.start for name, part in _LAYOUT.global_fields.items()}
 _S = {name: part.start for name, part in _LAYOUT.slot_fields.items()}
 HAND, TCARDS, TJOKERS, UNSEEN = _G["hand"], _G["table_cards"], _G["table_jokers"], _G["unseen"]
-SELF, OPPONENTS, DEALER, TO_PLAY, STOCK = _G["self"], _G["opponents"], _G["dealer"], _G["to_play"], _G["stock"]
+SELF, OPPONENTS, DEALER_AT, TO_PLAY, STOCK = _G["self"], _G["opponents"], _G["dealer"], _G["to_play"], _G["stock"]
 DRAWS, PHASE, FINAL, ROUND, MELDS, SOLVER = (
     _G[n] for n in ("draws", "phase", "final_turns", "round", "table_melds", "solver")
 )
@@ -36,15 +41,17 @@ VALID, CARDS, NUM, POINTS, AFTER_POINTS, AFTER_SIZE, JOKERS, GOES_OUT, KNOCK_AFT
         "changes_melds",
     )
 )
-SIZE_REASON = 4  # slots 0-3 are named reasons; every ``size_n`` slot is reason 4
+SIZE_REASON = len(SLOT_NAMES)  # the named slots are reasons 0-3; every ``size_n`` slot is reason 4
 
 
 @njit(cache=True)
 def _old_melds_kept(units, n_units, meld_len, n_melds, packed, at, g):
-    """Whether every meld on game ``g``'s table is a meld of the table packed at ``at``."""
+    """Whether every meld on game ``g``'s table, each copy of a repeated one included, is
+    a meld of the table packed at ``at`` (each new meld matched once)."""
     new_melds = packed[g, at]
     lengths = at + 1
     first = at + 1 + new_melds
+    matched = np.zeros(new_melds, dtype=np.bool_)
     start = 0
     for m in range(n_melds[g]):
         size = meld_len[g, m]
@@ -52,13 +59,14 @@ def _old_melds_kept(units, n_units, meld_len, n_melds, packed, at, g):
         unit_at = first
         for j in range(new_melds):
             other = packed[g, lengths + j]
-            if other == size:
+            if other == size and not matched[j]:
                 same = True
                 for i in range(size):
                     if packed[g, unit_at + i] != units[g, start + i]:
                         same = False
                         break
                 if same:
+                    matched[j] = True
                     found = True
                     break
             unit_at += other
@@ -134,18 +142,18 @@ def encode_games(
             v[UNSEEN + c] += 1.0
         for j in range(n_units[g]):
             u = units[g, j]
-            if u < 52:
+            if u < NUM_CARDS:
                 v[TCARDS + u] += 1.0
                 v[UNSEEN + u] += 1.0
-            else:
-                v[TJOKERS + u - 64] += 1.0
-                v[UNSEEN + 52] += 1.0
-        for c in range(53):
+            else:  # a joker: in table_jokers at its declaration, among the unseen as a joker
+                v[TJOKERS + u - TABLE_JOKER] += 1.0
+                v[UNSEEN + NUM_CARDS] += 1.0
+        for c in range(NUM_CARDS + 1):
             v[UNSEEN + c] = deck[c] - v[UNSEEN + c]
         value = 0
         for j in range(hand_len[g, o]):
-            value += card_points(hands[g, o, j])
-        has_last = board[g, 2] != 0
+            value += CARD_POINTS[hands[g, o, j]]
+        has_last = board[g, HAS_LAST] != 0
         v[SELF] = hand_len[g, o] / SIZE_SCALE
         v[SELF + 1] = value / POINTS_SCALE
         v[SELF + 2] = 1.0 if knock_limit >= 0 and value <= knock_limit else 0.0
@@ -163,15 +171,15 @@ def encode_games(
             if has_last:
                 v[at + 4] = last_points[g, p] / POINTS_SCALE
             at += 5
-        v[DEALER + (board[g, 0] - o + players) % players] = 1.0
-        v[TO_PLAY + (turn[g, 0] - o + players) % players] = 1.0
+        v[DEALER_AT + (board[g, DEALER] - o + players) % players] = 1.0
+        v[TO_PLAY + (turn[g, CURRENT] - o + players) % players] = 1.0
         v[STOCK] = stock_len[g] / deck[53]
-        v[DRAWS + min(turn[g, 1], 3)] = 1.0
+        v[DRAWS + min(turn[g, DRAWS_COLUMN], 3)] = 1.0
         v[PHASE + phase[g]] = 1.0
-        if turn[g, 3] >= 0:
+        if turn[g, FINAL_LEFT] >= 0:
             v[FINAL] = 1.0
-            v[FINAL + 1] = turn[g, 3] / MAX_PLAYERS
-        v[ROUND] = board[g, 1] / 10.0
+            v[FINAL + 1] = turn[g, FINAL_LEFT] / MAX_PLAYERS
+        v[ROUND] = board[g, ROUND_INDEX] / 10.0
         v[MELDS] = n_melds[g] / SIZE_SCALE
         count = packed[g, 2]
         if acting[i] and count > 0:

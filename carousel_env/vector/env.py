@@ -49,17 +49,30 @@ import numpy as np
 
 from carousel_env.engine.cards import hand_points
 from carousel_env.engine.errors import IllegalAction
-from carousel_env.engine.game import deal_round, new_game, round_outcome
+from carousel_env.engine.game import GameState, deal_round, new_game, round_outcome
 from carousel_env.engine.scoring import GameResult, RoundScore
 from carousel_env.envs.aec import INFO_KEYS, NUM_FIXED_ACTIONS, action_name, round_rewards
 from carousel_env.envs.config import EnvConfig, EnvConfigError
 from carousel_env.envs.observation import ObservationLayout, layout
 from carousel_env.solver import _cache
 from carousel_env.vector import encode, kernel
-from carousel_env.vector.arrays import DEALER, HAS_LAST, ROUND_INDEX, GameArrays
+from carousel_env.vector.arrays import GameArrays
+from carousel_env.vector.kernel import CURRENT, DEALER, HAS_LAST, ROUND_INDEX
 
 WAIT = -1  # the action of a row that does not move in a step
-_NOT_STEPPED = -2  # the kernel's "leave this row alone" (its -1 means "just dealt")
+_MAX_SEED = 2**63  # seeds are kept in int64 arrays
+
+
+def _seed(value: object, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not -_MAX_SEED <= value < _MAX_SEED:
+        raise ValueError(f"{where}: a seed must be an int in [-2**63, 2**63), got {value!r}")
+    return int(value)
+
+
+def _row(value: object, num_envs: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < num_envs:
+        raise ValueError(f"reset_rows: a row must be an int in 0..{num_envs - 1}, got {value!r}")
+    return int(value)
 
 
 class FinishedGame(NamedTuple):
@@ -125,7 +138,7 @@ class CarouselVectorEnv:
         max_draws = 1 << 30 if rules.max_draws is None else rules.max_draws
         self._rule = np.array([limit, max_draws, rules.ace_low, rules.ace_high], np.int64)
         self._deck = np.array([rules.decks] * 52 + [rules.jokers, rules.deck_size], np.float64)
-        self._seed_rngs: list[random.Random] = []
+        self._seed_rngs = [random.Random(0) for _ in range(num_envs)]  # each row's next game seeds
         self._seeds = np.zeros(num_envs, np.int64)
         self._rounds: list[list[RoundScore]] = [[] for _ in range(num_envs)]
         self._over = np.zeros(num_envs, np.bool_)  # the row's episode ended (no autoreset): it waits
@@ -139,26 +152,18 @@ class CarouselVectorEnv:
 
     def reset(self, seed: int | list[int] | None = None) -> VectorStep:
         """Deal a new game in every row: seeds ``seed + i`` (an int), one per row (a
-        list), or drawn at random (None)."""
+        list), or drawn at random (None: fresh ones, not a continuation of an earlier
+        seed as the AEC env's ``reset()``). A bad seed raises before any row changes."""
         if seed is None:  # as the AEC env: a fresh generator's first game seed, per row
             seeds = [random.Random().getrandbits(62) for _ in range(self.num_envs)]
         elif isinstance(seed, (list, tuple, np.ndarray)):
-            seeds = [int(s) for s in seed]
+            seeds = [_seed(s, "reset") for s in seed]
             if len(seeds) != self.num_envs:
                 raise ValueError(f"reset: {len(seeds)} seeds for {self.num_envs} games")
-        elif isinstance(seed, int) and not isinstance(seed, bool):
-            seeds = [seed + i for i in range(self.num_envs)]
         else:
-            raise ValueError(f"reset: seed must be an int, a list of ints or None, got {seed!r}")
-        self._seed_rngs = [random.Random(s) for s in seeds]
-        rewards = np.zeros((self.num_envs, self.num_players))
-        info = self._blank_info()
-        actions = np.full(self.num_envs, -1, np.int64)
-        for g, s in enumerate(seeds):
-            self._start_game(g, s)
-        self._run(actions, rewards, info)
-        self._ready = True
-        return self._result(rewards, np.zeros(self.num_envs, np.bool_), info)
+            first = _seed(seed, "reset")
+            seeds = [_seed(first + i, "reset") for i in range(self.num_envs)]
+        return self._deal(list(range(self.num_envs)), seeds)
 
     def step(self, actions) -> VectorStep:
         """Every row's acting seat makes ``actions[row]``; a row given ``WAIT`` (-1) does not
@@ -186,39 +191,29 @@ class CarouselVectorEnv:
             raise IllegalAction(f"game {g}: action {what} is not legal now; legal: {legal}")
         rewards = np.zeros((self.num_envs, self.num_players))
         info = self._blank_info()
-        terminated = self._run(np.where(moving, acts, _NOT_STEPPED), rewards, info)
+        terminated = self._run(np.where(moving, acts, kernel.SKIP), rewards, info)
         return self._result(rewards, terminated, info)
 
     def reset_rows(self, rows, seeds) -> VectorStep:
-        """Deal a new game with ``seeds[j]`` in row ``rows[j]`` (the other rows do not move;
-        each such row's later games draw their seeds from ``random.Random(seeds[j])``)."""
-        if not self._ready:
-            raise IllegalAction("call reset() before reset_rows()")
-        rows, seeds = [int(r) for r in rows], [int(s) for s in seeds]
-        if len(rows) != len(seeds) or len(set(rows)) != len(rows) or not all(0 <= r < self.num_envs for r in rows):
-            raise ValueError(
-                f"reset_rows: rows must be distinct rows 0..{self.num_envs - 1}, one seed each; got {rows}, {seeds}"
-            )
-        actions = np.full(self.num_envs, _NOT_STEPPED, np.int64)
-        for g, s in zip(rows, seeds):
-            self._seed_rngs[g] = random.Random(s)
-            self._start_game(g, s)
-            actions[g] = -1
-        rewards = np.zeros((self.num_envs, self.num_players))
-        info = self._blank_info()
-        terminated = self._run(actions, rewards, info)
-        return self._result(rewards, terminated, info)
+        """Deal a new game with ``seeds[j]`` in row ``rows[j]``; the other rows do not move
+        (before any ``reset``, they wait over, with empty masks, until dealt). Each such
+        row's later games draw their seeds from ``random.Random(seeds[j])``. Bad rows or
+        seeds raise before any row changes."""
+        rows = [_row(r, self.num_envs) for r in rows]
+        seeds = [_seed(s, "reset_rows") for s in seeds]
+        if len(rows) != len(seeds) or len(set(rows)) != len(rows):
+            raise ValueError(f"reset_rows: rows must be distinct, one seed each; got rows {rows}, seeds {seeds}")
+        if not self._ready:  # rows not dealt yet wait, over, for their own reset_rows
+            self._over[:] = True
+            self.arrays.phase[:] = kernel.GAME_OVER
+        return self._deal(rows, seeds)
 
-    def game_state(self, g: int):
+    def game_state(self, g: int) -> GameState:
         """Game ``g`` as an engine state (for view policies, tests and debugging)."""
         state = self.arrays.read(g, self.rules, int(self._seeds[g]), tuple(self._rounds[g]))
         if self._results[g] is not None:
             state = replace(state, game_result=self._results[g])
         return state
-
-    def suggestions_packed(self, g: int) -> np.ndarray:
-        """Game ``g``'s packed solver answer at its current decision (``solver.answer``)."""
-        return self.arrays.packed[g]
 
     def close(self) -> None:
         """Nothing to release."""
@@ -234,6 +229,19 @@ class CarouselVectorEnv:
             "game_over": np.zeros(n, np.bool_),
             "finished": [],
         }
+
+    def _deal(self, rows: list[int], seeds: list[int]) -> VectorStep:
+        """New games in ``rows`` (seeds already checked), then every row's next decision."""
+        actions = np.full(self.num_envs, kernel.SKIP, np.int64)
+        for g, s in zip(rows, seeds):
+            self._seed_rngs[g] = random.Random(s)
+            self._start_game(g, s)
+            actions[g] = kernel.DEALT
+        rewards = np.zeros((self.num_envs, self.num_players))
+        info = self._blank_info()
+        terminated = self._run(actions, rewards, info)
+        self._ready = True
+        return self._result(rewards, terminated, info)
 
     def _start_game(self, g: int, seed: int) -> None:
         self._seeds[g] = seed
@@ -259,14 +267,14 @@ class CarouselVectorEnv:
         while True:
             self._kernel(actions)
             # A new episode's forced actions belong to it, not to the step that ended the last.
-            info["num_auto_actions"] += np.where((actions >= -1) & ~terminated, a.auto, 0)
+            info["num_auto_actions"] += np.where((actions != kernel.SKIP) & ~terminated, a.auto, 0)
             ended = np.flatnonzero((a.phase == kernel.ROUND_OVER) & ~self._over)
             if not len(ended):
                 return terminated
-            actions = np.full(self.num_envs, _NOT_STEPPED, np.int64)
+            actions = np.full(self.num_envs, kernel.SKIP, np.int64)
             for g in ended.tolist():
                 self._end_round(int(g), rewards, info, terminated)
-                actions[g] = -1
+                actions[g] = kernel.DEALT
 
     def _end_round(self, g: int, rewards: np.ndarray, info: dict, terminated: np.ndarray) -> None:
         """Score game ``g``'s round (the engine's scoring), pay it, then deal the next round
@@ -329,7 +337,7 @@ class CarouselVectorEnv:
 
     def _result(self, rewards: np.ndarray, terminated: np.ndarray, info: dict) -> VectorStep:
         a = self.arrays
-        to_play = a.turn[:, 0].copy()
+        to_play = a.turn[:, CURRENT].copy()
         self._encode(self._obs, self._rows, to_play, self._acting)
         vector_info = VectorInfo(
             info["num_auto_actions"],

@@ -19,11 +19,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, objmode
 
-from carousel_env.engine.cards import JOKER_POINTS, NUM_CARDS
 from carousel_env.engine.game import MAX_TURNS_PER_ROUND, Phase
 from carousel_env.engine.scoring import RoundEnd
-from carousel_env.solver import FULL_SWEEP_STATES, WITNESS_AFTER_STATES, WITNESS_BUDGET, _cache, witness_rounds
+from carousel_env.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK
+from carousel_env.solver import FIRST_SWEEP_LEVEL, FULL_SWEEP_STATES, _cache, witness_rounds
+from carousel_env.solver.answer import PACKED_PER_SUGGESTION
 from carousel_env.solver.pipeline import solve_packed
+from carousel_env.solver.prepare import CARD_POINTS
 
 _cache.drop_stale_cache(_cache.VECTOR_CACHE, _cache.VECTOR_SOURCES)  # before numba loads this module's cache
 
@@ -34,28 +36,24 @@ NO_END = 0
 KNOCKED, WENT_OUT, STOCK_OUT, TURN_CAP = (
     END_CODES.index(e) for e in (RoundEnd.KNOCK, RoundEnd.GOING_OUT, RoundEnd.STOCK_EXHAUSTED, RoundEnd.TURN_CAP)
 )
-# The env's actions (carousel_env.envs.aec): fixed ones, then one per suggestion slot.
-DRAW_AGAIN, KNOCK, END_TURN, FIRST_SUGGESTION = 0, 1, 2, 3
-# Bytes of one game's packed answer: ``solver.answer.start`` allots 400 per suggestion.
-PACK_PER_SUGGESTION = 400
+# What ``step_games`` does with a row besides making its action.
+DEALT = -1  # the row was just dealt: take its forced decisions, solve its first decision
+SKIP = -2  # leave the row as it is
+# Columns of the ``turn`` and ``board`` arrays (``arrays.GameArrays``).
+CURRENT, DRAWS, TURNS, FINAL_LEFT = range(4)  # FINAL_LEFT -1: the stock is not exhausted
+DEALER, ROUND_INDEX, HAS_LAST = range(3)
 
 
 def packed_size(k: int) -> int:
-    return 3 + k * PACK_PER_SUGGESTION
-
-
-@njit(cache=True)
-def card_points(c):
-    if c == NUM_CARDS:
-        return JOKER_POINTS
-    return min((c >> 2) + 1, 10)
+    """Entries of one game's packed answer buffer: what ``solver.answer.start`` allots."""
+    return 3 + k * PACKED_PER_SUGGESTION
 
 
 @njit(cache=True)
 def _hand_value(hands, hand_len, g, p):
     total = 0
     for i in range(hand_len[g, p]):
-        total += card_points(hands[g, p, i])
+        total += CARD_POINTS[hands[g, p, i]]
     return total
 
 
@@ -72,7 +70,7 @@ def _witness_rounds(units, hand, ace_low, ace_high, k, knock_limit):
 @njit(cache=True)
 def _solve(units, hand, ace_low, ace_high, k, knock_limit):
     """``carousel_env.solver.solve``'s packed answer: one sweep, then (rarely) the witness rounds."""
-    level = np.int64(min(WITNESS_AFTER_STATES, FULL_SWEEP_STATES) if WITNESS_BUDGET > 0 else FULL_SWEEP_STATES)
+    level = np.int64(FIRST_SWEEP_LEVEL)
     packed = solve_packed(units, hand, ace_low, ace_high, k, knock_limit, np.int64(FULL_SWEEP_STATES), level)
     if packed.shape[0]:
         return packed
@@ -108,28 +106,28 @@ def _draw(hands, hand_len, stock, stock_len, draws, g, p):
 @njit(cache=True)
 def _begin_turn(hands, hand_len, stock, stock_len, turn, phase, round_end, who, g):
     """``turn[g]``: current, draws this turn, turns this round, final turns left (-1: none)."""
-    turn[g, 1] = 0
-    turn[g, 2] += 1
-    if turn[g, 2] > MAX_TURNS_PER_ROUND:
+    turn[g, DRAWS] = 0
+    turn[g, TURNS] += 1
+    if turn[g, TURNS] > MAX_TURNS_PER_ROUND:
         _end_round(phase, round_end, who, g, TURN_CAP, -1)
         return
-    if turn[g, 3] >= 0:
+    if turn[g, FINAL_LEFT] >= 0:
         phase[g] = FINAL_TURN
         return
-    _draw(hands, hand_len, stock, stock_len, turn[:, 1], g, turn[g, 0])
+    _draw(hands, hand_len, stock, stock_len, turn[:, DRAWS], g, turn[g, CURRENT])
     phase[g] = DRAWN
 
 
 @njit(cache=True)
 def _end_turn(hands, hand_len, stock, stock_len, turn, phase, round_end, who, g, players):
-    if turn[g, 3] >= 0:
-        turn[g, 3] -= 1
-        if turn[g, 3] == 0:
+    if turn[g, FINAL_LEFT] >= 0:
+        if turn[g, FINAL_LEFT] == 1:  # the last final turn: the round ends (the count stays 1)
             _end_round(phase, round_end, who, g, STOCK_OUT, -1)
             return
+        turn[g, FINAL_LEFT] -= 1
     elif stock_len[g] == 0:
-        turn[g, 3] = players  # every player, the next one first, takes one more turn
-    turn[g, 0] = (turn[g, 0] + 1) % players
+        turn[g, FINAL_LEFT] = players  # every player, the next one first, takes one more turn
+    turn[g, CURRENT] = (turn[g, CURRENT] + 1) % players
     _begin_turn(hands, hand_len, stock, stock_len, turn, phase, round_end, who, g)
 
 
@@ -169,8 +167,8 @@ def _decide(hands, hand_len, units, n_units, stock_len, turn, phase, packed, slo
     ph = phase[g]
     if ph in (ROUND_OVER, GAME_OVER):
         return 0
-    p = turn[g, 0]
-    drawn_out = turn[g, 1] >= rule[1]
+    p = turn[g, CURRENT]
+    drawn_out = turn[g, DRAWS] >= rule[1]
     play = ph != DRAWN or not drawn_out
     if ph == DRAWN:
         if not drawn_out and stock_len[g] > 0:
@@ -226,9 +224,9 @@ def _apply(
     action,
     players,
 ):
-    p = turn[g, 0]
+    p = turn[g, CURRENT]
     if action == DRAW_AGAIN:
-        _draw(hands, hand_len, stock, stock_len, turn[:, 1], g, p)
+        _draw(hands, hand_len, stock, stock_len, turn[:, DRAWS], g, p)
     elif action == END_TURN:
         _end_turn(hands, hand_len, stock, stock_len, turn, phase, round_end, who, g, players)
     elif action == KNOCK:
@@ -261,15 +259,15 @@ def step_games(
     players,
     rule,
 ):
-    """For every game ``g`` with ``actions[g] >= -1``: make action ``actions[g]`` (-1:
-    none, the game was just dealt), then take every forced decision until a real one or
+    """For every game ``g`` but the ``SKIP`` ones: make action ``actions[g]`` (none when
+    ``DEALT``: the game was just dealt), then take every forced decision until a real one or
     the round's end. ``auto[g]`` counts the forced ones. Actions are legal: the caller
     checked them against the masks."""
     for g in range(actions.shape[0]):
-        if actions[g] < -1:
+        if actions[g] == SKIP:
             continue
         auto[g] = 0
-        if actions[g] >= 0:
+        if actions[g] != DEALT:
             _apply(
                 hands,
                 hand_len,
