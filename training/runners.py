@@ -34,7 +34,7 @@ import numpy as np
 import torch
 
 from carousel_env.agents.baselines import Policy
-from carousel_env.agents.match import Episode, EpisodeResult, advance_to_decision, state_action
+from carousel_env.agents.match import Episode, EpisodeResult, advance_to_decision
 from carousel_env.agents.registry import get_policy
 from carousel_env.vector import WAIT, CarouselVectorEnv, FinishedGame, VectorStep
 from training.envs import DEFAULT_ENV_FACTORY, EnvSpec, game_state, make_env
@@ -146,24 +146,18 @@ class VectorRunner:
             rows = [self.row[e] for e in resets]
             self._take(self.venv.reset_rows(rows, [ep.seed for ep in resets.values()]), rewards, finished)
         while True:  # the scripted seats, until every copy touched waits for a network seat
-            moves = np.full(len(self.env_ids), WAIT, np.int64)
-            for e in rewards:
-                r = self.row[e]
-                policy = self.scripted[e].get(int(self.last.to_play[r]))
-                if e in finished or policy is None:
-                    continue
-                moves[r] = state_action(
-                    policy,
-                    lambda r=r: self.venv.game_state(r),
-                    int(self.last.to_play[r]),
-                    self.last.observation[r],
-                    self.last.action_mask[r],
-                )
-                steps[e] += 1
-            if not (moves != WAIT).any():
+            rows = [self.row[e] for e in rewards if e not in finished]
+            moves = self.venv.policy_moves(self.last, rows, self._scripted_at)
+            moving = moves != WAIT
+            if not moving.any():
                 break
+            for e in rewards:
+                steps[e] += int(moving[self.row[e]])
             self._take(self.venv.step(moves), rewards, finished)
         return [self._report(e, rewards[e], steps[e], finished.get(e)) for e in rewards]
+
+    def _scripted_at(self, row: int, seat: int) -> Policy | None:
+        return self.scripted[self.env_ids[row]].get(seat)
 
     def _take(self, step: VectorStep, rewards: dict[int, np.ndarray], finished: dict[int, FinishedGame]) -> None:
         self.last = step

@@ -42,11 +42,14 @@ Manipulation Rummy's must-play draws are not compiled (``EnvConfigError``).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import NamedTuple
 
 import numpy as np
 
+from carousel_env.agents.baselines import Policy
+from carousel_env.agents.match import state_action
 from carousel_env.engine.cards import hand_points
 from carousel_env.engine.errors import IllegalAction
 from carousel_env.engine.game import GameState, deal_round, new_game, round_outcome
@@ -214,6 +217,23 @@ class CarouselVectorEnv:
         if self._results[g] is not None:
             state = replace(state, game_result=self._results[g])
         return state
+
+    def policy_moves(
+        self, step: VectorStep, rows: Iterable[int], policy_at: Callable[[int, int], Policy | None]
+    ) -> np.ndarray:
+        """Actions for ``step(...)``: in each row of ``rows``, the action of the policy
+        ``policy_at(row, seat)`` of its acting seat (None: that seat decides elsewhere);
+        ``WAIT`` in every other row. A view policy gets its seat's view of the row's game.
+        Drivers of scripted seats (training's runner, the Gymnasium form) call it until
+        no row moves."""
+        moves = np.full(self.num_envs, WAIT, np.int64)
+        for r in rows:
+            seat = int(step.to_play[r])
+            policy = policy_at(r, seat)
+            if policy is not None:
+                state = lambda r=r: self.game_state(r)  # noqa: E731  (read only for a view policy)
+                moves[r] = state_action(policy, state, seat, step.observation[r], step.action_mask[r])
+        return moves
 
     def close(self) -> None:
         """Nothing to release."""

@@ -75,7 +75,6 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from carousel_env.agents.baselines import Policy
-from carousel_env.agents.match import state_action
 from carousel_env.agents.registry import resolve_policy
 from carousel_env.engine.errors import IllegalAction
 from carousel_env.envs.aec import INFO_KEYS, action_name
@@ -296,21 +295,19 @@ class CarouselGymVectorEnv(VectorEnv):
             self._finished[finished.env] = finished
         self._snap = snap
 
+    def _opponent(self, r: int, seat: int) -> Policy:
+        """Row ``r``'s policy at ``seat`` (its opponents are listed in seat order after the learner)."""
+        return self.opponents[r][(seat - int(self._seat[r]) - 1) % self.num_players]
+
     def _play_opponents(self, rows: np.ndarray) -> None:
         """Step the opponents of ``rows`` (all rows that must move together, one vector step
         per round of decisions) until each waits for its learner or has ended."""
-        n = self.num_players
         while True:
             snap = self._snap
             turn = rows & ~self._ended & (snap.to_play != self._seat)
             if not turn.any():
                 return
-            actions = np.full(self.num_envs, WAIT, np.int64)
-            for r in np.flatnonzero(turn).tolist():
-                seat = int(snap.to_play[r])
-                policy = self.opponents[r][(seat - int(self._seat[r]) - 1) % n]
-                state = lambda r=r: self.venv.game_state(r)  # noqa: E731  (read only for a view policy)
-                actions[r] = state_action(policy, state, seat, snap.observation[r], snap.action_mask[r])
+            actions = self.venv.policy_moves(snap, np.flatnonzero(turn).tolist(), self._opponent)
             self._venv_call(self.venv.step, actions)
 
     def _publish(self, rows: np.ndarray, ended: np.ndarray) -> None:
