@@ -17,6 +17,7 @@ from carousel_env.envs.aec import INFO_KEYS
 from carousel_env.envs.config import EnvConfigError
 from carousel_env.single_agent import CarouselSingleAgentEnv
 from carousel_env.vector.gym import CarouselGymVectorEnv
+from tests.support.examples import load_example
 
 
 def _record_aec_infos(env: CarouselSingleAgentEnv, seen: dict) -> list[dict]:
@@ -321,3 +322,9 @@ def test_gymnasium_make_vec_builds_the_compiled_vector_env():
     obs, _ = envs.reset(seed=0)
     assert obs.shape == (3, envs.single_observation_space.shape[0])
     envs.close()
+
+
+def test_the_vector_example_runs_under_gymnasiums_wrappers():
+    games, learner = load_example("vector_env").main(num_envs=3, steps=800, seed=1)
+    assert len(games) > 0 and np.allclose(games.sum(axis=1), 0.0)  # zero-sum per game
+    assert len(learner) > 0  # RecordEpisodeStatistics saw the learner's episodes end
