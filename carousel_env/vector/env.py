@@ -23,14 +23,15 @@ and ``tests/test_vector_env.py`` requires both envs to agree at every step of se
 
 Episodes reset themselves in the step that ends them: ``terminated[i]`` is True, the
 rewards are the episode's last, and the row's observation is already the next episode's
-first decision; ``info.finished`` holds the ended game (its rounds and result). With
-``autoreset=False`` a finished row stays over (empty mask) until ``reset_rows`` deals it
-a new game. A row given the action ``WAIT`` (-1) does not move in that step: drivers
-that decide some seats elsewhere (scripted opponents, a learner's turn) step the rows
-that are ready. Game
-seeds follow the AEC env: ``reset(seed=s)`` gives game ``i`` the seed ``s + i`` and each
-later episode of game ``i`` a seed drawn from ``random.Random(s + i)``, so row ``i`` plays
-the games ``raw_env().reset(seed=s + i)`` and then ``reset()`` would.
+first decision; ``info.finished`` holds the ended game (its rounds, totals, result and
+every seat's final observation). With ``autoreset=False`` a finished row keeps its final
+state (empty mask) until ``reset_rows`` deals it a new game. A row given the action
+``WAIT`` (-1) does not move in that step: drivers that decide some seats elsewhere step
+the rows that are ready, and ``policy_moves`` gives the actions of seats played by
+policies (scripted players, the search player). Game seeds follow the AEC env:
+``reset(seed=s)`` gives game ``i`` the seed ``s + i`` and each later episode of game ``i``
+a seed drawn from ``random.Random(s + i)``, so row ``i`` plays the games
+``raw_env().reset(seed=s + i)`` and then ``reset()`` would.
 
 How: the positions live in arrays (:class:`~carousel_env.vector.arrays.GameArrays`), and
 one compiled call makes every game's action, takes the forced decisions, solves the next
@@ -50,7 +51,7 @@ import numpy as np
 
 from carousel_env.agents.baselines import Policy
 from carousel_env.agents.match import state_action
-from carousel_env.engine.cards import hand_points
+from carousel_env.engine.cards import NUM_CARDS, hand_points
 from carousel_env.engine.errors import IllegalAction
 from carousel_env.engine.game import GameState, deal_round, new_game, round_outcome
 from carousel_env.engine.scoring import GameResult, RoundScore
@@ -140,7 +141,8 @@ class CarouselVectorEnv:
         limit = -1 if rules.knock_limit is None else rules.knock_limit
         max_draws = 1 << 30 if rules.max_draws is None else rules.max_draws
         self._rule = np.array([limit, max_draws, rules.ace_low, rules.ace_high], np.int64)
-        self._deck = np.array([rules.decks] * 52 + [rules.jokers, rules.deck_size], np.float64)
+        # Copies per card (the observation's "unseen" channel), then the deck size.
+        self._deck = np.array([rules.decks] * NUM_CARDS + [rules.jokers, rules.deck_size], np.float64)
         self._seed_rngs = [random.Random(0) for _ in range(num_envs)]  # each row's next game seeds
         self._seeds = np.zeros(num_envs, np.int64)
         self._rounds: list[list[RoundScore]] = [[] for _ in range(num_envs)]
