@@ -36,14 +36,26 @@ def _drawer(rng: np.random.Generator, mask: np.ndarray) -> int:
     return int(rng.choice(legal))
 
 
-def _play_both(num_envs: int, steps: int, seed: int, choose=_uniform, **config) -> dict:
+def _play_both(num_envs: int, steps: int, seed: int, choose=_uniform, short_stock=None, **config) -> dict:
     """Step ``num_envs`` vector games and as many AEC envs with the same legal actions
-    (``choose(rng, mask)``), asserting that everything agrees at every step. Returns counts."""
+    (``choose(rng, mask)``), asserting that everything agrees at every step. Returns counts.
+    ``short_stock``: each game's stock is cut to that many cards first (white box: written
+    into both envs), so that it runs out within a few turns."""
     venv = CarouselVectorEnv(num_envs, **config)
     aecs = [raw_env(**config) for _ in range(num_envs)]
     for i, env in enumerate(aecs):
         env.reset(seed=seed + i)
     step = venv.reset(seed=seed)
+    if short_stock is not None:
+        for i, env in enumerate(aecs):
+            state = replace(env.game_state, stock=env.game_state.stock[-short_stock:])
+            env._state = state  # the AEC env takes its decision from here, as after a step
+            env._settle()
+            env._publish_infos()
+            env.agent_selection = env.possible_agents[env.game_state.current]
+            venv.arrays.write(i, state, None)
+        rewards, info = np.zeros((num_envs, venv.num_players)), venv._blank_info()
+        step = venv._result(rewards, venv._run(np.full(num_envs, kernel.DEALT), rewards, info), info)
     rng = np.random.default_rng(seed)
     seen = {"episodes": 0, "rounds": 0, "plays": 0, "auto": 0, "stock_out": 0, "final_turns": 0}
     for _ in range(steps):
@@ -91,6 +103,8 @@ def _play_both(num_envs: int, steps: int, seed: int, choose=_uniform, **config) 
         ({"num_players": 5, "k_suggestions": 3}, 500),
         ({"num_players": 4, "episode": "round", "reward": "game_result"}, 500),
         ({"num_players": 2, "reward": "game_result", "reward_scale": 2.0}, 800),
+        ({"variant": "manipulation_rummy", "num_players": 3}, 600),
+        ({"variant": "manipulation_rummy", "num_players": 5, "episode": "round"}, 400),
     ],
 )
 def test_same_games_as_the_aec_env(config, steps):
@@ -101,12 +115,31 @@ def test_same_games_as_the_aec_env(config, steps):
 
 @pytest.mark.parametrize(
     "config",
-    [{"num_players": 2}, {"num_players": 3, "episode": "round"}, {"num_players": 5, "k_suggestions": 1}],
+    [
+        {"num_players": 2},
+        {"num_players": 3, "episode": "round"},
+        {"num_players": 5, "k_suggestions": 1},
+    ],
 )
 def test_same_games_when_stocks_run_out(config):
     # Drawing players exhaust the stock: final turns, knocks and plays in them, stock-out ends.
     seen = _play_both(3, 500, seed=2, choose=_drawer, **config)
     assert seen["stock_out"] > 0 and seen["final_turns"] > 20 and seen["episodes"] > 0
+
+
+def _fewest_cards(rng: np.random.Generator, mask: np.ndarray) -> int:
+    """Ends the turn when it may, else makes the last suggestion (the smallest): hands stay
+    large, so that Manipulation Rummy's players run the stock out and then pass."""
+    return 2 if mask[2] else int(np.flatnonzero(mask)[-1])
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_manipulation_rummy_passes_when_the_stock_is_out(players):
+    # A stock of 4 cards: forced draws empty it, then a player who cannot play passes.
+    seen = _play_both(
+        3, 120, seed=5, choose=_fewest_cards, short_stock=4, variant="manipulation_rummy", num_players=players
+    )
+    assert seen["final_turns"] > 0 and seen["auto"] > 0
 
 
 def test_batched_shapes_and_dtypes():
@@ -151,8 +184,8 @@ def test_step_before_reset_and_bad_config():
         CarouselVectorEnv(1).step(np.array([0]))
     with pytest.raises(EnvConfigError, match="num_envs"):
         CarouselVectorEnv(0)
-    with pytest.raises(EnvConfigError, match="variant"):
-        CarouselVectorEnv(1, variant="manipulation_rummy", num_players=3)
+    with pytest.raises(EnvConfigError, match="num_players"):
+        CarouselVectorEnv(1, variant="manipulation_rummy", num_players=2)
     with pytest.raises(EnvConfigError, match="k_suggestions"):
         CarouselVectorEnv(1, k_suggestions=0)
     with pytest.raises(ValueError, match="seeds for 2 games"):

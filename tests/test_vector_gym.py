@@ -133,6 +133,7 @@ def test_rows_play_the_single_agent_env(opponents, learner_seat, num_players):
         {"opponents": ["greedy", "random"], "learner_seat": 2, "num_players": 3, "round_bonus": "everyone"},
         {"opponents": "random", "learner_seat": "random", "num_players": 4, "episode": "round"},
         {"opponents": "greedy", "num_players": 2, "reward": "game_result", "reward_scale": 2.0, "k_suggestions": 4},
+        {"opponents": "random", "learner_seat": "random", "num_players": 3, "variant": "manipulation_rummy"},
     ],
 )
 def test_rows_play_the_single_agent_env_configured(options):

@@ -196,14 +196,22 @@ def _deal(
 
 
 def deal_round(
-    rules: Rules, seed: int, round_index: int, dealer: int, scores: tuple[int, ...], rounds_won: tuple[int, ...]
+    rules: Rules,
+    seed: int,
+    round_index: int,
+    dealer: int,
+    scores: tuple[int, ...],
+    rounds_won: tuple[int, ...],
+    can_play: PlayCheck | None = None,
 ) -> GameState:
     """Round ``round_index`` of game ``seed`` dealt by ``dealer``, its first turn begun, with
-    these totals (Carousel only: Manipulation Rummy's first turn needs the solver). The
-    vector env deals its rounds here; the state keeps no earlier round's score."""
-    if rules.must_play:
-        raise TypeError("deal_round is for Carousel; Manipulation Rummy deals through new_game and next_round")
-    return _deal(rules, seed, round_index, dealer, scores, rounds_won, (), None)
+    these totals (Manipulation Rummy needs ``can_play``, as :func:`new_game`). The vector
+    env deals its rounds here; the state keeps no earlier round's score."""
+    if rules.must_play and can_play is None:
+        raise TypeError(
+            "Manipulation Rummy's must-play rule needs can_play: pass can_play=carousel_env.solver.can_play"
+        )
+    return _deal(rules, seed, round_index, dealer, scores, rounds_won, (), can_play)
 
 
 def next_round(state: GameState) -> GameState:

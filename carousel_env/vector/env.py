@@ -36,8 +36,9 @@ a seed drawn from ``random.Random(s + i)``, so row ``i`` plays the games
 How: the positions live in arrays (:class:`~carousel_env.vector.arrays.GameArrays`), and
 one compiled call makes every game's action, takes the forced decisions, solves the next
 decisions and another encodes the observations (``kernel``, ``encode``); Python runs only
-once per round of a game (the engine deals and scores it). The Carousel variant only:
-Manipulation Rummy's must-play draws are not compiled (``EnvConfigError``).
+once per round of a game (the engine deals and scores it). Both variants: Manipulation
+Rummy's draws for a player who cannot play are forced actions, counted in
+``num_auto_actions`` as the AEC env counts them.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ from carousel_env.engine.scoring import GameResult, RoundScore
 from carousel_env.envs.aec import INFO_KEYS, NUM_FIXED_ACTIONS, action_name, round_rewards
 from carousel_env.envs.config import EnvConfig, EnvConfigError
 from carousel_env.envs.observation import ObservationLayout, layout
-from carousel_env.solver import _cache
+from carousel_env.solver import _cache, can_play
 from carousel_env.vector import encode, kernel
 from carousel_env.vector.arrays import GameArrays
 from carousel_env.vector.kernel import CURRENT, DEALER, HAS_LAST, ROUND_INDEX
@@ -126,8 +127,6 @@ class CarouselVectorEnv:
             raise EnvConfigError("autoreset", f"must be True or False, got {autoreset!r}")
         self.autoreset = autoreset
         self.config = EnvConfig.from_kwargs(**config)
-        if self.config.rules.must_play:
-            raise EnvConfigError("variant", "the vector env plays Carousel only (Manipulation Rummy: use env())")
         if self.config.render_mode is not None:
             raise EnvConfigError("render_mode", "the vector env does not render (render one game with env())")
         self.num_envs = num_envs
@@ -140,7 +139,9 @@ class CarouselVectorEnv:
         rules = self.rules
         limit = -1 if rules.knock_limit is None else rules.knock_limit
         max_draws = 1 << 30 if rules.max_draws is None else rules.max_draws
-        self._rule = np.array([limit, max_draws, rules.ace_low, rules.ace_high], np.int64)
+        self._rule = np.array([limit, max_draws, rules.ace_low, rules.ace_high, rules.must_play], np.int64)
+        # Manipulation Rummy's deals draw for a player who cannot play: the engine asks the solver.
+        self._can_play = can_play if rules.must_play else None
         # Copies per card (the observation's "unseen" channel), then the deck size.
         self._deck = np.array([rules.decks] * NUM_CARDS + [rules.jokers, rules.deck_size], np.float64)
         self._seed_rngs = [random.Random(0) for _ in range(num_envs)]  # each row's next game seeds
@@ -216,9 +217,7 @@ class CarouselVectorEnv:
     def game_state(self, g: int) -> GameState:
         """Game ``g`` as an engine state (for view policies, tests and debugging)."""
         state = self.arrays.read(g, self.rules, int(self._seeds[g]), tuple(self._rounds[g]))
-        if self._results[g] is not None:
-            state = replace(state, game_result=self._results[g])
-        return state
+        return replace(state, game_result=self._results[g], can_play=self._can_play)
 
     def policy_moves(
         self, step: VectorStep, rows: Iterable[int], policy_at: Callable[[int, int], Policy | None]
@@ -255,22 +254,25 @@ class CarouselVectorEnv:
     def _deal(self, rows: list[int], seeds: list[int]) -> VectorStep:
         """New games in ``rows`` (seeds already checked), then every row's next decision."""
         actions = np.full(self.num_envs, kernel.SKIP, np.int64)
+        info = self._blank_info()
         for g, s in zip(rows, seeds):
             self._seed_rngs[g] = random.Random(s)
-            self._start_game(g, s)
+            info["num_auto_actions"][g] += self._start_game(g, s)
             actions[g] = kernel.DEALT
         rewards = np.zeros((self.num_envs, self.num_players))
-        info = self._blank_info()
         terminated = self._run(actions, rewards, info)
         self._ready = True
         return self._result(rewards, terminated, info)
 
-    def _start_game(self, g: int, seed: int) -> None:
+    def _start_game(self, g: int, seed: int) -> int:
+        """Deal game ``seed`` in row ``g``; returns the draws the deal forced (Manipulation Rummy)."""
         self._seeds[g] = seed
         self._rounds[g] = []
         self._over[g] = False
         self._results[g] = None
-        self.arrays.write(g, new_game(self.rules, seed), None)
+        state = new_game(self.rules, seed, can_play=self._can_play)
+        self.arrays.write(g, state, None)
+        return len(state.forced_draws)
 
     def _kernel(self, actions: np.ndarray) -> None:
         a = self.arrays
@@ -338,8 +340,11 @@ class CarouselVectorEnv:
             return
         dealer = (int(a.board[g, DEALER]) + 1) % self.num_players
         round_index = int(a.board[g, ROUND_INDEX]) + 1
-        state = deal_round(rules, int(self._seeds[g]), round_index, dealer, outcome.scores, outcome.rounds_won)
+        state = deal_round(
+            rules, int(self._seeds[g]), round_index, dealer, outcome.scores, outcome.rounds_won, self._can_play
+        )
         a.write(g, state, outcome.result)
+        info["num_auto_actions"][g] += len(state.forced_draws)
 
     def _final(self, g: int) -> np.ndarray:
         """Every seat's observation of row ``g``'s final state (no suggestions)."""

@@ -26,7 +26,7 @@ Each row is the single-agent env (:mod:`carousel_env.single_agent`) with the sam
 * ``illegal_reward`` (-1): an illegal action ends the row's episode with this reward;
   ``None`` makes ``step`` raise ``IllegalAction`` (naming the row) before any row moves.
 * Every other keyword is the AEC env's configuration (:mod:`carousel_env.envs.aec`), as
-  the vector env takes it: the Carousel variant, no rendering.
+  the vector env takes it (both variants; no rendering).
 
 Spaces: ``single_observation_space`` is the AEC observation ``Box``, ``single_action_space``
 ``Discrete(3 + K)``; ``observation_space`` and ``action_space`` are their batches.

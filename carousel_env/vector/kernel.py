@@ -42,6 +42,9 @@ SKIP = -2  # leave the row as it is
 # Columns of the ``turn`` and ``board`` arrays (``arrays.GameArrays``).
 CURRENT, DRAWS, TURNS, FINAL_LEFT = range(4)  # FINAL_LEFT -1: the stock is not exhausted
 DEALER, ROUND_INDEX, HAS_LAST = range(3)
+# Entries of the ``rule`` array the env passes: knock limit (-1: none), max draws, ace low,
+# ace high, must play.
+KNOCK_LIMIT_RULE, MAX_DRAWS_RULE, ACE_LOW_RULE, ACE_HIGH_RULE, MUST_PLAY_RULE = range(5)
 
 
 def packed_size(k: int) -> int:
@@ -79,6 +82,14 @@ def _solve(units, hand, ace_low, ace_high, k, knock_limit):
     return packed
 
 
+@njit(cache=True)
+def _solve_turn(hands, hand_len, units, n_units, g, p, k, rule):
+    """The packed answer of seat ``p``'s hand on game ``g``'s table."""
+    hand = hands[g, p, : hand_len[g, p]].copy()
+    ace_low, ace_high = rule[ACE_LOW_RULE] != 0, rule[ACE_HIGH_RULE] != 0
+    return _solve(units[g, : n_units[g]], hand, ace_low, ace_high, k, rule[KNOCK_LIMIT_RULE])
+
+
 # ---------------------------------------------------------------- turns
 
 
@@ -104,31 +115,51 @@ def _draw(hands, hand_len, stock, stock_len, draws, g, p):
 
 
 @njit(cache=True)
-def _begin_turn(hands, hand_len, stock, stock_len, turn, phase, round_end, who, g):
-    """``turn[g]``: current, draws this turn, turns this round, final turns left (-1: none)."""
+def _begin_turn(hands, hand_len, units, n_units, stock, stock_len, turn, phase, round_end, who, auto, g, k, rule):
+    """Begin the current player's turn; returns whether they pass at once (Manipulation
+    Rummy: no play and the stock empty), which the caller handles as a turn's end."""
     turn[g, DRAWS] = 0
     turn[g, TURNS] += 1
     if turn[g, TURNS] > MAX_TURNS_PER_ROUND:
         _end_round(phase, round_end, who, g, TURN_CAP, -1)
-        return
-    if turn[g, FINAL_LEFT] >= 0:
-        phase[g] = FINAL_TURN
-        return
-    _draw(hands, hand_len, stock, stock_len, turn[:, DRAWS], g, turn[g, CURRENT])
-    phase[g] = DRAWN
+        return False
+    final = turn[g, FINAL_LEFT] >= 0
+    p = turn[g, CURRENT]
+    if rule[MUST_PLAY_RULE] == 0:
+        if final:
+            phase[g] = FINAL_TURN
+        else:
+            _draw(hands, hand_len, stock, stock_len, turn[:, DRAWS], g, p)
+            phase[g] = DRAWN
+        return False
+    # Manipulation Rummy: draw one card at a time until a play exists; each is a forced action.
+    while _solve_turn(hands, hand_len, units, n_units, g, p, k, rule)[1] < 0:
+        if stock_len[g] == 0:
+            phase[g] = FINAL_TURN if final else DRAWN
+            return True
+        auto[g] += 1
+        _draw(hands, hand_len, stock, stock_len, turn[:, DRAWS], g, p)
+    phase[g] = MUST_PLAY
+    return False
 
 
 @njit(cache=True)
-def _end_turn(hands, hand_len, stock, stock_len, turn, phase, round_end, who, g, players):
-    if turn[g, FINAL_LEFT] >= 0:
-        if turn[g, FINAL_LEFT] == 1:  # the last final turn: the round ends (the count stays 1)
-            _end_round(phase, round_end, who, g, STOCK_OUT, -1)
+def _end_turn(hands, hand_len, units, n_units, stock, stock_len, turn, phase, round_end, who, auto, g, k, rule,
+              players):  # fmt: skip
+    """End the current turn and begin the next; a player who passes at once ends theirs
+    too (a loop, where the engine recurses)."""
+    while True:
+        if turn[g, FINAL_LEFT] >= 0:
+            if turn[g, FINAL_LEFT] == 1:  # the last final turn: the round ends (the count stays 1)
+                _end_round(phase, round_end, who, g, STOCK_OUT, -1)
+                return
+            turn[g, FINAL_LEFT] -= 1
+        elif stock_len[g] == 0:
+            turn[g, FINAL_LEFT] = players  # every player, the next one first, takes one more turn
+        turn[g, CURRENT] = (turn[g, CURRENT] + 1) % players
+        if not _begin_turn(hands, hand_len, units, n_units, stock, stock_len, turn, phase, round_end, who, auto, g,
+                           k, rule):  # fmt: skip
             return
-        turn[g, FINAL_LEFT] -= 1
-    elif stock_len[g] == 0:
-        turn[g, FINAL_LEFT] = players  # every player, the next one first, takes one more turn
-    turn[g, CURRENT] = (turn[g, CURRENT] + 1) % players
-    _begin_turn(hands, hand_len, stock, stock_len, turn, phase, round_end, who, g)
 
 
 @njit(cache=True)
@@ -160,7 +191,8 @@ def _play(hands, hand_len, units, n_units, meld_len, n_melds, phase, round_end, 
 @njit(cache=True)
 def _decide(hands, hand_len, units, n_units, stock_len, turn, phase, packed, slot_at, mask, g, k, rule):
     """Fill game ``g``'s decision (mask, packed answer, slot offsets); returns the number
-    of legal actions. ``rule``: knock limit (-1: none), max draws, ace low, ace high."""
+    of legal actions. ``rule``: knock limit (-1: none), max draws, ace low, ace high, must
+    play (Manipulation Rummy)."""
     for a in range(mask.shape[1]):
         mask[g, a] = 0
     packed[g, 2] = 0
@@ -168,22 +200,20 @@ def _decide(hands, hand_len, units, n_units, stock_len, turn, phase, packed, slo
     if ph in (ROUND_OVER, GAME_OVER):
         return 0
     p = turn[g, CURRENT]
-    drawn_out = turn[g, DRAWS] >= rule[1]
+    drawn_out = turn[g, DRAWS] >= rule[MAX_DRAWS_RULE]
     play = ph != DRAWN or not drawn_out
     if ph == DRAWN:
         if not drawn_out and stock_len[g] > 0:
             mask[g, DRAW_AGAIN] = 1
         else:
             mask[g, END_TURN] = 1
-    else:
+    elif ph != MUST_PLAY:  # a player who must play may do nothing else
         mask[g, END_TURN] = 1
-    if rule[0] >= 0 and _hand_value(hands, hand_len, g, p) <= rule[0]:
+    if rule[KNOCK_LIMIT_RULE] >= 0 and _hand_value(hands, hand_len, g, p) <= rule[KNOCK_LIMIT_RULE]:
         mask[g, KNOCK] = 1
     legal = mask[g, DRAW_AGAIN] + mask[g, KNOCK] + mask[g, END_TURN]
     if play:
-        answer = _solve(
-            units[g, : n_units[g]], hands[g, p, : hand_len[g, p]].copy(), rule[2] != 0, rule[3] != 0, k, rule[0]
-        )
+        answer = _solve_turn(hands, hand_len, units, n_units, g, p, k, rule)
         count = 0 if answer[1] < 0 else min(answer[2], k)
         for i in range(answer.shape[0]):  # a loop: a slice assignment compiles far more code
             packed[g, i] = answer[i]
@@ -220,15 +250,20 @@ def _apply(
     who,
     packed,
     slot_at,
+    auto,
     g,
     action,
+    k,
+    rule,
     players,
 ):
     p = turn[g, CURRENT]
     if action == DRAW_AGAIN:
         _draw(hands, hand_len, stock, stock_len, turn[:, DRAWS], g, p)
     elif action == END_TURN:
-        _end_turn(hands, hand_len, stock, stock_len, turn, phase, round_end, who, g, players)
+        _end_turn(
+            hands, hand_len, units, n_units, stock, stock_len, turn, phase, round_end, who, auto, g, k, rule, players
+        )
     elif action == KNOCK:
         _end_round(phase, round_end, who, g, KNOCKED, p)
     else:
@@ -283,8 +318,11 @@ def step_games(
                 who,
                 packed,
                 slot_at,
+                auto,
                 g,
                 actions[g],
+                k,
+                rule,
                 players,
             )
         while True:
@@ -310,7 +348,10 @@ def step_games(
                 who,
                 packed,
                 slot_at,
+                auto,
                 g,
                 only,
+                k,
+                rule,
                 players,
             )
