@@ -184,9 +184,13 @@ class VectorRunner:
 def make_runner(env_spec: EnvSpec, env_ids: list[int]) -> Runner | VectorRunner:
     """The vector runner for Carousel's own env (unless ``env_spec.vector`` is False), the
     AEC runner for any other factory."""
-    if env_spec.vector and env_spec.factory == DEFAULT_ENV_FACTORY:
+    if _vectorized(env_spec):
         return VectorRunner(env_spec, env_ids)
     return Runner(env_spec, env_ids)
+
+
+def _vectorized(env_spec: EnvSpec) -> bool:
+    return env_spec.vector and env_spec.factory == DEFAULT_ENV_FACTORY
 
 
 @dataclass(frozen=True)
@@ -219,6 +223,10 @@ class Driver:
         if num_workers == 0:
             self.local = make_runner(env_spec, list(range(num_envs)))
             return
+        if _vectorized(env_spec):
+            # Compiled once here: the workers then load it from numba's cache, rather than
+            # each compiling it (and saying so) at the same time on a cold cache.
+            CarouselVectorEnv.compile_ahead(**env_spec.kwargs())
         # spawn, not fork: forking a process that has started torch's threads can deadlock.
         ctx = mp.get_context("spawn")
         for w in range(num_workers):
