@@ -3,6 +3,7 @@ gin_rummy_v4 and Carousel's own AEC env, measured in alternation on pinned cores
 
     .venv/bin/python -m benchmarks.bench_vector_env [--seconds 10] [--rounds 3] [--num-envs 64]
         [--players 2] [--gin-python /tmp/ginvenv/bin/python]
+    .venv/bin/python -m benchmarks.bench_vector_env --breakdown [--seconds 10]
 
 Each round runs, one after the other, each in its own process pinned to one core: the
 vector env (``num_envs`` games, 2 players), gin_rummy_v4 (``benchmarks/random_play.py``
@@ -12,6 +13,11 @@ ratios are taken within a round, so the machine's drift cancels. Agent-steps cou
 decisions of acting seats (the env's own forced actions are not counted, as in
 ``bench_env``). The random player draws a uniform legal action per row from the masks,
 batched in numpy, as a vectorized learner would.
+
+``--breakdown`` says where a step's time goes instead, in this process: the vector env's
+compiled call, its observation encoding and the rest (Python) per agent-step; then, in
+the AEC env (whose games are the same), the solver's calls per agent-step and their
+median time with and without a legal play (the compiled calls, timed one by one).
 """
 
 from __future__ import annotations
@@ -46,6 +52,64 @@ def vector_play(num_envs: int, players: int, seconds: float, seed: int = 0) -> d
         steps += num_envs
         games += int(step.terminated.sum())
     return {"steps_per_s": steps / elapsed, "games_per_s": games / elapsed, "steps": steps, "games": games}
+
+
+def breakdown(num_envs: int, players: int, seconds: float) -> None:
+    """Print where a step's time goes (see the module docstring)."""
+    import numpy as np
+
+    import carousel_env
+    from carousel_env.solver import _cache
+    from carousel_env.vector import encode, kernel
+
+    spent = {"kernel": 0.0, "encode": 0.0}
+
+    def timed(name, function):
+        def call(*args):
+            start = time.perf_counter()
+            try:
+                return function(*args)
+            finally:
+                spent[name] += time.perf_counter() - start
+
+        return call
+
+    vector_play(num_envs, players, 1.0)  # loads the compiled code
+    kernel_entry, encode_entry = kernel.step_games, encode.encode_games
+    kernel.step_games, encode.encode_games = timed("kernel", kernel_entry), timed("encode", encode_entry)
+    try:
+        result = vector_play(num_envs, players, seconds)
+    finally:
+        kernel.step_games, encode.encode_games = kernel_entry, encode_entry
+    steps, wall = result["steps"], result["steps"] / result["steps_per_s"]
+    per = {name: 1e6 * t / steps for name, t in spent.items()}
+    print(
+        f"vector env, {num_envs} games: {1e6 * wall / steps:.1f} us per agent-step: compiled call "
+        f"{per['kernel']:.1f}, observations {per['encode']:.1f}, the rest {1e6 * wall / steps - sum(per.values()):.1f}"
+    )
+
+    calls: list[tuple[float, bool]] = []  # (seconds, the answer has a play) per compiled solver call
+    first_call = _cache.first_call
+
+    def counted(entry, *args):
+        start = time.perf_counter()
+        answer = first_call(entry, *args)
+        calls.append((time.perf_counter() - start, answer.shape[0] > 3))
+        return answer
+
+    _cache.first_call = counted
+    try:
+        steps_s, _, steps, _ = random_play.measure(lambda: carousel_env.env(num_players=players), seconds)
+    finally:
+        _cache.first_call = first_call
+    with_play = [t for t, play in calls if play]
+    without = [t for t, play in calls if not play]
+    print(
+        f"AEC env (the same games): {len(calls) / steps:.2f} compiled solver calls per agent-step; median "
+        f"{1e6 * float(np.median(with_play)):.1f} us with a play ({len(with_play)}), "
+        f"{1e6 * float(np.median(without)):.1f} us without ({len(without)}); solver "
+        f"{1e6 * sum(t for t, _ in calls) / steps:.1f} us of {1e6 / steps_s:.1f} us per agent-step"
+    )
 
 
 def aec_play(players: int, seconds: float) -> dict:
@@ -85,8 +149,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--num-envs", type=int, default=64, help="games in the vector env (default 64)")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--gin-python", default="/tmp/ginvenv/bin/python", help="python of a pettingzoo 1.26.1 venv")
+    parser.add_argument("--breakdown", action="store_true", help="where a step's time goes, instead")
     parser.add_argument("--measure", choices=("vector", "aec"), help=argparse.SUPPRESS)  # one measurement, as JSON
     args = parser.parse_args(argv)
+    if args.breakdown:
+        breakdown(args.num_envs, args.players, args.seconds)
+        return 0
     if args.measure == "vector":
         print(json.dumps(vector_play(args.num_envs, args.players, args.seconds)))
         return 0
