@@ -1,6 +1,6 @@
 """Cold and warm start of the environment: import, ``env.reset`` and the first ``env.step``.
 
-    .venv/bin/python -m benchmarks.bench_cold_start [--rounds 1] [--attribute] [TREE ...]
+    .venv/bin/python -m benchmarks.bench_cold_start [--rounds 1] [--attribute] [--vector] [TREE ...]
 
 Each measurement is a fresh interpreter. *Cold*: an empty numba cache (a new temporary
 ``NUMBA_CACHE_DIR``), so the solver's compiled code is built; *warm*: the same folder again,
@@ -15,7 +15,8 @@ round measures them in turn (cold then warm, tree after tree), so that a loaded 
 drift reaches all alike. ``--attribute``: also, in the cold runs, the compile time of every
 jitted function (numba's ``numba:compile`` events: ``incl`` includes the functions it
 compiled while typing, ``excl`` does not), with its number of signatures, and the time per
-compiler pass kind.
+compiler pass kind. ``--vector``: the vector env instead (``import carousel_env.vector``,
+``CarouselVectorEnv(16)`` and its ``reset``, its first ``step``).
 """
 
 from __future__ import annotations
@@ -37,7 +38,20 @@ CROWDED_TABLE += " | AS 2S 3S | 6S 7S 8S | 10S JS QS KS"
 CROWDED_HAND = "3D 5C 6C 6D JK"
 
 
-def _child(attribute: bool) -> None:
+def _vector_phases() -> tuple[float, float]:
+    """The vector env's phases after its import: (build and reset done, first step done)."""
+    import numpy as np
+
+    from carousel_env.vector import CarouselVectorEnv
+
+    venv = CarouselVectorEnv(16)
+    step = venv.reset(seed=0)
+    t2 = time.perf_counter()
+    venv.step(np.array([np.flatnonzero(m)[-1] for m in step.action_mask]))  # suggestions where there are any
+    return t2, time.perf_counter()
+
+
+def _child(attribute: bool, vector: bool = False) -> None:
     """Run in the fresh interpreter: time the phases, print one JSON line on stdout."""
     events: list[tuple] = []  # (function, signature, inclusive, exclusive, the function compiling it)
     passes: dict[str, float] = {}  # by pass, and by "pass [function]"
@@ -80,15 +94,22 @@ def _child(attribute: bool) -> None:
     c0, t0 = time.process_time(), time.perf_counter()
     import carousel_env
 
-    make_env = carousel_env.env  # imports the env module, and with it the solver
-    t1 = time.perf_counter()
-    env = make_env()
-    env.reset(seed=0)
-    t2 = time.perf_counter()
-    agent = env.agent_selection
-    mask = env.observe(agent)["action_mask"]
-    env.step(int(mask.nonzero()[0][-1]))  # the last legal action: a solver suggestion when there is one
-    c3, t3 = time.process_time(), time.perf_counter()
+    if vector:
+        import carousel_env.vector  # the kernel's module, and with it the solver
+
+        t1 = time.perf_counter()
+        t2, t3 = _vector_phases()
+        c3 = time.process_time()
+    else:
+        make_env = carousel_env.env  # imports the env module, and with it the solver
+        t1 = time.perf_counter()
+        env = make_env()
+        env.reset(seed=0)
+        t2 = time.perf_counter()
+        agent = env.agent_selection
+        mask = env.observe(agent)["action_mask"]
+        env.step(int(mask.nonzero()[0][-1]))  # the last legal action: a solver suggestion when there is one
+        c3, t3 = time.process_time(), time.perf_counter()
     from carousel_env.engine.cards import parse_hand, parse_table
     from carousel_env.engine.rules import carousel
     from carousel_env.solver import solve
@@ -113,11 +134,12 @@ def _child(attribute: bool) -> None:
     )
 
 
-def measure(tree: Path, cache_dir: str, attribute: bool) -> tuple[dict, str]:
+def measure(tree: Path, cache_dir: str, attribute: bool, vector: bool = False) -> tuple[dict, str]:
     """One fresh interpreter on ``tree`` with ``NUMBA_CACHE_DIR=cache_dir``: (figures, its stderr)."""
     env = {**os.environ, "NUMBA_CACHE_DIR": cache_dir, "PYTHONPATH": str(tree.resolve())}
     # by file path: the child imports nothing of this tree but carousel_env (PYTHONPATH)
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", *(["--attribute"] if attribute else [])]
+    flags = [*(["--attribute"] if attribute else []), *(["--vector"] if vector else [])]
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", *flags]
     out = subprocess.run(cmd, env=env, cwd=tree, capture_output=True, text=True, check=True)
     figures = json.loads(out.stdout.strip().splitlines()[-1])
     if Path(figures["source"]).resolve().is_relative_to(tree.resolve()) is False:
@@ -164,18 +186,19 @@ def main() -> int:
     ap.add_argument("--attribute", action="store_true", help="compile time per jitted function (cold runs)")
     ap.add_argument("--top", type=int, default=25, help="functions listed with --attribute")
     ap.add_argument("--signatures", action="store_true", help="with --attribute: list the signatures too")
+    ap.add_argument("--vector", action="store_true", help="the vector env instead of the AEC env")
     args = ap.parse_args()
     print(f"load average before: {os.getloadavg()}")
     for r in range(args.rounds):
         for tree in args.trees:
             with tempfile.TemporaryDirectory(prefix="numba-cold-") as cache:
-                cold, said = measure(tree, cache, args.attribute)
+                cold, said = measure(tree, cache, args.attribute, args.vector)
                 print(_line(f"round {r + 1} {tree} cold", cold), flush=True)
                 for line in said.strip().splitlines():
                     print(f"  stderr: {line}")
                 if args.attribute:
                     _attribution(cold, args.top, args.signatures)
-                warm, said = measure(tree, cache, False)
+                warm, said = measure(tree, cache, False, args.vector)
                 print(_line(f"round {r + 1} {tree} warm", warm), flush=True)
                 for line in said.strip().splitlines():
                     print(f"  stderr: {line}")
@@ -185,6 +208,6 @@ def main() -> int:
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
-        _child(attribute="--attribute" in sys.argv)
+        _child(attribute="--attribute" in sys.argv, vector="--vector" in sys.argv)
     else:
         raise SystemExit(main())

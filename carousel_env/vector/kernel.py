@@ -8,6 +8,13 @@ Python): this code stops a game at ``ROUND_OVER``. ``tests/test_vector_env.py`` 
 seeded games through both and requires the same observations, masks, rewards and scores
 at every step.
 
+Compile time: numba compiles each jitted function as its own library and links (and
+optimizes again) every callee's code into each caller, so the solver's code would be
+emitted once per level of calls between it and ``step_games``. The functions on that path
+are inlined (``inline="always"``), all but ``_solve``, the one call of the solver (inlined
+at its two call sites, the solver's code would be emitted twice into ``step_games``): the
+solver is linked into ``_solve`` and ``step_games`` only.
+
 Per game ``g`` a decision is: the kinds allowed (as ``engine.game.allowed``), the solver's
 packed answer in ``packed[g]`` (as ``carousel_env.solver.solve``, witness rounds
 included), the action mask; a decision with one legal action is taken at once (as the AEC
@@ -82,7 +89,7 @@ def _solve(units, hand, ace_low, ace_high, k, knock_limit):
     return packed
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _solve_turn(hands, hand_len, units, n_units, g, p, k, rule):
     """The packed answer of seat ``p``'s hand on game ``g``'s table."""
     hand = hands[g, p, : hand_len[g, p]].copy()
@@ -114,7 +121,7 @@ def _draw(hands, hand_len, stock, stock_len, draws, g, p):
     draws[g] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _begin_turn(hands, hand_len, units, n_units, stock, stock_len, turn, phase, round_end, who, auto, g, k, rule):
     """Begin the current player's turn; returns whether they pass at once (Manipulation
     Rummy: no play and the stock empty), which the caller handles as a turn's end."""
@@ -143,7 +150,7 @@ def _begin_turn(hands, hand_len, units, n_units, stock, stock_len, turn, phase, 
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _end_turn(hands, hand_len, units, n_units, stock, stock_len, turn, phase, round_end, who, auto, g, k, rule,
               players):  # fmt: skip
     """End the current turn and begin the next; a player who passes at once ends theirs
@@ -188,7 +195,7 @@ def _play(hands, hand_len, units, n_units, meld_len, n_melds, phase, round_end, 
         _end_round(phase, round_end, who, g, WENT_OUT, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _decide(hands, hand_len, units, n_units, stock_len, turn, phase, packed, slot_at, mask, g, k, rule):
     """Fill game ``g``'s decision (mask, packed answer, slot offsets); returns the number
     of legal actions. ``rule``: knock limit (-1: none), max draws, ace low, ace high, must
@@ -234,7 +241,7 @@ def _decide(hands, hand_len, units, n_units, stock_len, turn, phase, packed, slo
     return legal
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply(
     hands,
     hand_len,
