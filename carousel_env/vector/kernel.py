@@ -309,56 +309,35 @@ def step_games(
         if actions[g] == SKIP:
             continue
         auto[g] = 0
-        if actions[g] != DEALT:
-            _apply(
-                hands,
-                hand_len,
-                units,
-                n_units,
-                meld_len,
-                n_melds,
-                stock,
-                stock_len,
-                turn,
-                phase,
-                round_end,
-                who,
-                packed,
-                slot_at,
-                auto,
-                g,
-                actions[g],
-                k,
-                rule,
-                players,
-            )
-        while True:
+        action = actions[g]
+        while True:  # the action, then each forced one (one call site: _apply is inlined)
+            if action != DEALT:
+                _apply(
+                    hands,
+                    hand_len,
+                    units,
+                    n_units,
+                    meld_len,
+                    n_melds,
+                    stock,
+                    stock_len,
+                    turn,
+                    phase,
+                    round_end,
+                    who,
+                    packed,
+                    slot_at,
+                    auto,
+                    g,
+                    action,
+                    k,
+                    rule,
+                    players,
+                )
             legal = _decide(hands, hand_len, units, n_units, stock_len, turn, phase, packed, slot_at, mask, g, k, rule)
             if legal != 1:
                 break
-            only = 0
-            while mask[g, only] == 0:
-                only += 1
+            action = 0
+            while mask[g, action] == 0:
+                action += 1
             auto[g] += 1
-            _apply(
-                hands,
-                hand_len,
-                units,
-                n_units,
-                meld_len,
-                n_melds,
-                stock,
-                stock_len,
-                turn,
-                phase,
-                round_end,
-                who,
-                packed,
-                slot_at,
-                auto,
-                g,
-                only,
-                k,
-                rule,
-                players,
-            )
