@@ -61,6 +61,16 @@ class Report:
         return self.result is not None
 
 
+def scripted_policies(episode: Episode[Controller]) -> dict[int, Policy]:
+    """The episode's scripted seats' policies, by seat. Seeded from the episode, so that
+    their play does not depend on which process runs them."""
+    return {
+        seat: get_policy(c.name, seed=episode.seed + seat)
+        for seat, c in enumerate(episode.controllers)
+        if c.kind is ControllerKind.SCRIPTED
+    }
+
+
 class Runner:
     def __init__(self, env_spec: EnvSpec, env_ids: list[int]) -> None:
         self.env_ids = list(env_ids)
@@ -77,13 +87,7 @@ class Runner:
             reports.append(self._advance(i, steps=1))
         for i, episode in resets.items():
             self.episodes[i] = episode
-            # Scripted policies are seeded from the episode, so their play does not depend
-            # on which process runs them.
-            self.scripted[i] = {
-                seat: get_policy(c.name, seed=episode.seed + seat)
-                for seat, c in enumerate(episode.controllers)
-                if c.kind is ControllerKind.SCRIPTED
-            }
+            self.scripted[i] = scripted_policies(episode)
             self.returns[i] = np.zeros(self.n)
             self.envs[i].reset(seed=episode.seed)
             reports.append(self._advance(i, steps=0))
@@ -137,11 +141,7 @@ class VectorRunner:
         if resets:
             for e, episode in resets.items():
                 self.episodes[e] = episode
-                self.scripted[e] = {
-                    seat: get_policy(c.name, seed=episode.seed + seat)
-                    for seat, c in enumerate(episode.controllers)
-                    if c.kind is ControllerKind.SCRIPTED
-                }
+                self.scripted[e] = scripted_policies(episode)
                 self.returns[e] = np.zeros(self.n)
             rows = [self.row[e] for e in resets]
             self._take(self.venv.reset_rows(rows, [ep.seed for ep in resets.values()]), rewards, finished)
