@@ -148,10 +148,6 @@ def new_game(rules: Rules, seed: int, can_play: PlayCheck | None = None) -> Game
     ``new_game(manipulation_rummy(3), seed, can_play=carousel_env.solver.can_play)``."""
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise IllegalAction(f"seed must be an int, got {seed!r}")
-    if rules.must_play and can_play is None:
-        raise TypeError(
-            "Manipulation Rummy's must-play rule needs can_play: pass can_play=carousel_env.solver.can_play"
-        )
     n = rules.num_players
     dealer = random.Random(f"carousel:{seed}:dealer").randrange(n)
     return _deal(rules, seed, 0, dealer, (0,) * n, (0,) * n, (), can_play)
@@ -167,6 +163,10 @@ def _deal(
     round_scores: tuple[RoundScore, ...],
     can_play: PlayCheck | None,
 ) -> GameState:
+    if rules.must_play and can_play is None:
+        raise TypeError(
+            "Manipulation Rummy's must-play rule needs can_play: pass can_play=carousel_env.solver.can_play"
+        )
     n = rules.num_players
     deck = make_deck(rules.decks, rules.jokers)
     _round_rng(seed, round_index).shuffle(deck)
@@ -207,10 +207,6 @@ def deal_round(
     """Round ``round_index`` of game ``seed`` dealt by ``dealer``, its first turn begun, with
     these totals (Manipulation Rummy needs ``can_play``, as :func:`new_game`). The vector
     env deals its rounds here; the state keeps no earlier round's score."""
-    if rules.must_play and can_play is None:
-        raise TypeError(
-            "Manipulation Rummy's must-play rule needs can_play: pass can_play=carousel_env.solver.can_play"
-        )
     return _deal(rules, seed, round_index, dealer, scores, rounds_won, (), can_play)
 
 
