@@ -10,6 +10,7 @@ from gymnasium.utils.env_checker import check_env
 from carousel_env.agents.search import SearchPlayer
 from carousel_env.single_agent import CarouselSingleAgentEnv
 from tests.support.examples import load_example
+from tests.support.view_policies import SeatRecorder
 
 
 def test_gymnasium_check_env():
@@ -69,20 +70,6 @@ def test_callable_opponent_and_bad_arguments():
         CarouselSingleAgentEnv(learner_seat=4)
     with pytest.raises(ValueError, match="opponents"):
         CarouselSingleAgentEnv(opponents=["random", "random"], num_players=2)
-
-
-class SeatRecorder:
-    """A view policy that plays its first legal action and records the seat of each view."""
-
-    decides_from_view = True
-
-    def __init__(self) -> None:
-        self.seats: list[int] = []
-
-    def decide(self, view, mask):
-        assert view.is_decision and len(view.hand) == view.hand_sizes[view.seat]
-        self.seats.append(view.seat)
-        return int(np.flatnonzero(mask)[0])
 
 
 def test_view_policy_opponents_decide_from_their_own_seat_view():

@@ -18,6 +18,7 @@ from carousel_env.envs.config import EnvConfigError
 from carousel_env.single_agent import CarouselSingleAgentEnv
 from carousel_env.vector.gym import CarouselGymVectorEnv
 from tests.support.examples import load_example
+from tests.support.view_policies import SeatRecorder
 
 
 def _record_aec_infos(env: CarouselSingleAgentEnv, seen: dict) -> list[dict]:
@@ -276,20 +277,6 @@ def test_callable_opponent_sees_its_own_decisions():
     for observation, mask in calls:
         assert mask.sum() >= 2  # the env takes forced decisions itself
         assert observation[to_play][0] == 1.0  # the opponent's own observation: it is to play
-
-
-class SeatRecorder:
-    """A view policy that plays its first legal action and records the seat of each view."""
-
-    decides_from_view = True
-
-    def __init__(self) -> None:
-        self.seats: list[int] = []
-
-    def decide(self, view, mask):
-        assert view.is_decision and len(view.hand) == view.hand_sizes[view.seat]
-        self.seats.append(view.seat)
-        return int(np.flatnonzero(mask)[0])
 
 
 def test_view_policy_opponents_decide_from_their_own_seat_view():
