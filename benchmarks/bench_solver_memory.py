@@ -1,6 +1,7 @@
 """Peak memory of each solve: the resident-set growth one ``solve`` causes, per position.
 
-    .venv/bin/python -m benchmarks.bench_solver_memory [--sets stored stress] [--n N] [--batch 50] [--top 10]
+    .venv/bin/python -m benchmarks.bench_solver_memory [--sets agent stored stress] [--n N] [--batch 50] [--top 10]
+        [--full-sweep-states N [N ...]]
 
 What it measures. The solver's arrays are allocated by numba's runtime through the C
 library's ``malloc``, which ``tracemalloc`` does not see, so this measures the process's
@@ -21,12 +22,17 @@ resident set instead, per solve, in worker subprocesses (``--batch`` positions e
 The worker first makes one solve (``benchmarks.solver_startup``) so that the compiled
 code, loaded or compiled then, is in the baseline and not in the first position's figure;
 each position is solved twice and the second figure kept (a first crowded table loads the
-witnesses' compiled code, megabytes that are not the solve's). Sets: ``stored``
-(``tests/data/solver_positions.jsonl``, per set) and ``stress``
+witnesses' compiled code, megabytes that are not the solve's). Sets: ``agent``
+(``tests/data/agent_positions.jsonl``, the positions of the shipped agents' games, per
+table size), ``stored`` (``tests/data/solver_positions.jsonl``, per set) and ``stress``
 (``tests/data/solver_stress_positions.jsonl``: adversarial positions built to blow up the
 state count, see ``tests/data/generate_stress_positions.py``). Prints per set
 the median, p99 and max of the per-solve peak in MiB, the worker's baseline resident set,
 and the ``--top`` worst positions with their times.
+
+``--full-sweep-states`` measures each set once per value of ``solver.FULL_SWEEP_STATES``
+(the unpruned sweep's state budget), the values taking turns set by set, so that the
+memory and the time each budget costs are compared under the same load.
 """
 
 from __future__ import annotations
@@ -77,21 +83,26 @@ class PeakResident:
         return self.peak_kib / 1024
 
 
-def worker() -> None:
-    """Reads JSON lines ``{"table", "hand", "decks", "variant"}`` on stdin; writes one JSON
-    line per position: ``{"i", "peak_kib", "seconds", "base_kib"}``."""
+def worker(full_sweep_states: int | None) -> None:
+    """Reads JSON lines ``{"table", "hand", "decks", "variant"}`` (and ``"players"`` where
+    the line names them) on stdin; writes one JSON line per position: ``{"i", "peak_kib",
+    "seconds", "base_kib"}``. ``full_sweep_states``: the solver's budget for this worker."""
     from benchmarks.solver_startup import first_solve
+    from carousel_env import solver
     from carousel_env.engine.cards import parse_hand, parse_table
     from carousel_env.solver import solve
     from tests.support.stored import rules_of
 
+    if full_sweep_states is not None:
+        # solve reads the module's constant at each call (the vector kernel freezes it: not used here)
+        solver.FULL_SWEEP_STATES = full_sweep_states
     first_solve()
     for i, line in enumerate(sys.stdin):
         item = json.loads(line)
         table, hand, rules = (
             parse_table(item["table"]),
             parse_hand(item["hand"]),
-            rules_of(item["variant"], item["decks"]),
+            rules_of(item["variant"], item["decks"], item.get("players")),
         )
         for _ in range(2):  # the second: a first crowded table loads (or compiles) the witnesses
             with PeakResident() as peak:
@@ -102,10 +113,14 @@ def worker() -> None:
         print(json.dumps(row), flush=True)
 
 
-def measure(lines: list[str], batch: int, timeout: float | None = None) -> list[dict]:
+def measure(
+    lines: list[str], batch: int, timeout: float | None = None, full_sweep_states: int | None = None
+) -> list[dict]:
     """One row per position (``worker``'s), ``i`` its index in ``lines``; with ``timeout``
     (seconds per worker), a position whose worker ran past it gets ``{"i", "timeout": True}``
-    and the rest of its batch goes to a new worker."""
+    and the rest of its batch goes to a new worker. ``full_sweep_states``: the solver's
+    unpruned-sweep budget in the workers (None: the solver's own)."""
+    budget = [] if full_sweep_states is None else ["--full-sweep-states", str(full_sweep_states)]
     env = dict(os.environ, MALLOC_MMAP_THRESHOLD_=MMAP_THRESHOLD, PYTHONPATH=str(ROOT))
     results: list[dict] = []
     start = 0
@@ -113,7 +128,7 @@ def measure(lines: list[str], batch: int, timeout: float | None = None) -> list[
         chunk = lines[start : start + batch]
         try:
             out = subprocess.run(
-                [sys.executable, "-m", "benchmarks.bench_solver_memory", "--worker"],
+                [sys.executable, "-m", "benchmarks.bench_solver_memory", "--worker", *budget],
                 input="\n".join(chunk) + "\n",
                 env=env,
                 cwd=ROOT,
@@ -140,6 +155,11 @@ def measure(lines: list[str], batch: int, timeout: float | None = None) -> list[
 
 def position_sets(names: list[str], n: int | None) -> list[tuple[str, list[str]]]:
     sets: dict[str, list[str]] = {}
+    if "agent" in names:
+        from tests.support.stored import agent_positions
+
+        for position in agent_positions():
+            sets.setdefault(position.set_name, []).append(position.line)
     if "stored" in names:
         from tests.support.stored import stored_positions
 
@@ -156,19 +176,32 @@ def position_sets(names: list[str], n: int | None) -> list[tuple[str, list[str]]
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
-    ap.add_argument("--sets", nargs="+", default=["stored", "stress"], choices=["stored", "stress"])
+    ap.add_argument("--sets", nargs="+", default=["agent", "stored", "stress"], choices=["agent", "stored", "stress"])
     ap.add_argument("--n", type=int, default=None, help="first N positions of each set")
     ap.add_argument("--batch", type=int, default=100, help="positions per worker process")
     ap.add_argument("--timeout", type=float, default=None, help="seconds per worker process")
     ap.add_argument("--top", type=int, default=5, help="worst positions listed per set")
+    ap.add_argument(
+        "--full-sweep-states",
+        type=int,
+        nargs="+",
+        default=[None],
+        help="the solver's unpruned-sweep budgets to compare, taking turns set by set (default: its own)",
+    )
     args = ap.parse_args()
+    if any(b is not None and b < 0 for b in args.full_sweep_states):
+        ap.error(f"--full-sweep-states: budgets are state counts >= 0, got {args.full_sweep_states}")
     if args.worker:
-        worker()
+        worker(args.full_sweep_states[0])
         return 0
     print(f"load average before: {os.getloadavg()}")
     worst_all = 0.0
-    for name, lines in position_sets(args.sets, args.n):
-        results = measure(lines, args.batch, args.timeout)
+    for (name, lines), budget in (
+        (named, budget) for named in position_sets(args.sets, args.n) for budget in args.full_sweep_states
+    ):
+        if budget is not None:
+            name = f"{name} [FULL_SWEEP_STATES={budget:,}]"
+        results = measure(lines, args.batch, args.timeout, budget)
         for r in results:
             if r.get("timeout"):
                 print(f"  #{r['i']}: past --timeout, not measured")
@@ -176,11 +209,14 @@ def main() -> int:
         peaks = [r["peak_kib"] / 1024 for r in results]
         ordered = sorted(peaks)
         p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+        times = sorted(r["seconds"] * 1000 for r in results)
+        p999_ms = times[min(len(times) - 1, int(0.999 * len(times)))]
         base = statistics.median(r["base_kib"] / 1024 for r in results)
         worst_all = max(worst_all, ordered[-1])
         print(
             f"{name}: n={len(peaks)} peak per solve median {statistics.median(peaks):.1f} MiB"
-            f" p99 {p99:.1f} MiB max {ordered[-1]:.1f} MiB (worker baseline {base:.0f} MiB)",
+            f" p99 {p99:.1f} MiB max {ordered[-1]:.1f} MiB (worker baseline {base:.0f} MiB);"
+            f" time p99.9 {p999_ms:.1f} ms max {times[-1]:.1f} ms",
             flush=True,
         )
         for r in sorted(results, key=lambda r: -r["peak_kib"])[: args.top]:

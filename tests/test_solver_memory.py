@@ -34,6 +34,22 @@ def test_measure_sees_the_solver_arrays(stored):
     assert 40 * 1024 < heavy["peak_kib"] < 160 * 1024
 
 
+def test_measure_takes_agent_lines_and_a_budget():
+    # an agent line names its players; budget 0 sends every solve through the pruned passes
+    rows = measure([json.dumps(LIGHT), _first_agent_line()], batch=2, timeout=300, full_sweep_states=0)
+    assert [r["i"] for r in rows] == [0, 1]
+    assert all(r["peak_kib"] >= 0 and r["seconds"] > 0 for r in rows)
+
+
+def _first_agent_line() -> str:
+    from tests.support.stored import agent_positions
+
+    four = [p for p in agent_positions() if p.set_name == "agent-4p" and p.table]
+    if not four:
+        pytest.skip("tests/data/agent_positions.jsonl not generated")
+    return four[0].line
+
+
 def _stress() -> list[dict]:
     return [json.loads(line) for line in STRESS.read_text().splitlines() if line.strip()]
 

@@ -110,10 +110,15 @@ _NONE = SolveResult(None, None, ())
 # States of the unpruned sweep before ``solve`` switches to the pruned passes (which it
 # also does past ``sweep.SLOTS_PER_STATE`` times as many slots that can finish, a slot being
 # a state and a lane of aces set aside, see ``lanes``). The budget bounds the unpruned
-# sweep's memory (about 35 MiB). The pruned passes have no budget of their own: the
-# heaviest synthetic positions that witnesses do not settle (hands of 15-30 cards on
-# crowded two-deck tables) are the solver's slowest and largest solves.
-FULL_SWEEP_STATES = 250_000
+# sweep's memory: up to about 135 MiB when it gives up, 248 MiB for the agents' heaviest
+# finished one (450,000 states). Past it, the pruned passes cost far more time than the
+# states they save: ``sweep.optima`` keeps the aces set aside in its keys (no lanes), six
+# times the states, so the 4-player agent's worst hand took 1.15 s at a budget of 250,000
+# and takes 0.26 s at this one, at the same peak memory (benchmarks/RESULTS.md). The
+# pruned passes have no budget of their own: the heaviest synthetic positions that
+# witnesses do not settle (hands of 15-30 cards on crowded two-deck tables) are the
+# solver's slowest and largest solves.
+FULL_SWEEP_STATES = 500_000
 # States of the unpruned sweep before ``solve`` first tries witnesses (``witness``): one
 # legal table for each best play that meets its upper bound, found depth first (with no
 # hand joker, a branch and bound search for the sizes whose dearest cards have none),
