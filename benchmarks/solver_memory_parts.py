@@ -1,22 +1,27 @@
-"""What a solve's memory is made of: the sizes of the sweeps' arrays for given positions.
+"""What a solve's memory and time are made of: the sweeps' arrays and passes for given positions.
 
-    .venv/bin/python -m benchmarks.solver_memory_parts [--stress I ...] [--stored I ...]
+    .venv/bin/python -m benchmarks.solver_memory_parts [--stress I ...] [--stored I ...] [--agent I ...]
+        [--full-sweep-states N]
 
 Runs the passes of ``pipeline.solve_packed`` one by one from Python (the first call
 compiles them standalone, a minute) on the positions given (indices into
-``tests/data/solver_stress_positions.jsonl`` or ``solver_positions.jsonl``), and prints
-per pass its measured peak (as ``bench_solver_memory`` measures a solve: run this with
-``MALLOC_MMAP_THRESHOLD_=131072``) and its states, edges, slots, slot pairs and vector
-entries with the bytes each array holds (rows times row size: the capacity ``_grow``
-doubled to is up to twice the states and edges counted here). The path is ``solve``'s without the witnesses: the
-unpruned sweep up to ``FULL_SWEEP_STATES`` states, then, past it, ``optima`` and the last
-round of ``_targeted`` (the largest: its targets only go down).
+``tests/data/solver_stress_positions.jsonl``, ``solver_positions.jsonl`` or
+``agent_positions.jsonl``), and prints per pass its measured peak (as
+``bench_solver_memory`` measures a solve: run this with ``MALLOC_MMAP_THRESHOLD_=131072``)
+and its time (each pass runs twice and the second run is measured: the first loads or
+compiles its code), then the states, edges, slots, slot pairs and vector entries with the
+bytes each array holds (rows times row size: the capacity ``_grow`` doubled to is up to
+twice the states and edges counted here). The path is ``solve``'s without the witnesses:
+the unpruned sweep up to ``FULL_SWEEP_STATES`` states (``--full-sweep-states``: another
+budget), then, past it, ``optima`` and the last round of ``_targeted`` (the largest: its
+targets only go down).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import time
 
 import numpy as np
 
@@ -24,7 +29,7 @@ from benchmarks.bench_solver_memory import STRESS, PeakResident
 from carousel_env.engine.cards import parse_hand, parse_table
 from carousel_env.solver import FULL_SWEEP_STATES, _position_arrays, pipeline, prepare, sweep
 from carousel_env.solver.entries import vector
-from tests.support.stored import STORED_POSITIONS, rules_of
+from tests.support.stored import AGENT_POSITIONS, STORED_POSITIONS, rules_of
 
 MB = 1024 * 1024
 
@@ -46,36 +51,60 @@ def sizes(tag: str, nstates: int, edges, pairs, nslots: int, entries) -> None:
         print(f"    {name}: {b / MB:.1f} MiB")
 
 
-def parts(item: dict) -> None:
+def measured(run):
+    """``(run's result, its Measured)``, from the second of two runs."""
+    run()
+    with Measured() as cost:
+        out = run()
+    return out, cost
+
+
+class Measured(PeakResident):
+    """A pass's peak (``PeakResident``) and its seconds."""
+
+    def __enter__(self) -> Measured:
+        super().__enter__()
+        self.start = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.seconds = time.perf_counter() - self.start
+        super().__exit__(*exc)
+
+    def __str__(self) -> str:
+        return f"peak {self.mib:.1f} MiB, {1000 * self.seconds:.1f} ms"
+
+
+def parts(item: dict, budget: int) -> None:
     table, hand = parse_table(item["table"]), parse_hand(item["hand"])
-    rules = rules_of(item["variant"], item["decks"])
+    rules = rules_of(item["variant"], item["decks"], item.get("players"))
     lay = prepare.layout(*_position_arrays(table, hand), rules.ace_low, rules.ace_high)
     hj, cells = lay.hand_jokers, lay.cells
     zero, no_tgt = np.int64(0), pipeline._no_targets()
-    with PeakResident() as peak:
-        states, edges, bounds, fut, first, pairs = sweep.explore(
-            cells, hj, zero, zero, no_tgt, np.int64(FULL_SWEEP_STATES)
-        )
-    print(f"  unpruned sweep (up to {FULL_SWEEP_STATES:,} states): peak {peak.mib:.1f} MiB")
+    (states, edges, bounds, fut, first, pairs), cost = measured(
+        lambda: sweep.explore(cells, hj, zero, zero, no_tgt, np.int64(budget))
+    )
+    print(f"  unpruned sweep (up to {budget:,} states): {cost}")
     if bounds.shape[0] > 1:
         best_points, best_cards, plain = max(0, fut[0, 0]), max(0, fut[0, 1]), max(0, fut[0, 2])
     else:
-        print(f"  unpruned sweep passed {FULL_SWEEP_STATES:,} states ({states.shape[0]:,} when it stopped)")
-        with PeakResident() as peak:
-            best_points, best_cards, plain = sweep.optima(cells, hj, zero)
-        print(f"  optima: peak {peak.mib:.1f} MiB")
+        print(f"  unpruned sweep passed {budget:,} states ({states.shape[0]:,} when it stopped)")
+        (best_points, best_cards, plain), cost = measured(lambda: sweep.optima(cells, hj, zero))
+        print(f"  optima: {cost}")
     if best_cards <= 0:
         print("  no play")
         return
     need_n, need_p = max(1, best_cards - 8), plain if plain > 0 else best_points
     if bounds.shape[0] > 1:
-        _best, _where, entries = vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, no_tgt)
+        (_best, _where, entries), cost = measured(
+            lambda: vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, no_tgt)
+        )
+        print(f"  vector pass: {cost}")
         sizes("unpruned sweep", states.shape[0], edges, pairs, first[-1], entries)
     else:
         del states, edges, fut, first, pairs
-        with PeakResident() as peak:
-            out = pipeline._targeted(cells, hj, best_cards, best_points, need_n, need_p)
-        print(f"  pruned passes (_targeted, every round): peak {peak.mib:.1f} MiB")
+        out, cost = measured(lambda: pipeline._targeted(cells, hj, best_cards, best_points, need_n, need_p))
+        print(f"  pruned passes (_targeted, every round): {cost}")
         pairs, edges, bounds, _best, _where, entries = out
         sizes("pruned passes (last round)", int(bounds[-1]), edges, pairs, entries[1].shape[0] - 1, entries)
 
@@ -84,13 +113,19 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--stress", type=int, nargs="*", default=[])
     ap.add_argument("--stored", type=int, nargs="*", default=[])
+    ap.add_argument("--agent", type=int, nargs="*", default=[])
+    ap.add_argument("--full-sweep-states", type=int, default=FULL_SWEEP_STATES, help="the unpruned sweep's budget")
     args = ap.parse_args()
-    for path, indices in ((STRESS, args.stress), (STORED_POSITIONS, args.stored)):
-        lines = [line for line in path.read_text().splitlines() if line.strip()]
+    if args.full_sweep_states < 0:
+        ap.error(f"--full-sweep-states: a state count >= 0, got {args.full_sweep_states}")
+    for path, indices in ((STRESS, args.stress), (STORED_POSITIONS, args.stored), (AGENT_POSITIONS, args.agent)):
+        lines = [line for line in path.read_text().splitlines() if line.strip()] if indices else []
         for i in indices:
+            if not 0 <= i < len(lines):
+                ap.error(f"{path.name} has positions 0 to {len(lines) - 1}, not #{i}")
             item = json.loads(lines[i])
             print(f"{path.name} #{i}: hand {len(item['hand'].split())} {item.get('how', '')}", flush=True)
-            parts(item)
+            parts(item, args.full_sweep_states)
     return 0
 
 
