@@ -88,7 +88,8 @@ def parts(item: dict, budget: int) -> None:
     if bounds.shape[0] > 1:
         best_points, best_cards, plain = max(0, fut[0, 0]), max(0, fut[0, 1]), max(0, fut[0, 2])
     else:
-        print(f"  unpruned sweep passed {budget:,} states ({states.shape[0]:,} when it stopped)")
+        slots = sweep.SLOTS_PER_STATE * budget
+        print(f"  unpruned sweep gave up (past {budget:,} states or {slots:,} slots) at {states.shape[0]:,} states")
         (best_points, best_cards, plain), cost = measured(lambda: sweep.optima(cells, hj, zero))
         print(f"  optima: {cost}")
     if best_cards <= 0:
