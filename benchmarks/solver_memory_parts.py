@@ -51,14 +51,6 @@ def sizes(tag: str, nstates: int, edges, pairs, nslots: int, entries) -> None:
         print(f"    {name}: {b / MB:.1f} MiB")
 
 
-def measured(run):
-    """``(run's result, its Measured)``, from the second of two runs."""
-    run()
-    with Measured() as cost:
-        out = run()
-    return out, cost
-
-
 class Measured(PeakResident):
     """A pass's peak (``PeakResident``) and its seconds."""
 
@@ -73,6 +65,14 @@ class Measured(PeakResident):
 
     def __str__(self) -> str:
         return f"peak {self.mib:.1f} MiB, {1000 * self.seconds:.1f} ms"
+
+
+def measured(run):
+    """``(run's result, its Measured)``, from the second of two runs."""
+    run()
+    with Measured() as cost:
+        out = run()
+    return out, cost
 
 
 def parts(item: dict, budget: int) -> None:
