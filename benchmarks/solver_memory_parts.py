@@ -32,6 +32,7 @@ from carousel_env.solver.entries import vector
 from tests.support.stored import AGENT_POSITIONS, STORED_POSITIONS, rules_of
 
 MB = 1024 * 1024
+UNCAPPED = np.int64(1 << 62)  # the passes with no memory cap: what they would keep
 
 
 def sizes(tag: str, nstates: int, edges, pairs, nslots: int, entries) -> None:
@@ -82,7 +83,7 @@ def parts(item: dict, budget: int) -> None:
     hj, cells = lay.hand_jokers, lay.cells
     zero, no_tgt = np.int64(0), pipeline._no_targets()
     (states, edges, bounds, fut, first, pairs), cost = measured(
-        lambda: sweep.explore(cells, hj, zero, zero, no_tgt, np.int64(budget))
+        lambda: sweep.explore(cells, hj, zero, zero, no_tgt, np.int64(budget), UNCAPPED)
     )
     print(f"  unpruned sweep (up to {budget:,} states): {cost}")
     if bounds.shape[0] > 1:
@@ -90,7 +91,7 @@ def parts(item: dict, budget: int) -> None:
     else:
         slots = sweep.SLOTS_PER_STATE * budget
         print(f"  unpruned sweep gave up (past {budget:,} states or {slots:,} slots) at {states.shape[0]:,} states")
-        (best_points, best_cards, plain), cost = measured(lambda: sweep.optima(cells, hj, zero))
+        (best_points, best_cards, plain), cost = measured(lambda: sweep.optima(cells, hj, zero, UNCAPPED))
         print(f"  optima: {cost}")
     if best_cards <= 0:
         print("  no play")
@@ -98,13 +99,13 @@ def parts(item: dict, budget: int) -> None:
     need_n, need_p = max(1, best_cards - 8), plain if plain > 0 else best_points
     if bounds.shape[0] > 1:
         (_best, _where, entries), cost = measured(
-            lambda: vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, no_tgt)
+            lambda: vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, no_tgt, UNCAPPED)
         )
         print(f"  vector pass: {cost}")
         sizes("unpruned sweep", states.shape[0], edges, pairs, first[-1], entries)
     else:
         del states, edges, fut, first, pairs
-        out, cost = measured(lambda: pipeline._targeted(cells, hj, best_cards, best_points, need_n, need_p))
+        out, cost = measured(lambda: pipeline._targeted(cells, hj, best_cards, best_points, need_n, need_p, UNCAPPED))
         print(f"  pruned passes (_targeted, every round): {cost}")
         pairs, edges, bounds, _best, _where, entries = out
         sizes("pruned passes (last round)", int(bounds[-1]), edges, pairs, entries[1].shape[0] - 1, entries)

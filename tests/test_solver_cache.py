@@ -9,7 +9,7 @@ import time
 import numba
 import numpy as np
 
-from carousel_env.solver import _cache, pipeline, witness
+from carousel_env.solver import _cache, bounded, pipeline, witness
 from carousel_env.vector import encode as vector_encode
 from carousel_env.vector import kernel as vector_kernel
 
@@ -124,6 +124,7 @@ def test_the_notices_name_the_real_entry_points():
         pipeline.solve_packed,
         pipeline.has_play_packed,
         witness.witnessed,
+        bounded.solve_bounded,
         vector_kernel.step_games,
         vector_encode.encode_games,
     )

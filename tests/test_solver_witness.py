@@ -18,6 +18,9 @@ from carousel_env.engine.manipulation import Play, check_play
 from carousel_env.engine.rules import carousel
 from carousel_env.solver import build, prepare, witness
 
+NO_JOKER = np.int64(0)
+WIDE = witness.ROOM  # the witnesses' own width
+
 
 def _search(table: str, played: str, budget: int = 10_000):
     """Search a witness for ``table`` with every card of ``played`` added (one deck rules)."""
@@ -149,7 +152,7 @@ def _best_by_subsets(units: list[int], hand: list[int], n: int) -> int:
 
 def _expanded_uncapped(lay, n, bound):
     """The states ``best_of_size`` expands for size ``n`` with no cap and no earlier proofs."""
-    return witness.best_of_size(lay.cells, n, bound, witness.new_known(8), 10**6, -1, 1_000)[2]
+    return witness.best_of_size(lay.cells, n, NO_JOKER, bound, witness.new_known(8), 10**6, -1, 1_000, WIDE)[2]
 
 
 @pytest.mark.parametrize(
@@ -162,7 +165,8 @@ def _expanded_uncapped(lay, n, bound):
         ("", "QH KH AH 2H 9C 9D"),  # a run around the ace is no run
     ],
 )
-def test_best_of_size_matches_every_choice_of_cards(table, hand):
+@pytest.mark.parametrize("known_states", [1_000, 1])  # 16 rows: proofs overwritten, answers unchanged
+def test_best_of_size_matches_every_choice_of_cards(table, hand, known_states):
     """``best_of_size`` (branch and bound, hand cards optional) against a witness search
     of every choice of ``n`` cards, for every ``n``, its proofs shared from size to size."""
     units = [u for meld in (parse_table(table) if table else ()) for u in meld]
@@ -170,17 +174,18 @@ def test_best_of_size_matches_every_choice_of_cards(table, hand):
     lay = prepare.layout(np.array(units, dtype=np.int64), np.array(cards, dtype=np.int64), True, True)
     most = int(lay.cells.lay_h.sum())  # live hand cards
     bound = witness.size_bounds(lay.cells.lay_h, lay.cells.rp, most)
-    known = witness.new_known(1000)
+    known = witness.new_known(known_states)
     for n in range(most, 0, -1):
-        points, codes, _, known = witness.best_of_size(lay.cells, n, bound, known, 1_000_000, -1, 1_000)
+        points, codes, _ = witness.best_of_size(lay.cells, n, NO_JOKER, bound, known, 1_000_000, -1, 1_000, WIDE)
         best = _best_by_subsets(units, cards, n)
         assert max(points, -1) == best, n
         # a floor: only plays worth more count; a cap (proved by the caller) ends the search there
         for floor in (best - 1, best, best + 1):
-            above, _, _, known = witness.best_of_size(lay.cells, n, bound, known, 1_000_000, floor, 1_000)
+            above, _, _ = witness.best_of_size(lay.cells, n, NO_JOKER, bound, known, 1_000_000, floor, 1_000, WIDE)
             assert above == (best if best > floor else witness.NO_WITNESS), (n, floor)
         if best >= 0:
-            capped, _, spent, known = witness.best_of_size(lay.cells, n, bound, witness.new_known(8), 10**6, -1, best)
+            fresh = witness.new_known(8)
+            capped, _, spent = witness.best_of_size(lay.cells, n, NO_JOKER, bound, fresh, 10**6, -1, best, WIDE)
             assert capped == best and spent <= _expanded_uncapped(lay, n, bound), n
         if points >= 0:  # the table it found is a legal play of n cards worth those points
             flat, lengths, added = build.assemble(lay[1], True, lay[2], lay[3], codes)
@@ -198,7 +203,7 @@ def test_best_of_size_stops_at_its_budget():
     units = [u for meld in parse_table("3C 4C 5C | 8H 8S 8D") for u in meld]
     lay = prepare.layout(np.array(units, dtype=np.int64), np.array(parse_hand("9H 10H 6C"), dtype=np.int64), True, True)
     bound = witness.size_bounds(lay.cells.lay_h, lay.cells.rp, 3)
-    points, _, expanded, _ = witness.best_of_size(lay.cells, 1, bound, witness.new_known(4), 4, -1, 1_000)
+    points, _, expanded = witness.best_of_size(lay.cells, 1, NO_JOKER, bound, witness.new_known(4), 4, -1, 1_000, WIDE)
     assert points == witness.OVER_BUDGET and expanded == 4
 
 

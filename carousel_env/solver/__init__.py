@@ -27,7 +27,11 @@ How (see the modules, all compiled with numba):
   entry the slots need);
 * ``pipeline`` runs all of it but the witnesses in one compiled call (``solve_packed``);
   ``witness.witnessed`` is the witnesses' own compiled call, made only on crowded tables, so
-  that a first solve compiles only the first (see ``_cache`` for what a cold start says).
+  that a first solve compiles only the first (see ``_cache`` for what a cold start says);
+* ``bounded``: when a pass would keep more than ``MEMORY_CAP_BYTES`` of arrays, it gives up
+  and ``bounded.solve_bounded`` (a third compiled call) answers, exact, by branch and bound
+  depth first, in the memory of its path and of a fixed number of proofs: no solve keeps
+  more than ``MEMORY_CAP_BYTES`` of arrays, whatever the position.
 
 Nothing is cached between calls (``_cache`` only keeps numba's compiled code in step with
 these sources).
@@ -44,7 +48,8 @@ repeats an earlier play is skipped, so the list is compact):
    exactly n cards; ties: fewer hand jokers.
 
 Among plays with the same cards count, jokers count and points, the one returned is fixed
-by the DP's deterministic order (same input, same play).
+by the DP's deterministic order (same input, same play); a solve answered in bounded memory
+may return another play of the same entry (its own order, as deterministic).
 
 Joker declarations on the new table: a table joker keeps its declaration unless a real copy
 of it is on the new table (then the solver may release it: it releases as many as the rule
@@ -65,7 +70,7 @@ from carousel_env.engine.cards import JOKER, Hand, Table, face, joker_as, make_c
 from carousel_env.engine.manipulation import Play
 from carousel_env.engine.melds import is_valid_meld
 from carousel_env.engine.rules import Rules
-from carousel_env.solver import _cache, answer, pipeline, witness
+from carousel_env.solver import _cache, answer, bounded, pipeline, witness
 
 __all__ = ["SolveResult", "Suggestion", "has_play", "solve"]
 
@@ -135,6 +140,17 @@ WITNESS_MOST = 16_000
 WITNESS_GROWTH = 8  # a sweep that passes its states is thrown away and the next starts over
 # States of a solve's first sweep before it hands over to the witness rounds.
 FIRST_SWEEP_LEVEL = min(WITNESS_AFTER_STATES, FULL_SWEEP_STATES) if WITNESS_BUDGET > 0 else FULL_SWEEP_STATES
+# The memory one solve may take. Every pass of the sweeps checks, before it grows or makes an
+# array, that its arrays stay within ``MEMORY_CAP_BYTES`` (``sweep.STATE_BYTES`` and the rest
+# per row); a pass that would pass it gives up, and the solve is answered by
+# ``bounded.solve_bounded`` instead: exact, depth first, in the memory of its path and of
+# ``BOUNDED_KNOWN_ROWS`` proofs (``witness.search.KNOWN_ROW_BYTES`` each). Its time is not
+# bounded: at 256 MiB one stress position went to it and took minutes (1.3 s on the sweeps);
+# at 512 MiB every stress position that reaches the cap takes under 4 s, and the heaviest
+# position of the shipped agents' games (275 MiB by this count) keeps its sweep
+# (benchmarks/RESULTS.md).
+MEMORY_CAP_BYTES = 512 << 20
+BOUNDED_KNOWN_ROWS = (MEMORY_CAP_BYTES // 2) // witness.KNOWN_ROW_BYTES  # a power of two (new_known)
 
 
 def witness_rounds(
@@ -146,7 +162,7 @@ def witness_rounds(
     sweep finishes, witnesses settle the position, some entry proves to have no witness, or
     the rounds reach ``WITNESS_MOST``; then one sweep of up to ``FULL_SWEEP_STATES``."""
     low, high, budget, tries = ace_low, ace_high, FULL_SWEEP_STATES, WITNESS_BUDGET
-    level = min(WITNESS_AFTER_STATES, budget)
+    level, cap = min(WITNESS_AFTER_STATES, budget), MEMORY_CAP_BYTES
     while True:
         settled = _cache.first_call(witness.witnessed, units, hand_cards, low, high, k, limit, tries)
         if settled.shape[0] > 1:
@@ -155,9 +171,20 @@ def witness_rounds(
             level = budget
         else:
             level, tries = min(budget, level * WITNESS_GROWTH), tries * WITNESS_GROWTH
-        packed = _cache.first_call(pipeline.solve_packed, units, hand_cards, low, high, k, limit, budget, level)
+        packed = _cache.first_call(pipeline.solve_packed, units, hand_cards, low, high, k, limit, budget, level, cap)
+        if packed.shape[0] == 1:  # a pass reached the memory cap
+            return solve_in_bounded_memory(units, hand_cards, low, high, k, limit)
         if packed.shape[0]:  # the sweep finished (or was the last): the answer
             return packed
+
+
+def solve_in_bounded_memory(
+    units: np.ndarray, hand_cards: np.ndarray, ace_low: bool, ace_high: bool, k: int, limit: int
+) -> np.ndarray:
+    """The packed answer of a position whose sweeps would pass ``MEMORY_CAP_BYTES``:
+    ``bounded.solve_bounded`` (its own compiled entry point, made only then)."""
+    rows = np.int64(BOUNDED_KNOWN_ROWS)
+    return _cache.first_call(bounded.solve_bounded, units, hand_cards, ace_low, ace_high, k, limit, rows)
 
 
 def _position_arrays(table: Table, hand: Hand) -> tuple[np.ndarray, np.ndarray]:
@@ -188,8 +215,11 @@ def solve(table: Table, hand: Hand, rules: Rules, k: int = 8, *, check_position:
         limit,
         FULL_SWEEP_STATES,
         FIRST_SWEEP_LEVEL,
+        MEMORY_CAP_BYTES,
     )
-    if not packed.shape[0]:
+    if packed.shape[0] == 1:  # a pass reached the memory cap
+        packed = solve_in_bounded_memory(units, hand_cards, rules.ace_low, rules.ace_high, k, limit)
+    elif not packed.shape[0]:
         packed = witness_rounds(units, hand_cards, rules.ace_low, rules.ace_high, k, limit)
     packed = tuple(packed.tolist())  # slices of a tuple are tuples: no second copy per meld
     best_points, best_cards, count = packed[:3]
@@ -257,7 +287,13 @@ def has_play(table: Table, hand: Hand, rules: Rules, *, check_position: bool = T
         return False
     if _lays_off(table, hand, rules):
         return True
-    return _cache.first_call(pipeline.has_play_packed, *_position_arrays(table, hand), rules.ace_low, rules.ace_high)
+    units, hand_cards = _position_arrays(table, hand)
+    low, high = rules.ace_low, rules.ace_high
+    found = _cache.first_call(pipeline.has_play_packed, units, hand_cards, low, high, MEMORY_CAP_BYTES)
+    if found == pipeline.OVER_MEMORY:
+        no_knock = -1
+        return solve_in_bounded_memory(units, hand_cards, low, high, 1, no_knock)[1] > 0
+    return bool(found)
 
 
 def can_play(table: Table, hand: Hand, rules: Rules) -> bool:

@@ -72,11 +72,13 @@ def drop_stale_cache(cache: Path = _HERE / "__pycache__", sources: tuple[Path, .
 # The compiled entry points: what each is, for the line that says it is being compiled, and
 # about how long its first compile takes on a 2-core CPU (benchmarks/bench_cold_start.py;
 # figures in benchmarks/RESULTS.md). ``witnessed`` is compiled only when a sweep first
-# grows large (a crowded table: about one game decision in 40), not by the first solve.
+# grows large (a crowded table: about one game decision in 40), not by the first solve;
+# ``solve_bounded`` only when a solve reaches the memory cap (no position of real play has).
 ENTRY_POINTS = {
     "solve_packed": ("the solver", 20),
     "witnessed": ("the solver's witness search (for crowded tables)", 15),
     "has_play_packed": ("the solver's play check", 10),
+    "solve_bounded": ("the solver's search in bounded memory (for the heaviest positions)", 6),
     "step_games": ("the vector env's turns (the solver included)", 25),
     "encode_games": ("the vector env's observations", 3),
 }

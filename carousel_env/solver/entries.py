@@ -24,7 +24,7 @@ _ABSENT = np.int32(-(1 << 30))  # a missing entry of the vector pass (see :func:
 
 
 @njit(cache=True)
-def vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, tgt):
+def vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, tgt, max_entries):
     """Pass 3: best points per (cards, hand jokers) for every entry with at least ``need_n``
     cards or ``need_p`` points (exact: no prefix of such a play is ever pruned), and with
     ``tgt`` (see ``sweep.explore``) only the entries of ``n >= need_n`` cards that reach
@@ -33,7 +33,9 @@ def vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, tgt):
 
     Returns ``(best, where, entries)``: ``best[c, j]`` the points (-1: none or not needed),
     ``where[c, j]`` the (final slot, real cards) holding it; ``entries`` (``val, offsets, lo,
-    hi``: every slot's best points per real cards count) is for :func:`trace`.
+    hi``: every slot's best points per real cards count) is for :func:`trace`. ``best`` has
+    no row when the entries would number more than ``max_entries`` (the memory cap): none
+    is made.
     """
     nslots = first[-1]
     nlayers = bounds.shape[0] - 1
@@ -53,6 +55,9 @@ def vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, tgt):
             offsets[a] = start - lo[a]
             start += hi[a] - lo[a]
     offsets[nslots] = start
+    if start > max_entries:
+        no_best, no_where = np.full((0, hj + 1), -1, dtype=np.int64), np.zeros((0, hj + 1, 2), dtype=np.int64)
+        return no_best, no_where, (np.empty(0, dtype=np.int32), offsets, lo, hi)
     # The entries are most of the memory a heavy solve touches: 32 bits each (points stay
     # under 1,000) halve it. A missing entry holds _ABSENT, so far below 0 that no path's
     # points (under 1,000) lift it to 0: the update below is a plain max over a stretch of

@@ -145,12 +145,11 @@ def first_slots(states, lo_mid, hi_mid):
 
 
 @njit(cache=True)
-def slot_pairs(states, edges, first, lo_mid, hi_mid):
-    """Every edge as (from slot, to slot, edge) rows, in edge order (``first``: see
-    :func:`first_slots`). An edge within the lanes (states ``lo_mid .. hi_mid - 1``) gives one
-    row per lane in both masks; an edge into or out of the lanes names its lane, and gives
-    a row if the lane is in the mask. Written out as one loop: a helper taking arrays,
-    called per edge, would cost two atomic reference-count updates per array and call."""
+def count_pairs(states, edges, lo_mid, hi_mid):
+    """The rows :func:`slot_pairs` will make: an edge within the lanes (states ``lo_mid ..
+    hi_mid - 1``) gives one row per lane in both masks; an edge into or out of the lanes
+    names its lane, and gives a row if the lane is in the mask. Counted before they are
+    made, for the memory cap (``sweep.explore``)."""
     nedges = edges.shape[0]
     total = 0
     for e in range(nedges):
@@ -166,6 +165,16 @@ def slot_pairs(states, edges, first, lo_mid, hi_mid):
             total += has_lane(states[b, LANE_MASK], states[b, LANE_MASK + 1], lane)
         else:
             total += 1
+    return total
+
+
+@njit(cache=True)
+def slot_pairs(states, edges, first, lo_mid, hi_mid, total):
+    """Every edge as (from slot, to slot, edge) rows, in edge order (``first``: see
+    :func:`first_slots`; ``total``: :func:`count_pairs`). Written out as one loop: a helper
+    taking arrays, called per edge, would cost two atomic reference-count updates per array
+    and call."""
+    nedges = edges.shape[0]
     pairs = np.empty((total, 3), dtype=np.int32)  # the largest array of a heavy solve
     p = 0
     for e in range(nedges):

@@ -32,7 +32,9 @@ from carousel_env.solver.answer import choose, pack_suggestion, start
 from carousel_env.solver.build import assemble
 from carousel_env.solver.entries import incoming, trace, vector
 from carousel_env.solver.prepare import MOST_CARD_POINTS, layout
-from carousel_env.solver.sweep import NO_BUDGET, explore, optima
+from carousel_env.solver.sweep import ENTRY_BYTES, NO_BUDGET, explore, footprint, optima
+
+OVER_MEMORY = -2  # the single entry :func:`solve_packed` returns when a pass reached the memory cap
 
 
 @njit(cache=True)
@@ -43,10 +45,26 @@ def _no_targets():
     return np.zeros(1, dtype=np.int64)
 
 
+@njit(cache=True)
+def _over_memory(hj):
+    """``vector``'s answer when a pass gave up at the memory cap: ``best`` with no row."""
+    none = np.zeros(1, dtype=np.int64)
+    return (
+        np.full((0, hj + 1), -1, dtype=np.int64),
+        np.zeros((0, hj + 1, 2), dtype=np.int64),
+        (
+            np.empty(0, dtype=np.int32),
+            none,
+            none,
+            none,
+        ),
+    )
+
+
 @njit(cache=True, inline="always")
-def _targeted(cells, hj, best_cards, best_points, n, p):
+def _targeted(cells, hj, best_cards, best_points, n, p, max_bytes):
     """The pruned DAG and its vector pass, exact for every entry a slot may pick (at least
-    ``n`` cards or ``p`` points).
+    ``n`` cards or ``p`` points); ``best`` with no row when a round reached ``max_bytes``.
 
     With no hand joker, rounds with a points target per cards count (``sweep.explore``):
     first the most any number of cards could score (the dearest live hand cards, at most
@@ -72,8 +90,14 @@ def _targeted(cells, hj, best_cards, best_points, n, p):
     step = np.full(tgt.shape[0], 5, dtype=np.int64)
     while True:
         # explore is inlined (see sweep): one call site here, one in solve_packed
-        states, edges, bounds, fut, first, pairs = explore(cells, hj, n, p, tgt, no_budget)
-        best, where, entries = vector(states, first, pairs, edges, bounds, fut, hj, n, p, tgt)
+        states, edges, bounds, fut, first, pairs = explore(cells, hj, n, p, tgt, no_budget, max_bytes)
+        if bounds.shape[0] == 1:
+            best, where, entries = _over_memory(hj)
+            return pairs, edges, bounds, best, where, entries
+        room = (max_bytes - footprint(states, edges, first, pairs)) // ENTRY_BYTES
+        best, where, entries = vector(states, first, pairs, edges, bounds, fut, hj, n, p, tgt, room)
+        if best.shape[0] == 0:
+            return pairs, edges, bounds, best, where, entries
         done = True
         if not hj:
             for c in range(n, best_cards + 1):
@@ -90,24 +114,31 @@ def _targeted(cells, hj, best_cards, best_points, n, p):
 
 
 @njit(cache=True)
-def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget, level):
+def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget, level, max_bytes):
     """The packed answer (see ``answer``) for one position, or an empty array when the
     unpruned sweep passed ``level`` states and ``level < budget``: the caller tries
-    witnesses (``witness.witnessed``) before a larger sweep. ``units``: the table's
-    units, flat; ``knock_limit``: ``-1`` for none; ``budget``: states of the unpruned
-    sweep before the pruned passes take over."""
+    witnesses (``witness.witnessed``) before a larger sweep; or the single entry
+    :data:`OVER_MEMORY` when a pass would have kept more than ``max_bytes`` of arrays: the
+    caller answers with ``bounded.solve_bounded``. ``units``: the table's units, flat;
+    ``knock_limit``: ``-1`` for none; ``budget``: states of the unpruned sweep before the
+    pruned passes take over."""
     out, lay, hand, hand_total = start(units, hand_cards, ace_low, ace_high, k)
     hj, cells = lay.hand_jokers, lay.cells
     if hj < 0 or hand_cards.shape[0] == 0:
         return out[:3]
     no_targets = _no_targets()
     zero = np.int64(0)
-    states, edges, bounds, fut, first, pairs = explore(cells, hj, zero, zero, no_targets, level)
+    states, edges, bounds, fut, first, pairs = explore(cells, hj, zero, zero, no_targets, level, max_bytes)
     if bounds.shape[0] == 1 and level < budget:
         return out[:0]
     pruned = bounds.shape[0] == 1
     if pruned:
-        optimum = optima(cells, hj, np.int64(0))
+        # the given-up sweep's arrays go before the pruned passes make theirs
+        states, edges = np.empty((0, 6), dtype=np.int64), np.empty((0, 2), dtype=np.int64)
+        optimum = optima(cells, hj, np.int64(0), max_bytes)
+        if optimum[1] < 0:
+            out[0] = OVER_MEMORY
+            return out[:1]
         best_points, best_cards, plain_points = optimum[0], optimum[1], optimum[2]
     else:
         best_points, best_cards, plain_points = max(0, fut[0, 0]), max(0, fut[0, 1]), max(0, fut[0, 2])
@@ -120,9 +151,15 @@ def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget, l
     if knock_limit >= 0:
         need_p = min(need_p, hand_total - knock_limit)
     if pruned:
-        pairs, edges, bounds, best, where, entries = _targeted(cells, hj, best_cards, best_points, need_n, need_p)
+        pairs, edges, bounds, best, where, entries = _targeted(
+            cells, hj, best_cards, best_points, need_n, need_p, max_bytes
+        )
     else:
-        best, where, entries = vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, no_targets)
+        room = (max_bytes - footprint(states, edges, first, pairs)) // ENTRY_BYTES
+        best, where, entries = vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, no_targets, room)
+    if best.shape[0] == 0:  # a pass reached the memory cap
+        out[0] = OVER_MEMORY
+        return out[:1]
     picks = choose(best, k, hand_total, knock_limit)
     out[2] = picks.shape[0]
     into_start, into = incoming(pairs, entries)
@@ -138,10 +175,14 @@ def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget, l
 
 
 @njit(cache=True)
-def has_play_packed(units, hand_cards, ace_low, ace_high):
-    """Whether any legal play exists: the optima pass, stopped at its first play."""
+def has_play_packed(units, hand_cards, ace_low, ace_high, max_bytes):
+    """``1`` when a legal play exists, else ``0``: the optima pass, stopped at its first
+    play; :data:`OVER_MEMORY` when it reached ``max_bytes`` (the caller asks
+    ``bounded.solve_bounded``)."""
     lay = layout(units, hand_cards, ace_low, ace_high)
     if lay.hand_jokers < 0:
-        return False
-    found = optima(lay.cells, lay.hand_jokers, np.int64(1))
-    return found[1] > 0
+        return 0
+    found = optima(lay.cells, lay.hand_jokers, np.int64(1), max_bytes)
+    if found[1] < 0:
+        return OVER_MEMORY
+    return 1 if found[1] > 0 else 0

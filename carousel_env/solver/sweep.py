@@ -37,6 +37,7 @@ from numba import njit
 
 from carousel_env.engine.cards import JOKER_POINTS
 from carousel_env.solver.lanes import (
+    count_pairs,
     first_slots,
     has_lane,
     keep_finishing_lanes,
@@ -64,6 +65,14 @@ from carousel_env.solver.states import (
 NEG_INF = -(1 << 40)  # below every reachable value; ``explore``'s future cards of a slot that cannot finish
 NO_BUDGET = 1 << 60  # no state budget
 SLOTS_PER_STATE = 4  # the slots that can finish, per state of the budget
+# Bytes of the arrays a pass keeps, per row, for its memory cap (``max_bytes``, see
+# ``carousel_env.solver.MEMORY_CAP_BYTES``): a pass that would pass it gives up first.
+STATE_BYTES = 48 + 8  # a state's row; its first slot (``lanes.first_slots``)
+EDGE_BYTES = 16
+SLOT_BYTES = 24 + 24 + 8  # ``fut``; the vector pass's offsets, lo and hi; ``entries.incoming``'s start
+PAIR_BYTES = 12 + 4  # a slot pair; its place in ``entries.incoming``'s index
+ENTRY_BYTES = 4  # an entry of the vector pass
+TABLE_BYTES = 8  # a slot of ``_build``'s hash table (up to 4 per state of its largest layer)
 
 
 @njit(cache=True)
@@ -78,6 +87,15 @@ def _grow(arr, need):
         for c in range(arr.shape[1]):
             out[r, c] = arr[r, c]
     return out
+
+
+@njit(cache=True)
+def _capacity(rows, need):
+    """The rows ``_grow`` gives an array of ``rows`` rows that must hold ``need``."""
+    size = rows
+    while size < need:
+        size *= 2
+    return size
 
 
 @njit(cache=True)
@@ -123,10 +141,12 @@ def _dominated(key, fp, fn, table, states, mask):
 
 
 @njit(cache=True)
-def _build(cells, hj, need_n, need_p, need_q, tgt, max_states):
+def _build(cells, hj, need_n, need_p, need_q, tgt, max_states, max_bytes):
     """The reachable states layer by layer: ``states`` rows (key, forward max real cards,
     forward max points, alive, lane mask in two words), ``edges`` rows, and the layer bounds
-    (a single bound when more than ``max_states`` states were reached).
+    (a single bound when more than ``max_states`` states were reached, or when growing the
+    arrays would pass ``max_bytes``: their new rows, half again while the old are copied,
+    and the hash table).
 
     ``need_q >= 0``: optima only: no edges, and a state is dropped when a better state of
     the same layer (:func:`_dominated`) matches its forward values (exact for the three
@@ -276,6 +296,11 @@ def _build(cells, hj, need_n, need_p, need_q, tgt, max_states):
                     break
             if not need:
                 break
+            grown = STATE_BYTES * _capacity(states.shape[0], nstates + need)
+            if not optima:
+                grown += EDGE_BYTES * _capacity(edges.shape[0], nedges + need)
+            if 3 * grown // 2 + TABLE_BYTES * 4 * (filled + need) > max_bytes:
+                return states[:nstates], edges[:nedges], bounds[:1]
             states = _grow(states, nstates + need)
             if not optima:
                 edges = _grow(edges, nedges + need)
@@ -323,9 +348,10 @@ def _build(cells, hj, need_n, need_p, need_q, tgt, max_states):
 
 
 @njit(cache=True, inline="always")
-def optima(cells, hj, any_play):
+def optima(cells, hj, any_play, max_bytes):
     """``(best points, best cards, best points with no hand joker)``; 0 where only the empty
-    play exists (every card scores at least 1 point).
+    play exists (every card scores at least 1 point); best cards ``-1`` when a round gave up
+    at ``max_bytes`` (see :func:`_build`).
 
     Rounds of :func:`_build` with targets ``need`` (cards, points, points with no hand
     joker), starting at the upper bounds (every live hand card played): a round drops the
@@ -348,9 +374,12 @@ def optima(cells, hj, any_play):
     step = np.array([10, 1, 10], dtype=np.int64)
     no_budget = np.int64(NO_BUDGET)  # not a literal: one compiled _build for every caller
     while True:
-        states, _edges, bounds = _build(cells, hj, need[1], need[0], need[2], step[:1], no_budget)
-        nlayers = bounds.shape[0] - 1
+        states, _edges, bounds = _build(cells, hj, need[1], need[0], need[2], step[:1], no_budget, max_bytes)
         best = np.zeros(3, dtype=np.int64)
+        if bounds.shape[0] == 1:
+            best[1] = -1
+            return best
+        nlayers = bounds.shape[0] - 1
         for b in range(bounds[nlayers - 1], bounds[nlayers]):
             d = ((states[b, 0] >> D_SHIFT) & 15) - D_BIAS
             if states[b, 3] and 0 <= d <= hj:
@@ -371,15 +400,16 @@ def optima(cells, hj, any_play):
 
 
 @njit(cache=True, inline="always")
-def explore(cells, hj, need_n, need_p, tgt, max_states):
+def explore(cells, hj, need_n, need_p, tgt, max_states, max_bytes):
     """The pruned DAG for ``need_n`` / ``need_p`` / ``tgt`` (see :func:`_build`) and, per
     slot, the best future points, cards and points without hand jokers (cards ``NEG_INF``: the
     slot cannot finish; points without hand jokers negative: none finishes without one).
     Returns ``(states, edges, bounds, fut, first, pairs)`` (``first`` and ``pairs``: see
-    :func:`slot_pairs`); ``bounds`` has one entry when the sweep passed
-    ``max_states`` states, or its slots that can finish ``SLOTS_PER_STATE * max_states``."""
+    :func:`slot_pairs`); ``bounds`` has one entry when the sweep passed ``max_states``
+    states, its slots that can finish ``SLOTS_PER_STATE * max_states``, or its arrays with
+    the slot pairs ``max_bytes`` (see :func:`footprint`)."""
     no_optima = np.int64(-1)  # not a literal: one compiled _build for every caller
-    states, edges, bounds = _build(cells, hj, need_n, need_p, no_optima, tgt, max_states)
+    states, edges, bounds = _build(cells, hj, need_n, need_p, no_optima, tgt, max_states, max_bytes)
     if bounds.shape[0] == 1:
         no_fut, no_pairs = np.empty((0, 3), dtype=np.int64), np.empty((0, 3), dtype=np.int32)
         return states, edges, bounds, no_fut, np.zeros(1, dtype=np.int64), no_pairs
@@ -389,10 +419,12 @@ def explore(cells, hj, need_n, need_p, tgt, max_states):
         lo_mid, hi_mid = bounds[strip + 1], bounds[expand + 1]
         keep_finishing_lanes(states, edges, bounds, lo_mid, hi_mid, hj)
     first = first_slots(states, lo_mid, hi_mid)
-    if first[-1] > SLOTS_PER_STATE * max_states:  # checked before any per-slot array
+    used = STATE_BYTES * states.shape[0] + EDGE_BYTES * edges.shape[0] + SLOT_BYTES * first[-1]
+    total = count_pairs(states, edges, lo_mid, hi_mid)  # checked before any per-slot array
+    if first[-1] > SLOTS_PER_STATE * max_states or used + PAIR_BYTES * total > max_bytes:
         no_fut, no_pairs = np.empty((0, 3), dtype=np.int64), np.empty((0, 3), dtype=np.int32)
         return states, edges, bounds[:1], no_fut, first[:1], no_pairs
-    pairs = slot_pairs(states, edges, first, lo_mid, hi_mid)
+    pairs = slot_pairs(states, edges, first, lo_mid, hi_mid, total)
     nlayers = bounds.shape[0] - 1
     fut = np.full((first[-1], 3), NEG_INF, dtype=np.int64)  # points, cards, points with no hand joker
     for b in range(bounds[nlayers - 1], bounds[nlayers]):
@@ -414,3 +446,15 @@ def explore(cells, hj, need_n, need_p, tgt, max_states):
         fut[sa, 1] = max(fut[sa, 1], fut[sb, 1] + dn)
         fut[sa, 2] = max(fut[sa, 2], fut[sb, 2] + dp)
     return states, edges, bounds, fut, first, pairs
+
+
+@njit(cache=True, inline="always")
+def footprint(states, edges, first, pairs):
+    """Bytes of the arrays :func:`explore` returned and of those the vector pass and the
+    trace make per slot and per pair: what is left of the memory cap for the entries."""
+    return (
+        STATE_BYTES * states.shape[0]
+        + EDGE_BYTES * edges.shape[0]
+        + SLOT_BYTES * first[-1]
+        + PAIR_BYTES * pairs.shape[0]
+    )

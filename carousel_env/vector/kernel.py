@@ -29,7 +29,14 @@ from numba import njit, objmode
 from carousel_env.engine.game import MAX_TURNS_PER_ROUND, Phase
 from carousel_env.engine.scoring import RoundEnd
 from carousel_env.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK
-from carousel_env.solver import FIRST_SWEEP_LEVEL, FULL_SWEEP_STATES, _cache, witness_rounds
+from carousel_env.solver import (
+    FIRST_SWEEP_LEVEL,
+    FULL_SWEEP_STATES,
+    MEMORY_CAP_BYTES,
+    _cache,
+    solve_in_bounded_memory,
+    witness_rounds,
+)
 from carousel_env.solver.answer import PACKED_PER_SUGGESTION
 from carousel_env.solver.pipeline import solve_packed
 from carousel_env.solver.prepare import CARD_POINTS
@@ -70,22 +77,25 @@ def _hand_value(hands, hand_len, g, p):
 # ---------------------------------------------------------------- the solver
 
 
-def _witness_rounds(units, hand, ace_low, ace_high, k, knock_limit):
-    """The solver's own witness rounds, called back from the compiled turns: about one
-    decision in 40 (a crowded table) needs them, and linking the witness search into this
-    module's compiled code would add its compile time again (``solver._cache``)."""
-    return witness_rounds(units, hand, bool(ace_low), bool(ace_high), int(k), int(knock_limit))
+def _rest_of_solve(units, hand, ace_low, ace_high, k, knock_limit, over_memory):
+    """The solver's own witness rounds, or its solve in bounded memory when the sweep
+    reached the memory cap, called back from the compiled turns: about one decision in 40
+    (a crowded table) needs them, and linking either search into this module's compiled
+    code would add its compile time again (``solver._cache``)."""
+    args = (units, hand, bool(ace_low), bool(ace_high), int(k), int(knock_limit))
+    return solve_in_bounded_memory(*args) if over_memory else witness_rounds(*args)
 
 
 @njit(cache=True)
 def _solve(units, hand, ace_low, ace_high, k, knock_limit):
     """``carousel_env.solver.solve``'s packed answer: one sweep, then (rarely) the witness rounds."""
-    level = np.int64(FIRST_SWEEP_LEVEL)
-    packed = solve_packed(units, hand, ace_low, ace_high, k, knock_limit, np.int64(FULL_SWEEP_STATES), level)
-    if packed.shape[0]:
+    level, cap = np.int64(FIRST_SWEEP_LEVEL), np.int64(MEMORY_CAP_BYTES)
+    packed = solve_packed(units, hand, ace_low, ace_high, k, knock_limit, np.int64(FULL_SWEEP_STATES), level, cap)
+    if packed.shape[0] > 1:
         return packed
+    over_memory = packed.shape[0] == 1
     with objmode(packed="int64[:]"):
-        packed = _witness_rounds(units, hand, ace_low, ace_high, k, knock_limit)
+        packed = _rest_of_solve(units, hand, ace_low, ace_high, k, knock_limit, over_memory)
     return packed
 
 

@@ -18,8 +18,10 @@ and falls back to the exact sweeps when any entry a slot needs has none.
 """
 
 from carousel_env.solver.witness.search import (
+    KNOWN_ROW_BYTES,
     NO_WITNESS,
     OVER_BUDGET,
+    ROOM,
     TOO_WIDE,
     best_of_size,
     new_known,
@@ -29,8 +31,10 @@ from carousel_env.solver.witness.search import (
 from carousel_env.solver.witness.settle import drop_card, keep_table, witnessed
 
 __all__ = [
+    "KNOWN_ROW_BYTES",
     "NO_WITNESS",
     "OVER_BUDGET",
+    "ROOM",
     "TOO_WIDE",
     "best_of_size",
     "drop_card",

@@ -10,13 +10,14 @@ such table exists (:data:`NO_WITNESS`), when it has spent its ``budget`` of expa
 (:data:`OVER_BUDGET`), or when a state has more options than it keeps (:data:`TOO_WIDE`).
 
 When the dearest cards of a size have no table (a card that fits only at the cost of
-others), :func:`best_of_size` finds the best play of exactly that many cards with no hand
-joker: the same depth-first walk with the hand cards optional, most hand cards first, then
-only plays better than the best found (bounded by :func:`size_bounds`, the dearest cards
-still ahead), and what it proves about a state kept (``known``) for the searches of the
-other sizes. The caller asks for the points in windows from the top down (``floor`` and
-``cap``): a best play that misses the bound mostly misses it by a point or two, and a
-search that only wants plays close to the bound prunes almost everything else.
+others), :func:`best_of_size` finds the best play of exactly that many cards (the
+witnesses ask with no hand joker; ``bounded`` asks for every entry): the same depth-first
+walk with the hand cards optional, most hand cards first, then only plays better than the
+best found (bounded by :func:`size_bounds`, the dearest cards still ahead), and what it
+proves about a state kept (``known``) for the searches of the other sizes. The caller asks
+for the points in windows from the top down (``floor`` and ``cap``): a best play that
+misses the bound mostly misses it by a point or two, and a search that only wants plays
+close to the bound prunes almost everything else.
 """
 
 from __future__ import annotations
@@ -27,10 +28,11 @@ from numba import njit
 from carousel_env.solver.prepare import MOST_CARD_POINTS
 from carousel_env.solver.states import D_BIAS, D_SHIFT, HASH, cell_options, close_options, homeless_units, layer_inputs
 
-_ROOM = 64  # options kept per layer of the search; a state with more gives the search up
+ROOM = 64  # options kept per layer of a witness search; a state with more gives the search up
+KNOWN_ROW_BYTES = 4 * 8  # a row of ``known`` (``new_known``)
 NO_WITNESS = -1  # ``codes[0]`` of a search that found none
 OVER_BUDGET = -2  # ``codes[0]`` of a search that spent its budget
-TOO_WIDE = -3  # ``codes[0]`` of a search that met a state with more than ``_ROOM`` options
+TOO_WIDE = -3  # ``codes[0]`` of a search that met a state with more than ``ROOM`` options
 
 
 @njit(cache=True)
@@ -62,7 +64,7 @@ def witness(cells, hj, budget):
     places every unit (``lay_h`` all zero: the played cards are table cards here) and
     exactly ``hj`` hand jokers, or ``codes[0]`` :data:`NO_WITNESS` when none exists,
     :data:`OVER_BUDGET` when more than ``budget`` states were expanded first, :data:`TOO_WIDE`
-    when a state had more than ``_ROOM`` options (then no budget finds one)."""
+    when a state had more than ``ROOM`` options (then no budget finds one)."""
     lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, _ = cells  # no points: a witness plays them all
     npos = lay_t.shape[0]
     nlayers = 5 * npos + 1
@@ -74,7 +76,7 @@ def witness(cells, hj, budget):
     nfail = 0
     mask = table.shape[0] - 1
     out = np.empty((4096, 3), dtype=np.int64)
-    opts = np.empty((nlayers, _ROOM, 2), dtype=np.int64)  # per layer: (next key, code)
+    opts = np.empty((nlayers, ROOM, 2), dtype=np.int64)  # per layer: (next key, code)
     count = np.zeros(nlayers, dtype=np.int64)
     nxt = np.zeros(nlayers, dtype=np.int64)
     path = np.zeros(nlayers, dtype=np.int64)  # the key at each layer of the current path
@@ -98,7 +100,7 @@ def witness(cells, hj, budget):
             n = _state_options(
                 layer, path[layer], hj, lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, homeless, out
             )
-            if n > _ROOM:
+            if n > ROOM:
                 codes[0] = TOO_WIDE
                 return codes, expanded
             kept = 0
@@ -158,74 +160,77 @@ def size_bounds(lay_h, rp, most):
     return bound
 
 
-@njit(cache=True)
-def _failed_slot(table, memo, key, layer, rest, mask):
-    """Slot of ``(layer, key, rest)`` in the open-addressing ``table`` of ``memo`` rows, or its free slot."""
-    h = np.uint64(key) ^ (np.uint64(layer) << np.uint64(57)) ^ (np.uint64(rest) << np.uint64(50))
-    slot = np.int64((h * HASH) >> np.uint64(32)) & mask
-    while True:
-        idx = table[slot]
-        if idx < 0 or (memo[idx, 0] == key and memo[idx, 1] == layer and memo[idx, 2] == rest):
-            return slot
-        slot = (slot + 1) & mask
+@njit(cache=True, inline="always")
+def _known_slot(known, key, layer, tag):
+    """The row of ``known`` holding ``(key, layer, tag)``, else the row to write it into: of
+    the two rows its hash names, a free one, else the first (the older proof goes)."""
+    h = np.uint64(key) ^ (np.uint64(layer) << np.uint64(57)) ^ (np.uint64(tag) << np.uint64(47))
+    first = np.int64((h * HASH) >> np.uint64(32)) & (known.shape[0] - 2)
+    for row in (first, first + 1):
+        if known[row, 1] == layer and known[row, 0] == key and known[row, 2] == tag:
+            return row
+    return first + 1 if known[first, 1] >= 0 and known[first + 1, 1] < 0 else first
 
 
 @njit(cache=True)
-def best_of_size(cells, n, bound, known, budget, floor, cap):
-    """``(points, codes, expanded, known)``: the most points a play of exactly ``n`` hand
-    cards and no hand joker scores, and the edge codes of one table that does (the hand
-    cards optional, as in the sweep's layout), by branch and bound depth first; ``points``
-    :data:`NO_WITNESS` when no such play scores more than ``floor`` (``-1``: no such play
-    at all), :data:`OVER_BUDGET` or :data:`TOO_WIDE` as for :func:`witness`.
+def best_of_size(cells, n, jokers, bound, known, budget, floor, cap, width):
+    """``(points, codes, expanded)``: the most points of the real cards of a play of
+    exactly ``n`` real hand cards and ``jokers`` hand jokers, and the edge codes of one
+    table that does (the hand cards optional, as in the sweep's layout), by branch and
+    bound depth first; ``points`` :data:`NO_WITNESS` when no such play scores more than
+    ``floor`` (``-1``: no such play at all), :data:`OVER_BUDGET` or :data:`TOO_WIDE` (a
+    state with more than ``width`` options) as for :func:`witness`.
 
     Only plays worth more than ``floor`` are searched, so a high floor prunes almost every
     branch. ``cap``: an upper bound the caller has proved (no play scores more); the search
     stops at the first play that reaches it, with no proof left to do.
 
-    ``bound``: :func:`size_bounds`. ``known``: ``(table, rows, count)`` of what earlier
-    searches of the same position proved (pass ``new_known(budget)`` to the first): per
-    state and number of hand cards still to play, the fewest further points that no
-    completion reaches. A search finds a play, then only looks for better ones; a state
-    whose options are exhausted can reach no completion worth the points then needed, which
-    holds for every later search too, whatever ``n``."""
+    ``bound``: :func:`size_bounds`. ``known``: what earlier searches of the same position
+    proved (:func:`new_known`, shared by them and written in place): per state, number of
+    real hand cards still to play and hand jokers of the play, the fewest further points
+    that no completion reaches. A search finds a play, then only looks for better ones; a
+    state whose options are exhausted can reach no completion worth the points then
+    needed, which holds for every later search too, whatever ``n``. ``known`` has a fixed
+    number of rows: a proof that finds both of its rows taken replaces one, which costs
+    time (the state may be searched again), never exactness."""
     lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp = cells
-    table, rows, count = known
     npos = lay_t.shape[0]
     nlayers = 5 * npos + 1
     codes = np.zeros(nlayers - 1, dtype=np.int64)
     best_codes = np.zeros(nlayers - 1, dtype=np.int64)
     homeless = homeless_units(lay_t, realu, setok, defer)
     out = np.empty((4096, 3), dtype=np.int64)
-    opts = np.empty((nlayers, _ROOM, 3), dtype=np.int64)  # per layer: (next key, hand cards, code)
+    opts = np.empty((nlayers, width, 3), dtype=np.int64)  # per layer: (next key, hand cards, code)
     options = np.zeros(nlayers, dtype=np.int64)
     nxt = np.zeros(nlayers, dtype=np.int64)
     path = np.zeros(nlayers, dtype=np.int64)  # the key at each layer of the current path
     cards = np.zeros(nlayers, dtype=np.int64)  # hand cards played before each layer
     points = np.zeros(nlayers, dtype=np.int64)
     path[0] = np.int64(D_BIAS) << D_SHIFT
-    mask = table.shape[0] - 1
     found = floor
     expanded = 0
     layer = np.int64(0)
     fresh = True
     while True:
         if layer == nlayers - 1:
-            if path[layer] >> D_SHIFT & 15 == D_BIAS and cards[layer] == n and points[layer] > found:
+            if path[layer] >> D_SHIFT & 15 == D_BIAS + jokers and cards[layer] == n and points[layer] > found:
                 found = points[layer]
                 for j in range(nlayers - 1):  # no slice assignment: see sweep
                     best_codes[j] = codes[j]
                 if found >= cap:
-                    return found, best_codes, expanded, (table, rows, count)
+                    return found, best_codes, expanded
             layer -= 1
             fresh = False
             continue
         rest = n - cards[layer]
+        tag = rest + (jokers << 8)  # ``known``'s key: the search's state beside the layer's
         if fresh:
             need = found + 1 - points[layer]  # further points a better play needs
             pruned = rest < 0 or bound[layer, rest] < need
             if not pruned:
-                idx = table[_failed_slot(table, rows, path[layer], layer, rest, mask)]
-                pruned = idx >= 0 and rows[idx, 3] <= need
+                row = _known_slot(known, path[layer], layer, tag)
+                pruned = known[row, 1] == layer and known[row, 0] == path[layer] and known[row, 2] == tag
+                pruned = pruned and known[row, 3] <= need
             if pruned:
                 if layer == 0:
                     break
@@ -233,13 +238,14 @@ def best_of_size(cells, n, bound, known, budget, floor, cap):
                 fresh = False
                 continue
             if expanded >= budget:
-                return OVER_BUDGET, best_codes, expanded, (table, rows, count)
+                return OVER_BUDGET, best_codes, expanded
             expanded += 1
+            key = path[layer]
             m = _state_options(
-                layer, path[layer], 0, lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, homeless, out
+                layer, key, jokers, lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, homeless, out
             )
-            if m > _ROOM:
-                return TOO_WIDE, best_codes, expanded, (table, rows, count)
+            if m > width:
+                return TOO_WIDE, best_codes, expanded
             for j in range(m):  # the most hand cards first: the first plays found score well
                 opts[layer, j, 0] = out[m - 1 - j, 0]
                 opts[layer, j, 1] = out[m - 1 - j, 1]
@@ -259,33 +265,25 @@ def best_of_size(cells, n, bound, known, budget, floor, cap):
         # Exhausted. Every option was searched (or pruned) for at most the points needed
         # now (``found`` only grows), so no completion from here reaches them.
         need = found + 1 - points[layer]
-        slot = _failed_slot(table, rows, path[layer], layer, rest, mask)
-        if table[slot] >= 0:
-            rows[table[slot], 3] = min(rows[table[slot], 3], need)
+        row = _known_slot(known, path[layer], layer, tag)
+        if known[row, 1] == layer and known[row, 0] == path[layer] and known[row, 2] == tag:
+            known[row, 3] = min(known[row, 3], need)
         else:
-            if count >= rows.shape[0]:
-                grown = np.empty((2 * rows.shape[0], 4), dtype=np.int64)
-                for f in range(count):
-                    for j in range(4):
-                        grown[f, j] = rows[f, j]
-                rows = grown
-            rows[count, 0], rows[count, 1], rows[count, 2], rows[count, 3] = path[layer], layer, rest, need
-            table[slot] = count
-            count += 1
-            if 2 * count > table.shape[0]:  # keep the load under one half
-                table = np.full(2 * table.shape[0], -1, dtype=np.int64)
-                mask = table.shape[0] - 1
-                for f in range(count):
-                    table[_failed_slot(table, rows, rows[f, 0], rows[f, 1], rows[f, 2], mask)] = f
+            known[row, 0], known[row, 1], known[row, 2], known[row, 3] = path[layer], layer, tag, need
         if layer == 0:
             break
         layer -= 1
         fresh = False
-    return (found if found > floor else NO_WITNESS), best_codes, expanded, (table, rows, count)
+    return (found if found > floor else NO_WITNESS), best_codes, expanded
 
 
 @njit(cache=True)
-def new_known(budget):
-    """An empty ``known`` for :func:`best_of_size` (rows for about ``budget`` states)."""
-    no_rows = np.int64(0)  # not a literal: one compiled best_of_size for every ``known``
-    return np.full(256, -1, dtype=np.int64), np.empty((max(budget, 16), 4), dtype=np.int64), no_rows
+def new_known(states):
+    """An empty ``known`` for :func:`best_of_size`: rows ``(key, layer, tag, need)`` (layer
+    ``-1``: free), twice ``states`` rounded up to a power of two (at least 16), so that a
+    search of up to ``states`` expanded states mostly keeps every proof;
+    ``KNOWN_ROW_BYTES`` each."""
+    rows = 16
+    while rows < 2 * states:
+        rows *= 2
+    return np.full((rows, 4), -1, dtype=np.int64)

@@ -29,6 +29,7 @@ from carousel_env.solver.prepare import CARD_POINTS, MOST_CARD_POINTS, face_at, 
 from carousel_env.solver.witness.search import (
     NO_WITNESS,
     OVER_BUDGET,
+    ROOM,
     TOO_WIDE,
     best_of_size,
     new_known,
@@ -161,7 +162,7 @@ def drop_card(tables, played, src, dst, table_jokers, points):
 
 @njit(cache=True, inline="always")
 def _settle_size(n, units, lay, order, top, live, ace_low, ace_high, budget, known, bound, tables, played, row):
-    """With no hand joker: ``(status, points, expanded, known)`` of the best play of exactly
+    """With no hand joker: ``(status, points, expanded)`` of the best play of exactly
     ``n`` cards (points ``-1``: none), its table in row ``row`` of ``tables`` and the cards
     it plays in ``played[row]``. The dearest ``n`` first (a witness); when they have none,
     :func:`best_of_size` searches every other choice of ``n``, from the top down in
@@ -172,13 +173,13 @@ def _settle_size(n, units, lay, order, top, live, ace_low, ace_high, budget, kno
         units, order, n, no_jokers, live, lay, ace_low, ace_high, budget, tables, played, row
     )
     if status == 1:
-        return 1, top[n], spent, known
+        return 1, top[n], spent
     if status == OVER_BUDGET:
-        return 0, -1, spent, known
+        return 0, -1, spent
     if status == TOO_WIDE:
-        return -1, -1, spent, known
+        return -1, -1, spent
     if n == order.shape[0]:  # the dearest n are every live card: no other choice
-        return 1, -1, spent, known
+        return 1, -1, spent
     # From the top down, in windows of points: top[n] itself (the dearest cards with ties
     # swapped: only they reach it), the two points below, then everything lower. A window's
     # search prunes every branch that cannot beat its floor, and stops at its cap (proved by
@@ -187,22 +188,22 @@ def _settle_size(n, units, lay, order, top, live, ace_low, ace_high, budget, kno
     cap = top[n]
     for width in (1, 2, cap + 1):
         floor = max(cap - width, -1)
-        points, found, more, known = best_of_size(lay.cells, n, bound, known, budget - spent, floor, cap)
+        points, found, more = best_of_size(lay.cells, n, no_jokers, bound, known, budget - spent, floor, cap, ROOM)
         spent += more
         if points != NO_WITNESS or floor < 0:
             break
         cap = floor
     if points == OVER_BUDGET:
-        return 0, -1, spent, known
+        return 0, -1, spent
     if points == TOO_WIDE:
-        return -1, -1, spent, known
+        return -1, -1, spent
     if points >= 0:  # the codes are on this layout: the cards played are read off them
         flat, lengths, added = assemble(lay.positions, ace_low and ace_high, lay.table_real, lay.table_jokers, found)
         keep_table(tables, row, flat, lengths)
         for f in range(52):
             played[row, f] = added[f]
         played[row, 52] = 0
-    return 1, max(points, -1), spent, known
+    return 1, max(points, -1), spent
 
 
 @njit(cache=True, inline="always")
@@ -257,7 +258,7 @@ def _plain_sizes(units, lay, order, top, live, hand_total, ace_low, ace_high, k,
             if settled and drop_card(tables, played, n + 1, n, table_jokers, CARD_POINTS[order[n]]) >= 0:
                 value[n] = top[n]
             if value[n] == -2:
-                status, points, spent, known = _settle_size(
+                status, points, spent = _settle_size(
                     n, units, lay, order, top, live, ace_low, ace_high, budget, known, bound, tables, played, n
                 )
                 budget -= spent
