@@ -2,7 +2,7 @@
 
 The sweeps (``sweep``, ``entries``) keep every reachable state of the position, and on the
 heaviest crowded tables that is gigabytes. When a pass would outgrow its cap
-(``carousel_env.solver.MEMORY_CAPS``), ``solve`` answers with :func:`solve_bounded`
+(``carousel_env.solver.MEMORY_CAP_BYTES``), ``solve`` answers with :func:`solve_bounded`
 instead: for each entry (cards, hand jokers) a suggestion slot may pick, the best play by
 ``witness.best_of_size``'s branch and bound, over the same transitions with no width limit
 and no budget. Its memory is the search's path (a few arrays of one row per layer) and the
@@ -27,27 +27,10 @@ from numba import njit
 from carousel_env.engine.cards import JOKER_POINTS
 from carousel_env.solver.answer import choose, pack_suggestion, start
 from carousel_env.solver.build import assemble
-from carousel_env.solver.witness.search import NO_WITNESS, best_of_size, new_known, size_bounds
+from carousel_env.solver.sweep import NO_BUDGET
+from carousel_env.solver.witness.search import best_in_windows, new_known, size_bounds
 
-_NO_BUDGET = 1 << 60
 _WIDTH = 4096  # every option of a state: ``states.cell_options`` lists at most this many
-
-
-@njit(cache=True, inline="always")
-def _best_entry(cells, n, jokers, bound, known, floor):
-    """``(real points, codes)`` of the best play of ``n`` real cards and ``jokers``
-    hand jokers scoring more than ``floor`` with its real cards (points :data:`NO_WITNESS`:
-    none). From the top down in windows of points, as ``witness.settle`` searches a size: a
-    best play mostly misses the bound by a point or two, and a window proves its floor."""
-    cap = bound[0, n]
-    points, codes = np.int64(NO_WITNESS), np.zeros(1, dtype=np.int64)
-    for width in (1, 2, cap + 1):
-        low = max(cap - width, floor)
-        points, codes, _ = best_of_size(cells, n, jokers, bound, known, _NO_BUDGET, low, cap, _WIDTH)
-        if points != NO_WITNESS or low <= floor:
-            break
-        cap = low
-    return points, codes
 
 
 @njit(cache=True)
@@ -89,7 +72,9 @@ def solve_bounded(units, hand_cards, ace_low, ace_high, k, knock_limit, known_ro
             if bound[0, n] + JOKER_POINTS * jokers < need:
                 continue
             floor = max(need - 1 - JOKER_POINTS * jokers, -1)  # in the real cards' points
-            points, codes = _best_entry(cells, n, np.int64(jokers), bound, known, floor)
+            # the best play of the entry worth more than floor with its real cards, if any
+            jokers_of, no_budget = np.int64(jokers), np.int64(NO_BUDGET)
+            points, codes, _ = best_in_windows(cells, n, jokers_of, bound, known, no_budget, floor, bound[0, n], _WIDTH)
             if points < 0:
                 continue
             best[cards, jokers] = points + JOKER_POINTS * jokers

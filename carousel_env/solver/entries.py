@@ -24,6 +24,15 @@ _ABSENT = np.int32(-(1 << 30))  # a missing entry of the vector pass (see :func:
 
 
 @njit(cache=True)
+def no_entries(hj):
+    """:func:`vector`'s answer when the entries would pass the memory cap (or an earlier
+    pass gave up at it): ``best`` and ``where`` with no row, and no entries."""
+    none = np.zeros(1, dtype=np.int64)
+    no_best, no_where = np.full((0, hj + 1), -1, dtype=np.int64), np.zeros((0, hj + 1, 2), dtype=np.int64)
+    return no_best, no_where, (np.empty(0, dtype=np.int32), none, none, none)
+
+
+@njit(cache=True)
 def vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, tgt, max_entries):
     """Pass 3: best points per (cards, hand jokers) for every entry with at least ``need_n``
     cards or ``need_p`` points (exact: no prefix of such a play is ever pruned), and with
@@ -56,8 +65,7 @@ def vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, tgt, ma
             start += hi[a] - lo[a]
     offsets[nslots] = start
     if start > max_entries:
-        no_best, no_where = np.full((0, hj + 1), -1, dtype=np.int64), np.zeros((0, hj + 1, 2), dtype=np.int64)
-        return no_best, no_where, (np.empty(0, dtype=np.int32), offsets, lo, hi)
+        return no_entries(hj)
     # The entries are most of the memory a heavy solve touches: 32 bits each (points stay
     # under 1,000) halve it. A missing entry holds _ABSENT, so far below 0 that no path's
     # points (under 1,000) lift it to 0: the update below is a plain max over a stretch of

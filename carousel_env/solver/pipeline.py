@@ -30,7 +30,7 @@ from numba import njit
 
 from carousel_env.solver.answer import choose, pack_suggestion, start
 from carousel_env.solver.build import assemble
-from carousel_env.solver.entries import incoming, trace, vector
+from carousel_env.solver.entries import incoming, no_entries, trace, vector
 from carousel_env.solver.prepare import MOST_CARD_POINTS, layout
 from carousel_env.solver.sweep import ENTRY_BYTES, NO_BUDGET, explore, footprint, optima
 
@@ -43,22 +43,6 @@ def _no_targets():
     numba freezes a global array as a read-only constant, whose type would compile the
     sweeps a second time (once per signature)."""
     return np.zeros(1, dtype=np.int64)
-
-
-@njit(cache=True)
-def _over_memory(hj):
-    """``vector``'s answer when a pass gave up at the memory cap: ``best`` with no row."""
-    none = np.zeros(1, dtype=np.int64)
-    return (
-        np.full((0, hj + 1), -1, dtype=np.int64),
-        np.zeros((0, hj + 1, 2), dtype=np.int64),
-        (
-            np.empty(0, dtype=np.int32),
-            none,
-            none,
-            none,
-        ),
-    )
 
 
 @njit(cache=True, inline="always")
@@ -92,7 +76,7 @@ def _targeted(cells, hj, best_cards, best_points, n, p, max_bytes):
         # explore is inlined (see sweep): one call site here, one in solve_packed
         states, edges, bounds, fut, first, pairs = explore(cells, hj, n, p, tgt, no_budget, max_bytes)
         if bounds.shape[0] == 1:
-            best, where, entries = _over_memory(hj)
+            best, where, entries = no_entries(hj)
             return pairs, edges, bounds, best, where, entries
         room = (max_bytes - footprint(states, edges, first, pairs)) // ENTRY_BYTES
         best, where, entries = vector(states, first, pairs, edges, bounds, fut, hj, n, p, tgt, room)

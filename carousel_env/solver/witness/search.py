@@ -162,14 +162,15 @@ def size_bounds(lay_h, rp, most):
 
 @njit(cache=True, inline="always")
 def _known_slot(known, key, layer, tag):
-    """The row of ``known`` holding ``(key, layer, tag)``, else the row to write it into: of
-    the two rows its hash names, a free one, else the first (the older proof goes)."""
+    """``(row, held)``: the row of ``known`` holding ``(key, layer, tag)`` (``held``), else
+    the row to write it into: of the two rows its hash names, a free one, else the first
+    (the older proof goes)."""
     h = np.uint64(key) ^ (np.uint64(layer) << np.uint64(57)) ^ (np.uint64(tag) << np.uint64(47))
     first = np.int64((h * HASH) >> np.uint64(32)) & (known.shape[0] - 2)
     for row in (first, first + 1):
         if known[row, 1] == layer and known[row, 0] == key and known[row, 2] == tag:
-            return row
-    return first + 1 if known[first, 1] >= 0 and known[first + 1, 1] < 0 else first
+            return row, True
+    return (first + 1 if known[first, 1] >= 0 and known[first + 1, 1] < 0 else first), False
 
 
 @njit(cache=True)
@@ -228,9 +229,8 @@ def best_of_size(cells, n, jokers, bound, known, budget, floor, cap, width):
             need = found + 1 - points[layer]  # further points a better play needs
             pruned = rest < 0 or bound[layer, rest] < need
             if not pruned:
-                row = _known_slot(known, path[layer], layer, tag)
-                pruned = known[row, 1] == layer and known[row, 0] == path[layer] and known[row, 2] == tag
-                pruned = pruned and known[row, 3] <= need
+                row, held = _known_slot(known, path[layer], layer, tag)
+                pruned = held and known[row, 3] <= need
             if pruned:
                 if layer == 0:
                     break
@@ -265,8 +265,8 @@ def best_of_size(cells, n, jokers, bound, known, budget, floor, cap, width):
         # Exhausted. Every option was searched (or pruned) for at most the points needed
         # now (``found`` only grows), so no completion from here reaches them.
         need = found + 1 - points[layer]
-        row = _known_slot(known, path[layer], layer, tag)
-        if known[row, 1] == layer and known[row, 0] == path[layer] and known[row, 2] == tag:
+        row, held = _known_slot(known, path[layer], layer, tag)
+        if held:
             known[row, 3] = min(known[row, 3], need)
         else:
             known[row, 0], known[row, 1], known[row, 2], known[row, 3] = path[layer], layer, tag, need
@@ -275,6 +275,27 @@ def best_of_size(cells, n, jokers, bound, known, budget, floor, cap, width):
         layer -= 1
         fresh = False
     return (found if found > floor else NO_WITNESS), best_codes, expanded
+
+
+@njit(cache=True, inline="always")
+def best_in_windows(cells, n, jokers, bound, known, budget, floor, cap, width):
+    """:func:`best_of_size` for plays worth more than ``floor``, asked in windows of points
+    from ``cap`` (an upper bound) down: ``cap`` itself, the two points below, then
+    everything down to ``floor``. A window's search prunes every branch that cannot beat
+    its own floor and stops at its cap (proved by the window above), so the first windows
+    are cheap, and a best play that misses the bound mostly misses it by a point or two.
+    Returns ``(points, codes, expanded)`` as :func:`best_of_size` does, ``expanded`` over
+    every window (``budget`` is theirs together)."""
+    spent = 0
+    points, codes = np.int64(NO_WITNESS), np.zeros(1, dtype=np.int64)
+    for step in (1, 2, cap + 1):
+        low = max(cap - step, floor)
+        points, codes, more = best_of_size(cells, n, jokers, bound, known, budget - spent, low, cap, width)
+        spent += more
+        if points != NO_WITNESS or low <= floor:
+            break
+        cap = low
+    return points, codes, spent
 
 
 @njit(cache=True)

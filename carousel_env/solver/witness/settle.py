@@ -27,11 +27,10 @@ from carousel_env.solver.answer import choose, pack_suggestion, start
 from carousel_env.solver.build import MAX_MELDS, MAX_UNITS, assemble
 from carousel_env.solver.prepare import CARD_POINTS, MOST_CARD_POINTS, face_at, layout
 from carousel_env.solver.witness.search import (
-    NO_WITNESS,
     OVER_BUDGET,
     ROOM,
     TOO_WIDE,
-    best_of_size,
+    best_in_windows,
     new_known,
     size_bounds,
     witness,
@@ -165,7 +164,7 @@ def _settle_size(n, units, lay, order, top, live, ace_low, ace_high, budget, kno
     """With no hand joker: ``(status, points, expanded)`` of the best play of exactly
     ``n`` cards (points ``-1``: none), its table in row ``row`` of ``tables`` and the cards
     it plays in ``played[row]``. The dearest ``n`` first (a witness); when they have none,
-    :func:`best_of_size` searches every other choice of ``n``, from the top down in
+    ``search.best_in_windows`` searches every other choice of ``n``, from the top down in
     windows of points. ``status``: 1
     settled, 0 out of ``budget``, -1 no search can settle it (a state too wide)."""
     no_jokers = np.int64(0)  # not a literal: one compiled _witness_prefix (and witness) for both callers
@@ -180,19 +179,10 @@ def _settle_size(n, units, lay, order, top, live, ace_low, ace_high, budget, kno
         return -1, -1, spent
     if n == order.shape[0]:  # the dearest n are every live card: no other choice
         return 1, -1, spent
-    # From the top down, in windows of points: top[n] itself (the dearest cards with ties
-    # swapped: only they reach it), the two points below, then everything lower. A window's
-    # search prunes every branch that cannot beat its floor, and stops at its cap (proved by
-    # the window above), so the first windows are cheap, and a size's best play that misses
-    # top[n] mostly misses it by a point or two.
-    cap = top[n]
-    for width in (1, 2, cap + 1):
-        floor = max(cap - width, -1)
-        points, found, more = best_of_size(lay.cells, n, no_jokers, bound, known, budget - spent, floor, cap, ROOM)
-        spent += more
-        if points != NO_WITNESS or floor < 0:
-            break
-        cap = floor
+    # from the top down (top[n] itself: the dearest cards with ties swapped, only they reach it)
+    any_play = np.int64(-1)
+    points, found, more = best_in_windows(lay.cells, n, no_jokers, bound, known, budget - spent, any_play, top[n], ROOM)
+    spent += more
     if points == OVER_BUDGET:
         return 0, -1, spent
     if points == TOO_WIDE:
