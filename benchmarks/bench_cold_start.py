@@ -1,6 +1,6 @@
 """Cold and warm start of the environment: import, ``env.reset`` and the first ``env.step``.
 
-    .venv/bin/python -m benchmarks.bench_cold_start [--rounds 1] [--attribute] [--vector] [TREE ...]
+    .venv/bin/python -m benchmarks.bench_cold_start [--rounds 1] [--attribute] [--vector | --train] [TREE ...]
 
 Each measurement is a fresh interpreter. *Cold*: an empty numba cache (a new temporary
 ``NUMBA_CACHE_DIR``), so the solver's compiled code is built; *warm*: the same folder again,
@@ -16,7 +16,10 @@ drift reaches all alike. ``--attribute``: also, in the cold runs, the compile ti
 jitted function (numba's ``numba:compile`` events: ``incl`` includes the functions it
 compiled while typing, ``excl`` does not), with its number of signatures, and the time per
 compiler pass kind. ``--vector``: the vector env instead (``import carousel_env.vector``,
-``CarouselVectorEnv(16)`` and its ``reset``, its first ``step``).
+``CarouselVectorEnv(16)`` and its ``reset``, its first ``step``). ``--train``: the quick
+start's training run instead (``tasks.py train``'s config, no evaluation), to the end of
+its first update: ``reset`` is then 0 and ``step`` the trainer's setup (its compiles
+included) and first update.
 """
 
 from __future__ import annotations
@@ -51,7 +54,24 @@ def _vector_phases() -> tuple[float, float]:
     return t2, time.perf_counter()
 
 
-def _child(attribute: bool, vector: bool = False) -> None:
+def _train_phases() -> tuple[float, float]:
+    """The quick start's training run after its import: (now, its first update done)."""
+    import tasks
+    from training.config import load_config
+    from training.ppo import train
+
+    overrides = [a for a in tasks.QUICK_START_SETTINGS if a != "--set"]
+    config = load_config(
+        str(Path(tasks.__file__).parent / "configs" / "default.yaml"),
+        [*overrides, "progress_bar=false", "eval_games=0"],
+    )
+    t2 = time.perf_counter()
+    with tempfile.TemporaryDirectory() as out:
+        train(config, out, max_updates=1)
+    return t2, time.perf_counter()
+
+
+def _child(attribute: bool, vector: bool = False, training: bool = False) -> None:
     """Run in the fresh interpreter: time the phases, print one JSON line on stdout."""
     events: list[tuple] = []  # (function, signature, inclusive, exclusive, the function compiling it)
     passes: dict[str, float] = {}  # by pass, and by "pass [function]"
@@ -94,7 +114,13 @@ def _child(attribute: bool, vector: bool = False) -> None:
     c0, t0 = time.process_time(), time.perf_counter()
     import carousel_env
 
-    if vector:
+    if training:
+        import training.ppo  # torch, the vector env and with it the solver
+
+        t1 = time.perf_counter()
+        t2, t3 = _train_phases()
+        c3 = time.process_time()
+    elif vector:
         import carousel_env.vector  # the kernel's module, and with it the solver
 
         t1 = time.perf_counter()
@@ -134,11 +160,17 @@ def _child(attribute: bool, vector: bool = False) -> None:
     )
 
 
-def measure(tree: Path, cache_dir: str, attribute: bool, vector: bool = False) -> tuple[dict, str]:
+def measure(
+    tree: Path, cache_dir: str, attribute: bool, vector: bool = False, training: bool = False
+) -> tuple[dict, str]:
     """One fresh interpreter on ``tree`` with ``NUMBA_CACHE_DIR=cache_dir``: (figures, its stderr)."""
     env = {**os.environ, "NUMBA_CACHE_DIR": cache_dir, "PYTHONPATH": str(tree.resolve())}
     # by file path: the child imports nothing of this tree but carousel_env (PYTHONPATH)
-    flags = [*(["--attribute"] if attribute else []), *(["--vector"] if vector else [])]
+    flags = [
+        *(["--attribute"] if attribute else []),
+        *(["--vector"] if vector else []),
+        *(["--train"] if training else []),
+    ]
     cmd = [sys.executable, str(Path(__file__).resolve()), "--child", *flags]
     out = subprocess.run(cmd, env=env, cwd=tree, capture_output=True, text=True, check=True)
     figures = json.loads(out.stdout.strip().splitlines()[-1])
@@ -187,18 +219,19 @@ def main() -> int:
     ap.add_argument("--top", type=int, default=25, help="functions listed with --attribute")
     ap.add_argument("--signatures", action="store_true", help="with --attribute: list the signatures too")
     ap.add_argument("--vector", action="store_true", help="the vector env instead of the AEC env")
+    ap.add_argument("--train", action="store_true", help="the quick start's training run, to its first update")
     args = ap.parse_args()
     print(f"load average before: {os.getloadavg()}")
     for r in range(args.rounds):
         for tree in args.trees:
             with tempfile.TemporaryDirectory(prefix="numba-cold-") as cache:
-                cold, said = measure(tree, cache, args.attribute, args.vector)
+                cold, said = measure(tree, cache, args.attribute, args.vector, args.train)
                 print(_line(f"round {r + 1} {tree} cold", cold), flush=True)
                 for line in said.strip().splitlines():
                     print(f"  stderr: {line}")
                 if args.attribute:
                     _attribution(cold, args.top, args.signatures)
-                warm, said = measure(tree, cache, False, args.vector)
+                warm, said = measure(tree, cache, False, args.vector, args.train)
                 print(_line(f"round {r + 1} {tree} warm", warm), flush=True)
                 for line in said.strip().splitlines():
                     print(f"  stderr: {line}")
@@ -208,6 +241,6 @@ def main() -> int:
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
-        _child(attribute="--attribute" in sys.argv, vector="--vector" in sys.argv)
+        _child(attribute="--attribute" in sys.argv, vector="--vector" in sys.argv, training="--train" in sys.argv)
     else:
         raise SystemExit(main())

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import time
 
 import numba
 import numpy as np
 
-from carousel_env.solver import _cache, bounded, pipeline, witness
+from carousel_env.solver import _cache, bounded, compile_witness_search, pipeline, witness, witness_search_compiled
 from carousel_env.vector import encode as vector_encode
 from carousel_env.vector import kernel as vector_kernel
 
@@ -157,3 +158,33 @@ def test_where_the_cache_cannot_be_asked_a_slow_first_call_says_it_compiles(monk
     assert capsys.readouterr().err.count("\n") == 1
     assert _cache.first_call(lambda x: x, 3) == 3  # a quick one says nothing
     assert capsys.readouterr().err == ""
+
+
+def test_a_second_process_compiles_into_the_cache_and_this_one_loads_it(tmp_path, monkeypatch):
+    (tmp_path / "tiny_child.py").write_text(
+        "import numpy as np\nfrom numba import njit\n\n\n@njit(cache=True)\ndef entry(a, b):\n    return a.sum() + b\n"
+        "\n\ndef compile_entry():\n    entry(np.ones(3, dtype=np.int64), 2)\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))  # the child finds the module this way; carousel_env is added
+    monkeypatch.delitem(sys.modules, "tiny_child", raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    module = importlib.import_module("tiny_child")
+    args = (np.ones(3, dtype=np.int64), 2)
+    assert _cache.compiled_in_cache(module.entry, args) is False
+    child = _cache.compile_in_child(module.compile_entry)
+    assert child is not None and child.wait(timeout=120) == 0
+    assert _cache.compiled_in_cache(module.entry, args) is True
+    assert module.entry(*args) == 5
+    assert sum(module.entry.stats.cache_hits.values()) == 1  # loaded what the child compiled
+    assert not module.entry.stats.cache_misses
+
+
+def test_with_one_cpu_no_second_process_starts(monkeypatch):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    assert _cache.compile_in_child(witness_search_compiled) is None
+
+
+def test_the_witness_search_warms_up_as_witness_rounds_calls_it():
+    compile_witness_search()
+    assert witness_search_compiled() is True  # same types as witness_rounds' calls: no second signature

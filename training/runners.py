@@ -220,13 +220,14 @@ class Driver:
         self.num_envs = num_envs
         self.local: Runner | VectorRunner | None = None
         self.workers: list[tuple[Any, Any, list[int]]] = []
+        if _vectorized(env_spec):
+            # Compiled before the first step (a cold cache: two parts at once, see
+            # compile_ahead), not in the middle of the first update; and once, here: workers
+            # then load it from numba's cache, rather than each compiling it at the same time.
+            CarouselVectorEnv.compile_ahead(**env_spec.kwargs())
         if num_workers == 0:
             self.local = make_runner(env_spec, list(range(num_envs)))
             return
-        if _vectorized(env_spec):
-            # Compiled once here: the workers then load it from numba's cache, rather than
-            # each compiling it (and saying so) at the same time on a cold cache.
-            CarouselVectorEnv.compile_ahead(**env_spec.kwargs())
         # spawn, not fork: forking a process that has started torch's threads can deadlock.
         ctx = mp.get_context("spawn")
         for w in range(num_workers):

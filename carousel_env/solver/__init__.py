@@ -178,6 +178,28 @@ def witness_rounds(
             return packed
 
 
+# A position the witnesses settle at once (A-2-3 of clubs on the table, the 4 in hand): their
+# first call, which compiles them, or loads them from numba's cache.
+_WARM_UNITS, _WARM_HAND = (0, 4, 8), (12,)
+
+
+def _warm_args() -> tuple:
+    units, hand = np.array(_WARM_UNITS, np.int64), np.array(_WARM_HAND, np.int64)
+    return units, hand, True, False, 1, -1, WITNESS_BUDGET  # as witness_rounds types them
+
+
+def witness_search_compiled() -> bool | None:
+    """Whether the witness search is compiled, in this process or in numba's cache (None:
+    numba cannot be asked, see ``_cache.compiled_in_cache``)."""
+    return _cache.compiled_in_cache(witness.witnessed, _warm_args())
+
+
+def compile_witness_search() -> None:
+    """Compile the witness search (or load it from numba's cache), which a process otherwise
+    compiles at its first crowded table, saying so as every first compile does."""
+    _cache.first_call(witness.witnessed, *_warm_args())
+
+
 def solve_in_bounded_memory(
     units: np.ndarray, hand_cards: np.ndarray, ace_low: bool, ace_high: bool, k: int, limit: int
 ) -> np.ndarray:

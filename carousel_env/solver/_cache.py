@@ -15,6 +15,8 @@ install do not change, and a reinstall gives every file a new stamp anyway.
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 import threading
 from collections.abc import Callable
@@ -140,3 +142,21 @@ def first_call(entry: Callable[..., R], *args: Any) -> R:
             timer.cancel()
     _first_calls_done.add(entry)
     return result
+
+
+def compile_in_child(function: Callable[[], object]) -> subprocess.Popen | None:
+    """Start a second Python process that calls ``function`` (a module-level function
+    that takes no argument; the process imports this copy of ``carousel_env``) and exits:
+    it compiles into numba's on-disk cache while this process compiles something else, and
+    this process then loads the code. None
+    where that cannot help: a process allowed one CPU. Its notices and errors go to this
+    process's stderr; numba writes each cache file whole (a rename), so two processes
+    compiling the same function leave one good copy."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    if cpus < 2:
+        return None
+    root = str(_PACKAGES.parent)  # the folder holding carousel_env: the child imports this copy
+    paths = os.environ.get("PYTHONPATH")
+    env = {**os.environ, "PYTHONPATH": root + os.pathsep + paths if paths else root}
+    code = f"from {function.__module__} import {function.__name__}; {function.__name__}()"
+    return subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.DEVNULL)
