@@ -11,7 +11,7 @@ from carousel_env.engine.cards import hand_str, table_str
 from carousel_env.engine.game import Action, ActionKind, GameState, Phase, apply, new_game, next_round
 from carousel_env.engine.rules import RoundBonus, Rules, Variant
 from carousel_env.envs.render_text import render_text
-from carousel_env.solver import can_play
+from carousel_env.solver import can_play, compile_ahead
 
 Player = Callable[[GameState], Action]
 
@@ -46,7 +46,9 @@ def _run(args: argparse.Namespace) -> int:
     if len(names) != rules.num_players:
         parser_error = f"--policy takes one name or one per player ({rules.num_players}), got {len(args.policy)}"
         raise SystemExit(f"carousel demo: error: {parser_error}")
-    play_game(rules, args.seed, [engine_player(name, seed=args.seed + i) for i, name in enumerate(names)])
+    players = [engine_player(name, seed=args.seed + i) for i, name in enumerate(names)]
+    compile_ahead()  # a cold cache: compiled before the game, not at its first crowded table
+    play_game(rules, args.seed, players)
     return 0
 
 

@@ -16,6 +16,7 @@ from carousel_env.agents.match import policy_action
 from carousel_env.engine.cards import hand_str, table_str
 from carousel_env.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK
 from carousel_env.envs.render_text import render_text
+from carousel_env.solver import compile_ahead
 from training.envs import layout_of
 from training.policies import load_policy
 
@@ -63,6 +64,7 @@ def play(
     layout = layout_of(env)
     others = [s for s in range(num_players) if s != seat]
     controllers = {s: load_policy(opponents[i % len(opponents)], layout, seed + s) for i, s in enumerate(others)}
+    compile_ahead()  # a cold cache: compiled before the first prompt, not in the middle of the game
     env.reset(seed=seed)
     print(
         f"You are player {seat}. Opponents: "

@@ -9,7 +9,9 @@ import time
 
 import numba
 import numpy as np
+import pytest
 
+from carousel_env import solver
 from carousel_env.solver import _cache, bounded, compile_witness_search, pipeline, witness, witness_search_compiled
 from carousel_env.vector import encode as vector_encode
 from carousel_env.vector import kernel as vector_kernel
@@ -188,3 +190,44 @@ def test_with_one_cpu_no_second_process_starts(monkeypatch):
 def test_the_witness_search_warms_up_as_witness_rounds_calls_it():
     compile_witness_search()
     assert witness_search_compiled() is True  # same types as witness_rounds' calls: no second signature
+
+
+@pytest.fixture
+def helpers(monkeypatch):
+    """The second processes ``compile_ahead`` starts (the real ones, recorded), as on a cold
+    cache with two CPUs."""
+    started = []
+    real = _cache.compile_in_child
+
+    def recorded(function):
+        started.append(real(function))
+        return started[-1]
+
+    monkeypatch.setattr(_cache, "compile_in_child", recorded)
+    monkeypatch.setattr(solver, "witness_search_compiled", lambda: False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    return started
+
+
+def test_compile_ahead_compiles_the_witness_search_in_a_second_process(helpers):
+    here = []
+    solver.compile_ahead(lambda: here.append(len(helpers)))
+    assert here == [1]  # the helper was started first, then this process compiled its part
+    assert helpers[0].returncode == 0  # it ran, and compile_ahead waited for it
+
+
+def test_the_vector_env_and_a_first_solve_compile_ahead_the_same_way(helpers):
+    from carousel_env.vector import CarouselVectorEnv
+
+    CarouselVectorEnv.compile_ahead(num_players=3)
+    solver.compile_ahead()
+    assert [h.returncode for h in helpers] == [0, 0]
+
+
+def test_compile_ahead_stops_its_helper_when_this_process_fails(helpers):
+    def interrupted():
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        solver.compile_ahead(interrupted)
+    assert len(helpers) == 1 and helpers[0].returncode is not None  # stopped and reaped, not left running

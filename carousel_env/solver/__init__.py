@@ -61,6 +61,7 @@ new table is in ``carousel_env.engine.melds.canonical_table`` order.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -69,10 +70,10 @@ from carousel_env.engine import positions
 from carousel_env.engine.cards import JOKER, Hand, Table, face, joker_as, make_card, rank_of, suit_of
 from carousel_env.engine.manipulation import Play
 from carousel_env.engine.melds import is_valid_meld
-from carousel_env.engine.rules import Rules
+from carousel_env.engine.rules import Rules, carousel
 from carousel_env.solver import _cache, answer, bounded, pipeline, witness
 
-__all__ = ["SolveResult", "Suggestion", "has_play", "solve"]
+__all__ = ["SolveResult", "Suggestion", "compile_ahead", "has_play", "solve"]
 
 _cache.drop_stale_cache()  # before the first call loads anything from the cache
 
@@ -198,6 +199,32 @@ def compile_witness_search() -> None:
     """Compile the witness search (or load it from numba's cache), which a process otherwise
     compiles at its first crowded table, saying so as every first compile does."""
     _cache.first_call(witness.witnessed, *_warm_args())
+
+
+def _first_solve() -> None:
+    solve(((0, 4, 8),), (12,), carousel(2))
+
+
+def compile_ahead(compile_here: Callable[[], object] = _first_solve) -> None:
+    """Compile (or load from numba's cache) what a process that solves positions compiles on
+    its way: ``compile_here`` (by default a first solve: the solver's entry point), then the
+    witness search, which it would otherwise compile at its first crowded table, in the
+    middle of a game. On a cold cache with two CPUs a second process compiles the witness
+    search meanwhile (``_cache.compile_in_child``): the wait is the longer of the two, not
+    their sum. For a program before its first game (the CLI's ``play`` and ``demo``, a
+    trainer); ``env()`` does not call it, as an env that starts processes would surprise."""
+    helper = None
+    if witness_search_compiled() is False:
+        helper = _cache.compile_in_child(compile_witness_search)
+    try:
+        compile_here()
+        if helper is not None:
+            helper.wait()
+    finally:
+        if helper is not None and helper.poll() is None:  # compile_here failed or was interrupted
+            helper.kill()
+            helper.wait()
+    compile_witness_search()  # loads the helper's code (compiles here if it could not)
 
 
 def solve_in_bounded_memory(

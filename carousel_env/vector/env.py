@@ -59,7 +59,7 @@ from carousel_env.engine.scoring import GameResult, RoundScore
 from carousel_env.envs.aec import INFO_KEYS, NUM_FIXED_ACTIONS, action_name, round_rewards
 from carousel_env.envs.config import EnvConfig, EnvConfigError
 from carousel_env.envs.observation import ObservationLayout, layout
-from carousel_env.solver import _cache, can_play, compile_witness_search, witness_search_compiled
+from carousel_env.solver import _cache, can_play, compile_ahead
 from carousel_env.vector import encode, kernel
 from carousel_env.vector.arrays import GameArrays
 from carousel_env.vector.kernel import CURRENT, DEALER, HAS_LAST, ROUND_INDEX
@@ -160,24 +160,13 @@ class CarouselVectorEnv:
     def compile_ahead(**config: object) -> None:
         """Compile (or load from numba's cache) every compiled part a vector env of this
         config uses: its turns, its observations and the solver's witness search, which
-        a game otherwise compiles at its first crowded table. On a cold cache with two
-        CPUs, a second process compiles the witness search while this one compiles the
-        rest (the first run's wait: the longer of the two, not their sum). For a trainer
-        before its first step, and before it starts workers that build vector envs: they
-        then load the code from the cache instead of each compiling it at the same time."""
+        a game otherwise compiles at its first crowded table (``solver.compile_ahead``: on
+        a cold cache with two CPUs, a second process compiles the witness search while this
+        one compiles the rest). For a trainer before its first step, and before it starts
+        workers that build vector envs: they then load the code from the cache instead of
+        each compiling it at the same time."""
         venv = CarouselVectorEnv(1, **config)  # a bad config raises here, before a process starts
-        helper = None
-        if witness_search_compiled() is False:
-            helper = _cache.compile_in_child(compile_witness_search)
-        try:
-            venv.reset(seed=0)
-            if helper is not None:
-                helper.wait()
-        finally:
-            if helper is not None and helper.poll() is None:  # this process failed or was interrupted
-                helper.kill()
-                helper.wait()
-        compile_witness_search()  # loads the helper's code (compiles here if it could not)
+        compile_ahead(lambda: venv.reset(seed=0))
 
     def reset(self, seed: int | list[int] | None = None) -> VectorStep:
         """Deal a new game in every row: seeds ``seed + i`` (an int), one per row (a
