@@ -9,6 +9,8 @@ import torch
 
 from carousel_env.agents.match import Episode
 from carousel_env.envs.observation import layout
+from carousel_env.vector import CarouselVectorEnv
+from training import runners
 from training.envs import EnvSpec
 from training.network import Agent
 from training.policies import LEARNER, Controller, NetworkPolicy
@@ -62,6 +64,18 @@ def test_vector_runner_plays_the_aec_runners_games(players, controllers, episode
 def test_carousel_trains_through_the_vector_runner():
     assert isinstance(make_runner(EnvSpec(num_players=2), [0]), VectorRunner)
     assert isinstance(make_runner(EnvSpec(num_players=2, factory="tests.support.fake_env:env"), [0]), Runner)
+
+
+def test_the_driver_compiles_carousels_code_before_its_first_step(monkeypatch):
+    calls = []
+    real_solver, real_vector = runners.compile_ahead, CarouselVectorEnv.compile_ahead
+    monkeypatch.setattr(runners, "compile_ahead", lambda: calls.append("solver") or real_solver())
+    vector = staticmethod(lambda **config: calls.append("vector") or real_vector(**config))
+    monkeypatch.setattr(CarouselVectorEnv, "compile_ahead", vector)
+    fake = "tests.support.fake_env:env"
+    for spec in (EnvSpec(2), EnvSpec(2, vector=False), EnvSpec(2, factory=fake)):
+        Driver(spec, num_envs=1).close()
+    assert calls == ["vector", "solver"]  # the vector env's parts, the AEC env's solver; a foreign env: nothing
 
 
 def test_worker_processes_step_vector_runners_with_the_same_games():

@@ -36,6 +36,7 @@ import torch
 from carousel_env.agents.baselines import Policy
 from carousel_env.agents.match import Episode, EpisodeResult, advance_to_decision
 from carousel_env.agents.registry import get_policy
+from carousel_env.solver import compile_ahead
 from carousel_env.vector import WAIT, CarouselVectorEnv, FinishedGame, VectorStep
 from training.envs import DEFAULT_ENV_FACTORY, EnvSpec, game_state, make_env
 from training.policies import Controller, ControllerKind
@@ -220,11 +221,13 @@ class Driver:
         self.num_envs = num_envs
         self.local: Runner | VectorRunner | None = None
         self.workers: list[tuple[Any, Any, list[int]]] = []
+        # Carousel's compiled code, before the first step (a cold cache: two parts at once,
+        # see solver.compile_ahead), not in the middle of the first update; and once, here:
+        # workers then load it from numba's cache, rather than each compiling it at once.
         if _vectorized(env_spec):
-            # Compiled before the first step (a cold cache: two parts at once, see
-            # compile_ahead), not in the middle of the first update; and once, here: workers
-            # then load it from numba's cache, rather than each compiling it at the same time.
             CarouselVectorEnv.compile_ahead(**env_spec.kwargs())
+        elif env_spec.factory == DEFAULT_ENV_FACTORY:
+            compile_ahead()
         if num_workers == 0:
             self.local = make_runner(env_spec, list(range(num_envs)))
             return
