@@ -182,8 +182,13 @@ def test_a_second_process_compiles_into_the_cache_and_this_one_loads_it(tmp_path
     assert not module.entry.stats.cache_misses
 
 
-def test_with_one_cpu_no_second_process_starts(monkeypatch):
+def test_with_one_cpu_or_no_python_to_start_no_second_process_starts(monkeypatch):
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    assert _cache.compile_in_child(witness_search_compiled) is None
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(sys, "executable", "")
+    assert _cache.compile_in_child(witness_search_compiled) is None
+    monkeypatch.setattr(sys, "executable", "/no/such/python")
     assert _cache.compile_in_child(witness_search_compiled) is None
 
 

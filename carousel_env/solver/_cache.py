@@ -145,18 +145,23 @@ def first_call(entry: Callable[..., R], *args: Any) -> R:
 
 
 def compile_in_child(function: Callable[[], object]) -> subprocess.Popen | None:
-    """Start a second Python process that calls ``function`` (a module-level function
-    that takes no argument; the process imports this copy of ``carousel_env``) and exits:
-    it compiles into numba's on-disk cache while this process compiles something else, and
-    this process then loads the code. None
-    where that cannot help: a process allowed one CPU. Its notices and errors go to this
-    process's stderr; numba writes each cache file whole (a rename), so two processes
-    compiling the same function leave one good copy."""
+    """Start a second Python process that calls ``function`` (a module-level function that
+    takes no argument; the process imports this copy of ``carousel_env``) and exits: it
+    compiles into numba's on-disk cache while this process compiles something else, and
+    this process then loads the code. None where that cannot help or cannot be done: a
+    process allowed one CPU, no Python executable to start (an embedded interpreter). Its
+    notices and errors go to this process's stderr; numba writes each cache file whole (a
+    rename), so two processes compiling the same function leave one good copy."""
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    if cpus < 2:
+    if cpus < 2 or not sys.executable:
         return None
     root = str(_PACKAGES.parent)  # the folder holding carousel_env: the child imports this copy
     paths = os.environ.get("PYTHONPATH")
     env = {**os.environ, "PYTHONPATH": root + os.pathsep + paths if paths else root}
     code = f"from {function.__module__} import {function.__name__}; {function.__name__}()"
-    return subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.DEVNULL)
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-c", code], env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL
+        )
+    except OSError:  # the caller compiles it itself
+        return None
