@@ -179,8 +179,8 @@ def witness_rounds(
             return packed
 
 
-# A position the witnesses settle at once (A-2-3 of clubs on the table, the 4 in hand): their
-# first call, which compiles them, or loads them from numba's cache.
+# A position the witnesses settle at once (A-2-3 of clubs on the table, the 4 in hand): the
+# first call of the solver and of its witness search, which compiles them or loads them.
 _WARM_UNITS, _WARM_HAND = (0, 4, 8), (12,)
 
 
@@ -202,7 +202,7 @@ def compile_witness_search() -> None:
 
 
 def _first_solve() -> None:
-    solve(((0, 4, 8),), (12,), carousel(2))
+    solve((_WARM_UNITS,), _WARM_HAND, carousel(2))
 
 
 def compile_ahead(compile_here: Callable[[], object] = _first_solve) -> None:
