@@ -18,8 +18,8 @@ compiled while typing, ``excl`` does not), with its number of signatures, and th
 compiler pass kind. ``--vector``: the vector env instead (``import carousel_env.vector``,
 ``CarouselVectorEnv(16)`` and its ``reset``, its first ``step``). ``--train``: the quick
 start's training run instead (``tasks.py train``'s config, no evaluation), to the end of
-its first update: ``reset`` is then 0 and ``step`` the trainer's setup (its compiles
-included) and first update.
+its first update: ``reset`` is then loading the config (next to nothing) and ``step`` the
+trainer's setup (its compiles included) and first update.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def _vector_phases() -> tuple[float, float]:
 
 
 def _train_phases() -> tuple[float, float]:
-    """The quick start's training run after its import: (now, its first update done)."""
+    """The quick start's training run after its import: (config loaded, first update done)."""
     import tasks
     from training.config import load_config
     from training.ppo import train
