@@ -72,10 +72,12 @@ def drop_stale_cache(cache: Path = _HERE / "__pycache__", sources: tuple[Path, .
 
 
 # The compiled entry points: what each is, for the line that says it is being compiled, and
-# about how long its first compile takes on a 2-core CPU (benchmarks/bench_cold_start.py;
-# figures in benchmarks/RESULTS.md). ``witnessed`` is compiled only when a sweep first
-# grows large (a crowded table: about one game decision in 40), not by the first solve;
-# ``solve_bounded`` only when a solve reaches the memory cap (no position of real play has).
+# how long its first compile takes on a 2-core CPU when it is the first thing compiled
+# (benchmarks/bench_cold_start.py; figures in benchmarks/RESULTS.md): "up to", as a part
+# compiled after another loads what they share (the play check after the solver: 1-2 s).
+# ``witnessed`` is compiled only when a sweep first grows large (a crowded table: about one
+# game decision in 40), not by the first solve; ``solve_bounded`` only when a solve reaches
+# the memory cap (no position of real play has).
 ENTRY_POINTS = {
     "solve_packed": ("the solver", 20),
     "witnessed": ("the solver's witness search (for crowded tables)", 15),
@@ -114,7 +116,7 @@ def compile_notice(entry: Callable) -> str:
     """The one line said before ``entry`` is compiled."""
     what, seconds = ENTRY_POINTS.get(getattr(entry, "__name__", ""), ("the solver", 15))
     return (
-        f"carousel_env: compiling {what} with numba, once: about {seconds} s on a 2-core CPU "
+        f"carousel_env: compiling {what} with numba, once: up to {seconds} s on a 2-core CPU "
         "(later runs load it from the cache)"
     )
 
