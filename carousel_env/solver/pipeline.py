@@ -78,7 +78,7 @@ def _targeted(cells, hj, best_cards, best_points, n, p, max_bytes):
         if bounds.shape[0] == 1:
             best, where, entries = no_entries(hj)
             return pairs, edges, bounds, best, where, entries
-        room = (max_bytes - footprint(states, edges, first, pairs)) // ENTRY_BYTES
+        room = (max_bytes - footprint(states, edges, first, pairs.shape[0])) // ENTRY_BYTES
         best, where, entries = vector(states, first, pairs, edges, bounds, fut, hj, n, p, tgt, room)
         if best.shape[0] == 0:
             return pairs, edges, bounds, best, where, entries
@@ -139,7 +139,7 @@ def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget, l
             cells, hj, best_cards, best_points, need_n, need_p, max_bytes
         )
     else:
-        room = (max_bytes - footprint(states, edges, first, pairs)) // ENTRY_BYTES
+        room = (max_bytes - footprint(states, edges, first, pairs.shape[0])) // ENTRY_BYTES
         best, where, entries = vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, no_targets, room)
     if best.shape[0] == 0:  # a pass reached the memory cap
         out[0] = OVER_MEMORY

@@ -419,9 +419,8 @@ def explore(cells, hj, need_n, need_p, tgt, max_states, max_bytes):
         lo_mid, hi_mid = bounds[strip + 1], bounds[expand + 1]
         keep_finishing_lanes(states, edges, bounds, lo_mid, hi_mid, hj)
     first = first_slots(states, lo_mid, hi_mid)
-    used = STATE_BYTES * states.shape[0] + EDGE_BYTES * edges.shape[0] + SLOT_BYTES * first[-1]
     total = count_pairs(states, edges, lo_mid, hi_mid)  # checked before any per-slot array
-    if first[-1] > SLOTS_PER_STATE * max_states or used + PAIR_BYTES * total > max_bytes:
+    if first[-1] > SLOTS_PER_STATE * max_states or footprint(states, edges, first, total) > max_bytes:
         no_fut, no_pairs = np.empty((0, 3), dtype=np.int64), np.empty((0, 3), dtype=np.int32)
         return states, edges, bounds[:1], no_fut, first[:1], no_pairs
     pairs = slot_pairs(states, edges, first, lo_mid, hi_mid, total)
@@ -449,12 +448,8 @@ def explore(cells, hj, need_n, need_p, tgt, max_states, max_bytes):
 
 
 @njit(cache=True, inline="always")
-def footprint(states, edges, first, pairs):
-    """Bytes of the arrays :func:`explore` returned and of those the vector pass and the
-    trace make per slot and per pair: what is left of the memory cap for the entries."""
-    return (
-        STATE_BYTES * states.shape[0]
-        + EDGE_BYTES * edges.shape[0]
-        + SLOT_BYTES * first[-1]
-        + PAIR_BYTES * pairs.shape[0]
-    )
+def footprint(states, edges, first, npairs):
+    """Bytes of the arrays :func:`explore` returns (``npairs`` slot pairs) and of those the
+    vector pass and the trace make per slot and per pair: checked by ``explore`` before it
+    makes the pairs; what is left of the memory cap is for the entries."""
+    return STATE_BYTES * states.shape[0] + EDGE_BYTES * edges.shape[0] + SLOT_BYTES * first[-1] + PAIR_BYTES * npairs
