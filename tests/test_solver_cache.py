@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from carousel_env import solver
-from carousel_env.solver import _cache, bounded, compile_witness_search, pipeline, witness, witness_search_compiled
+from carousel_env.solver import _cache, answer, compile_witness_search, pipeline, witness, witness_search_compiled
 from carousel_env.vector import encode as vector_encode
 from carousel_env.vector import kernel as vector_kernel
 
@@ -127,7 +127,7 @@ def test_the_notices_name_the_real_entry_points():
         pipeline.solve_packed,
         pipeline.has_play_packed,
         witness.witnessed,
-        bounded.solve_bounded,
+        answer.pack_suggestion,
         vector_kernel.step_games,
         vector_encode.encode_games,
     )

@@ -133,6 +133,9 @@ Generic wrappers (TorchRL, Tianshou, vector envs) batch infos, so they hold only
 * ``rounds_ended`` (int): rounds that ended in this step (usually 0 or 1).
 * ``round_points`` (int64 array, one per seat): the points of those rounds, summed.
 * ``game_over`` (bool): the game ended in this step.
+* ``solver_inexact`` (int): solves in this step whose answer the solver could not prove
+  exact within ``solve_time_budget`` (it then offers the best plays it found; see
+  ``carousel_env.solver``). 0 on every position the shipped agents reach.
 
 The detail is on the raw env (``env.unwrapped``), for the step just taken:
 
@@ -165,7 +168,7 @@ from carousel_env.engine.scoring import GameResult, RoundScore
 from carousel_env.envs import wrappers as aec_wrappers
 from carousel_env.envs.config import EnvConfig
 from carousel_env.envs.observation import ObservationLayout, encode, layout, upper_bounds
-from carousel_env.solver import can_play, solve
+from carousel_env.solver import TIME_BUDGET_S, can_play, solve, solve_counts
 
 DRAW_AGAIN = 0
 KNOCK = 1
@@ -175,7 +178,13 @@ NUM_FIXED_ACTIONS = 3  # the actions before the suggestion slots (networks size 
 FIXED_ACTION_NAMES = ("DRAW_AGAIN", "KNOCK", "END_TURN")
 FORCED_DRAW_NAME = FIXED_ACTION_NAMES[DRAW_AGAIN]  # a forced draw is reported as drawing a card
 _KINDS = (ActionKind.DRAW_AGAIN, ActionKind.KNOCK, ActionKind.END_TURN)
-INFO_KEYS = ("num_auto_actions", "rounds_ended", "round_points", "game_over")  # every info, every step
+INFO_KEYS = (
+    "num_auto_actions",
+    "rounds_ended",
+    "round_points",
+    "game_over",
+    "solver_inexact",
+)  # every info, every step
 
 observation_layout = layout  # observation_layout(K) -> ObservationLayout
 
@@ -198,15 +207,16 @@ def action_name(action: int) -> str:
     return FIXED_ACTION_NAMES[action] if action < FIRST_SUGGESTION else f"PLAY_{action - FIRST_SUGGESTION}"
 
 
-def decision(state: GameState, k: int) -> tuple[np.ndarray, tuple]:
-    """The action mask and the solver's suggestions of the player to act in ``state``."""
+def decision(state: GameState, k: int, time_budget: float = TIME_BUDGET_S) -> tuple[np.ndarray, tuple]:
+    """The action mask and the solver's suggestions of the player to act in ``state``
+    (each solve within ``time_budget`` seconds)."""
     kinds = allowed(state)
     suggestions: tuple = ()
     if ActionKind.PLAY in kinds:
         # The engine built this position (it is reachable): skip the public edge's check.
-        suggestions = solve(
-            state.table, state.hands[state.current], state.rules, k=k, check_position=False
-        ).suggestions[:k]
+        hand = state.hands[state.current]
+        found = solve(state.table, hand, state.rules, k=k, check_position=False, time_budget=time_budget)
+        suggestions = found.suggestions[:k]
     return _mask(kinds, len(suggestions), k).copy(), suggestions
 
 
@@ -348,6 +358,7 @@ class raw_env(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self._auto: list[AutoAction] = []
+        self._inexact_at = solve_counts().inexact  # the solver's count when this step began
         self._rounds: list[RoundScore] = []
         self._last_step: tuple[str, int, tuple] | None = None
         # The must-play hook only sees positions the engine built: no position check.
@@ -377,6 +388,7 @@ class raw_env(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._auto = []
+        self._inexact_at = solve_counts().inexact
         self._rounds = []
         # Named only when rendered: describing a play costs more than the rest of a step.
         self._last_step = (agent, int(action), self._suggestions)
@@ -435,7 +447,7 @@ class raw_env(AECEnv):
                     return
                 self._state = next_round(state)
                 continue
-            self._mask, self._suggestions = decision(state, self.config.k_suggestions)
+            self._mask, self._suggestions = decision(state, self.config.k_suggestions, self.config.solve_time_budget)
             self._over = False
             legal = self._mask.tolist()
             if legal.count(1) != 1:
@@ -456,9 +468,9 @@ class raw_env(AECEnv):
         for result in self._rounds:
             points += result.points
         game_over = self._state.phase is Phase.GAME_OVER and bool(self._rounds)
-        self.infos = {
-            a: dict(zip(INFO_KEYS, (len(self._auto), len(self._rounds), points.copy(), game_over))) for a in self.agents
-        }
+        inexact = solve_counts().inexact - self._inexact_at
+        values = (len(self._auto), len(self._rounds), points, game_over, inexact)
+        self.infos = {a: dict(zip(INFO_KEYS, (v.copy() if v is points else v for v in values))) for a in self.agents}
 
     # ------------------------------------------------------------ rendering
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, fields
 
 from carousel_env.engine.errors import CarouselError
 from carousel_env.engine.rules import Rules
+from carousel_env.solver import TIME_BUDGET_S
 
 EPISODES = ("game", "round")
 REWARDS = ("round_score", "game_result")
@@ -42,6 +43,7 @@ class EnvConfig:
     reward_scale: float | None = None  # None: DEFAULT_REWARD_SCALE[reward]
     render_mode: str | None = None
     render_observer: int | None = None  # seat whose hand render shows; None: the player to act
+    solve_time_budget: float = TIME_BUDGET_S  # seconds per solve before the best found is used
 
     def __post_init__(self) -> None:
         if not _is_int(self.num_players) or not 2 <= self.num_players <= 5:
@@ -65,6 +67,9 @@ class EnvConfig:
             raise EnvConfigError("reward_scale", f"must be a number, got {self.reward_scale!r}")
         elif not self.reward_scale > 0:
             raise EnvConfigError("reward_scale", f"must be positive, got {self.reward_scale!r}")
+        budget = self.solve_time_budget
+        if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not 0.001 <= budget <= 3600:
+            raise EnvConfigError("solve_time_budget", f"must be a number of seconds from 0.001 to 3600, got {budget!r}")
         if self.render_mode is not None and self.render_mode not in RENDER_MODES:
             raise EnvConfigError("render_mode", f"must be None or one of {RENDER_MODES}, got {self.render_mode!r}")
         if self.render_observer is not None and (

@@ -28,13 +28,20 @@ How (see the modules, all compiled with numba):
 * ``pipeline`` runs all of it but the witnesses in one compiled call (``solve_packed``);
   ``witness.witnessed`` is the witnesses' own compiled call, made only on crowded tables, so
   that a first solve compiles only the first (see ``_cache`` for what a cold start says);
-* ``bounded``: when a pass would keep more than ``MEMORY_CAP_BYTES`` of arrays, it gives up
-  and ``bounded.solve_bounded`` (a third compiled call) answers, exact, by branch and bound
-  depth first, in the memory of its path and of a fixed number of proofs: no solve keeps
-  more than ``MEMORY_CAP_BYTES`` of arrays, whatever the position.
+* ``milp``: when the sweeps give up (past ``FULL_SWEEP_STATES`` states, or a pass that
+  would keep more than ``MEMORY_CAP_BYTES`` of arrays), one integer program per slot,
+  solved by HiGHS (scipy) to a proven optimum within the solve's time budget.
+
+Bounded time: no solve runs much past ``time_budget`` (default ``TIME_BUDGET_S``). The
+sweeps and witnesses before the programs are bounded by their state budgets; the programs
+get the time left (each at least ``milp.MIN_PROGRAM_SECONDS``). A program that runs out
+of time gives the best play it found and the slots after it are left out: the answer is
+then not exact (``SolveResult.exact`` False, ``solve_counts().inexact`` counts it). On the
+positions the shipped agents reach, none is (benchmarks/RESULTS.md).
 
 Nothing is cached between calls (``_cache`` only keeps numba's compiled code in step with
-these sources).
+these sources); ``solve_counts`` counts, per process, the solves the programs answered and
+those not proven exact.
 
 Suggestion slots (distinct multisets of played cards; a slot that does not exist or
 repeats an earlier play is skipped, so the list is compact):
@@ -48,8 +55,8 @@ repeats an earlier play is skipped, so the list is compact):
    exactly n cards; ties: fewer hand jokers.
 
 Among plays with the same cards count, jokers count and points, the one returned is fixed
-by the DP's deterministic order (same input, same play); a solve answered in bounded memory
-may return another play of the same entry (its own order, as deterministic).
+by the DP's deterministic order (same input, same play); a solve answered by the integer
+programs may return another play of the same entry, its runs cut into pieces of 3 to 5.
 
 Joker declarations on the new table: a table joker keeps its declaration unless a real copy
 of it is on the new table (then the solver may release it: it releases as many as the rule
@@ -61,6 +68,7 @@ new table is in ``carousel_env.engine.melds.canonical_table`` order.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -71,9 +79,18 @@ from carousel_env.engine.cards import JOKER, Hand, Table, face, joker_as, make_c
 from carousel_env.engine.manipulation import Play
 from carousel_env.engine.melds import is_valid_meld
 from carousel_env.engine.rules import Rules, carousel
-from carousel_env.solver import _cache, answer, bounded, pipeline, witness
+from carousel_env.solver import _cache, answer, milp, pipeline, witness
 
-__all__ = ["SolveResult", "Suggestion", "compile_ahead", "has_play", "solve"]
+__all__ = [
+    "TIME_BUDGET_S",
+    "SolveCounts",
+    "SolveResult",
+    "Suggestion",
+    "compile_ahead",
+    "has_play",
+    "solve",
+    "solve_counts",
+]
 
 _cache.drop_stale_cache()  # before the first call loads anything from the cache
 
@@ -94,6 +111,29 @@ class SolveResult:
     best_points: int | None
     best_cards: int | None
     suggestions: tuple[Suggestion, ...]
+    exact: bool = True  # False: the time budget ran out (see the module docstring)
+
+
+@dataclass(frozen=True)
+class SolveCounts:
+    """Solves of this process: those the integer programs answered (``milp``) and those
+    whose answer is not proven exact (the time budget ran out)."""
+
+    programs: int = 0
+    inexact: int = 0
+
+
+_counts = SolveCounts()
+
+
+def solve_counts() -> SolveCounts:
+    """This process's :class:`SolveCounts` so far (the env and training report differences)."""
+    return _counts
+
+
+def _count(exact: bool) -> None:
+    global _counts
+    _counts = SolveCounts(_counts.programs + 1, _counts.inexact + (not exact))
 
 
 def _suggestion(play, points, cards, jokers_used, hand_after, hand_after_points, reason) -> Suggestion:
@@ -113,17 +153,11 @@ def _suggestion(play, points, cards, jokers_used, hand_after, hand_after_points,
 
 
 _NONE = SolveResult(None, None, ())
-# States of the unpruned sweep before ``solve`` switches to the pruned passes (which it
-# also does past ``sweep.SLOTS_PER_STATE`` times as many slots that can finish, a slot being
-# a state and a lane of aces set aside, see ``lanes``). The budget bounds the unpruned
-# sweep's memory: up to about 135 MiB when it gives up, 248 MiB for the agents' heaviest
-# finished one (450,000 states). Past it, the pruned passes cost far more time than the
-# states they save: ``sweep.optima`` keeps the aces set aside in its keys (no lanes), six
-# times the states, so the 4-player agent's worst hand took 1.15 s at a budget of 250,000
-# and takes 0.26 s at this one, at the same peak memory (benchmarks/RESULTS.md). The
-# pruned passes have no budget of their own: the heaviest synthetic positions that
-# witnesses do not settle (hands of 15-30 cards on crowded two-deck tables) are the
-# solver's slowest and largest solves.
+# States of the unpruned sweep before ``solve`` hands the position to the integer programs
+# (``milp``). The budget bounds the sweep's time and memory: up to about 135 MiB and a few
+# tenths of a second when it gives up. Past it, hoarded hands of 25 to 46 cards on crowded
+# tables took the sweeps' pruned passes and branch and bound seconds to minutes, and take
+# the programs tens of milliseconds (benchmarks/RESULTS.md).
 FULL_SWEEP_STATES = 500_000
 # States of the unpruned sweep before ``solve`` first tries witnesses (``witness``): one
 # legal table for each best play that meets its upper bound, found depth first (with no
@@ -141,42 +175,51 @@ WITNESS_MOST = 16_000
 WITNESS_GROWTH = 8  # a sweep that passes its states is thrown away and the next starts over
 # States of a solve's first sweep before it hands over to the witness rounds.
 FIRST_SWEEP_LEVEL = min(WITNESS_AFTER_STATES, FULL_SWEEP_STATES) if WITNESS_BUDGET > 0 else FULL_SWEEP_STATES
-# The memory one solve may take. Every pass of the sweeps checks, before it grows or makes an
-# array, that its arrays stay within ``MEMORY_CAP_BYTES`` (``sweep.STATE_BYTES`` and the rest
-# per row); a pass that would pass it gives up, and the solve is answered by
-# ``bounded.solve_bounded`` instead: exact, depth first, in the memory of its path and of
-# ``BOUNDED_KNOWN_ROWS`` proofs (``witness.search.KNOWN_ROW_BYTES`` each). Its time is not
-# bounded: at 256 MiB one stress position went to it and took minutes (1.3 s on the sweeps);
-# at 512 MiB every stress position that reaches the cap takes under 4 s, and the heaviest
-# position of the shipped agents' games (275 MiB by this count) keeps its sweep
-# (benchmarks/RESULTS.md).
+# The memory one solve's sweeps may take: every pass checks, before it grows or makes an
+# array, that its arrays stay within it (``sweep.STATE_BYTES`` and the rest per row); a pass
+# that would pass it gives up, and the integer programs answer (a few MiB).
 MEMORY_CAP_BYTES = 512 << 20
-BOUNDED_KNOWN_ROWS = (MEMORY_CAP_BYTES // 2) // witness.KNOWN_ROW_BYTES  # a power of two (new_known)
+# The time one solve may take, in seconds, before it answers with the best it has found
+# (see the module docstring): the env's ``solve_time_budget`` setting by default.
+TIME_BUDGET_S = 1.0
+
+
+def answer_by_programs(
+    units: np.ndarray, hand_cards: np.ndarray, ace_low: bool, ace_high: bool, k: int, limit: int, seconds: float
+) -> milp.MilpAnswer:
+    """The packed answer of a position the sweeps gave up on: ``milp.solve_by_programs``,
+    counted in :func:`solve_counts`."""
+    found = milp.solve_by_programs(units, hand_cards, ace_low, ace_high, k, limit, seconds)
+    _count(found.exact)
+    return found
 
 
 def witness_rounds(
-    units: np.ndarray, hand_cards: np.ndarray, ace_low: bool, ace_high: bool, k: int, limit: int
-) -> np.ndarray:
-    """The packed answer (``answer``) of a position whose first sweep passed
-    ``WITNESS_AFTER_STATES`` states: witnesses, then sweeps and witnesses in turns, each
-    round allowed ``WITNESS_GROWTH`` times the last's states and expanded states, until the
-    sweep finishes, witnesses settle the position, some entry proves to have no witness, or
-    the rounds reach ``WITNESS_MOST``; then one sweep of up to ``FULL_SWEEP_STATES``."""
+    units: np.ndarray, hand_cards: np.ndarray, ace_low: bool, ace_high: bool, k: int, limit: int, seconds: float
+) -> milp.MilpAnswer:
+    """The packed answer of a position whose first sweep passed ``WITNESS_AFTER_STATES``
+    states: witnesses, then sweeps and witnesses in turns, each round allowed
+    ``WITNESS_GROWTH`` times the last's states and expanded states, until the sweep
+    finishes, witnesses settle the position, some entry proves to have no witness, or the
+    rounds reach ``WITNESS_MOST``; then one sweep of up to ``FULL_SWEEP_STATES``, and past
+    it the integer programs, with what is left of ``seconds``."""
+    deadline = time.perf_counter() + seconds
     low, high, budget, tries = ace_low, ace_high, FULL_SWEEP_STATES, WITNESS_BUDGET
     level, cap = min(WITNESS_AFTER_STATES, budget), MEMORY_CAP_BYTES
     while True:
         settled = _cache.first_call(witness.witnessed, units, hand_cards, low, high, k, limit, tries)
         if settled.shape[0] > 1:
-            return settled
+            return milp.MilpAnswer(settled, True)
         if settled[0] < 0 or level == 0 or tries * WITNESS_GROWTH > WITNESS_MOST:  # no further round
             level = budget
         else:
             level, tries = min(budget, level * WITNESS_GROWTH), tries * WITNESS_GROWTH
         packed = _cache.first_call(pipeline.solve_packed, units, hand_cards, low, high, k, limit, budget, level, cap)
-        if packed.shape[0] == 1:  # a pass reached the memory cap
-            return solve_in_bounded_memory(units, hand_cards, low, high, k, limit)
+        if packed.shape[0] == 1:  # the sweeps gave up
+            left = deadline - time.perf_counter()
+            return answer_by_programs(units, hand_cards, low, high, k, limit, left)
         if packed.shape[0]:  # the sweep finished (or was the last): the answer
-            return packed
+            return milp.MilpAnswer(packed, True)
 
 
 # A position the witnesses settle at once (A-2-3 of clubs on the table, the 4 in hand): the
@@ -227,25 +270,27 @@ def compile_ahead(compile_here: Callable[[], object] = _first_solve) -> None:
     compile_witness_search()  # loads the helper's code (compiles here if it could not)
 
 
-def solve_in_bounded_memory(
-    units: np.ndarray, hand_cards: np.ndarray, ace_low: bool, ace_high: bool, k: int, limit: int
-) -> np.ndarray:
-    """The packed answer of a position whose sweeps would pass ``MEMORY_CAP_BYTES``:
-    ``bounded.solve_bounded`` (its own compiled entry point, made only then)."""
-    rows = np.int64(BOUNDED_KNOWN_ROWS)
-    return _cache.first_call(bounded.solve_bounded, units, hand_cards, ace_low, ace_high, k, limit, rows)
-
-
 def _position_arrays(table: Table, hand: Hand) -> tuple[np.ndarray, np.ndarray]:
     return np.array([u for meld in table for u in meld], dtype=np.int64), np.array(hand, dtype=np.int64)
 
 
-def solve(table: Table, hand: Hand, rules: Rules, k: int = 8, *, check_position: bool = True) -> SolveResult:
-    """Exact best points and cards, and up to ``k`` suggestions (see the module docstring).
+def solve(
+    table: Table,
+    hand: Hand,
+    rules: Rules,
+    k: int = 8,
+    *,
+    check_position: bool = True,
+    time_budget: float = TIME_BUDGET_S,
+) -> SolveResult:
+    """Exact best points and cards, and up to ``k`` suggestions (see the module docstring),
+    within ``time_budget`` seconds (past it: the best found, ``exact`` False).
 
     A position no game of ``rules`` could reach raises
     :class:`~carousel_env.engine.errors.ImpossiblePosition`; ``check_position=False`` skips
     that check, for positions the engine built (the environment's decisions)."""
+    started = time.perf_counter()
+    _check_time_budget(time_budget)
     if check_position:
         positions.check_position(table, hand, rules)
     if not hand:
@@ -266,14 +311,16 @@ def solve(table: Table, hand: Hand, rules: Rules, k: int = 8, *, check_position:
         FIRST_SWEEP_LEVEL,
         MEMORY_CAP_BYTES,
     )
-    if packed.shape[0] == 1:  # a pass reached the memory cap
-        packed = solve_in_bounded_memory(units, hand_cards, rules.ace_low, rules.ace_high, k, limit)
-    elif not packed.shape[0]:
-        packed = witness_rounds(units, hand_cards, rules.ace_low, rules.ace_high, k, limit)
+    exact = True
+    if packed.shape[0] <= 1:  # the witness rounds, or (the sweeps gave up) the programs
+        rest = witness_rounds if not packed.shape[0] else answer_by_programs
+        left = time_budget - (time.perf_counter() - started)
+        found = rest(units, hand_cards, rules.ace_low, rules.ace_high, k, limit, left)
+        packed, exact = found.packed, found.exact
     packed = tuple(packed.tolist())  # slices of a tuple are tuples: no second copy per meld
     best_points, best_cards, count = packed[:3]
     if best_cards < 0:
-        return _NONE
+        return _NONE if exact else SolveResult(None, None, (), exact=False)
     suggestions = []
     at = 3
     for _ in range(count):
@@ -293,7 +340,7 @@ def solve(table: Table, hand: Hand, rules: Rules, k: int = 8, *, check_position:
         reason = answer.SLOT_NAMES[slot] if slot < len(answer.SLOT_NAMES) else f"size_{cards}"
         play = Play.of_normalised(added, tuple(melds))  # added in card order, jokers last
         suggestions.append(_suggestion(play, points, cards, jokers, after, after_points, reason))
-    return SolveResult(best_points, best_cards, tuple(suggestions))
+    return SolveResult(best_points, best_cards, tuple(suggestions), exact)
 
 
 def _lays_off(table: Table, hand: Hand, rules: Rules) -> bool:
@@ -324,12 +371,17 @@ def _lays_off(table: Table, hand: Hand, rules: Rules) -> bool:
     return False
 
 
-def has_play(table: Table, hand: Hand, rules: Rules, *, check_position: bool = True) -> bool:
+def has_play(
+    table: Table, hand: Hand, rules: Rules, *, check_position: bool = True, time_budget: float = TIME_BUDGET_S
+) -> bool:
     """Whether any legal play exists (same answer as ``solve(...).best_cards is not None``).
 
     A hand card or joker that fits a table meld as it stands answers at once; otherwise the
-    optima pass decides. Impossible positions raise as in :func:`solve`, unless
-    ``check_position=False`` (the game's must-play hook, on positions the engine built)."""
+    optima pass decides, or past the memory cap an integer program (within
+    ``time_budget``: past it, False, counted as not exact in :func:`solve_counts`).
+    Impossible positions raise as in :func:`solve`, unless ``check_position=False`` (the
+    game's must-play hook, on positions the engine built)."""
+    _check_time_budget(time_budget)
     if check_position:
         positions.check_position(table, hand, rules)
     if not hand:
@@ -339,10 +391,16 @@ def has_play(table: Table, hand: Hand, rules: Rules, *, check_position: bool = T
     units, hand_cards = _position_arrays(table, hand)
     low, high = rules.ace_low, rules.ace_high
     found = _cache.first_call(pipeline.has_play_packed, units, hand_cards, low, high, MEMORY_CAP_BYTES)
-    if found == pipeline.OVER_MEMORY:
-        no_knock = -1
-        return solve_in_bounded_memory(units, hand_cards, low, high, 1, no_knock)[1] > 0
+    if found == pipeline.GAVE_UP:
+        outcome = milp.any_play(units, hand_cards, low, high, time_budget)
+        _count(outcome.proven)
+        return outcome.found is not None
     return bool(found)
+
+
+def _check_time_budget(seconds: object) -> None:
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0:
+        raise ValueError(f"time_budget must be a positive number of seconds, got {seconds!r}")
 
 
 def can_play(table: Table, hand: Hand, rules: Rules) -> bool:

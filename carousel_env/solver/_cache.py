@@ -76,13 +76,13 @@ def drop_stale_cache(cache: Path = _HERE / "__pycache__", sources: tuple[Path, .
 # (benchmarks/bench_cold_start.py; figures in benchmarks/RESULTS.md): "up to", as a part
 # compiled after another loads what they share (the play check after the solver: 1-2 s).
 # ``witnessed`` is compiled only when a sweep first grows large (a crowded table: about one
-# game decision in 40), not by the first solve; ``solve_bounded`` only when a solve reaches
-# the memory cap (no position of real play has).
+# game decision in 40), not by the first solve; ``pack_suggestion`` only when the integer
+# programs (``milp``) first answer a position the sweeps gave up on.
 ENTRY_POINTS = {
     "solve_packed": ("the solver", 20),
     "witnessed": ("the solver's witness search (for crowded tables)", 15),
     "has_play_packed": ("the solver's play check", 10),
-    "solve_bounded": ("the solver's search in bounded memory (for the heaviest positions)", 6),
+    "pack_suggestion": ("the solver's answer packing (for the heaviest positions)", 5),
     "step_games": ("the vector env's turns (the solver included)", 25),
     "encode_games": ("the vector env's observations", 3),
 }

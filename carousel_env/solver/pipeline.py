@@ -9,15 +9,17 @@ suggestions.
 One unpruned sweep (``sweep.explore``) is exact for everything and cheapest on most
 positions. When it passes ``level`` states, :func:`solve_packed` returns an empty array and
 ``solve`` tries witnesses (``witness.witnessed``, their own compiled entry point) before
-larger sweeps, in rounds. Past the state budget, the pruned passes take over:
-``sweep.optima``, then a DAG pruned to the entries a slot may pick (:func:`_targeted`).
+larger sweeps, in rounds. Past the state budget (or the memory cap) it returns
+:data:`GAVE_UP`, and ``solve`` asks the integer programs (``milp``): on such positions
+(hoarded hands of 25 to 46 cards on crowded tables) they answer in tens of milliseconds,
+where the sweeps' pruned passes and branch and bound took seconds to minutes.
 
 Compile time (a first solve with an empty cache compiles this module's entry points):
 numba compiles every jitted function called here as its own library and links each
 callee's code into every caller's, where LLVM optimizes and emits it again, so a deep
 chain of calls compiles its leaves once per level. Thin functions with one or two call
-sites are therefore inlined by numba (``inline="always"``: ``_targeted``, ``sweep.explore``,
-``sweep.optima``, ``answer.start``), the witnesses are a separate entry point, and no
+sites are therefore inlined by numba (``inline="always"``: ``sweep.explore``, ``sweep.optima``,
+``answer.start``), the witnesses are a separate entry point, and no
 argument is passed as a literal (``np.int64(0)``, not ``0``: a literal compiles the callee
 once more for its own signature). ``benchmarks/bench_cold_start.py --attribute`` lists
 the compile time per function.
@@ -30,11 +32,14 @@ from numba import njit
 
 from carousel_env.solver.answer import choose, pack_suggestion, start
 from carousel_env.solver.build import assemble
-from carousel_env.solver.entries import incoming, no_entries, trace, vector
-from carousel_env.solver.prepare import MOST_CARD_POINTS, layout
-from carousel_env.solver.sweep import ENTRY_BYTES, NO_BUDGET, explore, footprint, optima
+from carousel_env.solver.entries import incoming, trace, vector
+from carousel_env.solver.prepare import layout
+from carousel_env.solver.sweep import ENTRY_BYTES, explore, footprint, optima
 
-OVER_MEMORY = -2  # the single entry :func:`solve_packed` returns when a pass reached the memory cap
+# The single entry :func:`solve_packed` returns when the sweeps give up (the unpruned sweep
+# passed its state budget, or a pass would pass the memory cap): the caller asks the integer
+# programs (``milp``), which :func:`has_play_packed` also returns past the cap.
+GAVE_UP = -2
 
 
 @njit(cache=True)
@@ -45,67 +50,14 @@ def _no_targets():
     return np.zeros(1, dtype=np.int64)
 
 
-@njit(cache=True, inline="always")
-def _targeted(cells, hj, best_cards, best_points, n, p, max_bytes):
-    """The pruned DAG and its vector pass, exact for every entry a slot may pick (at least
-    ``n`` cards or ``p`` points); ``best`` with no row when a round reached ``max_bytes``.
-
-    With no hand joker, rounds with a points target per cards count (``sweep.explore``):
-    first the most any number of cards could score (the dearest live hand cards, at most
-    ``best_points``); a count whose best falls short of its target is retried with a lower
-    target (a step that doubles, never below the best found, which is achievable). With a
-    hand joker, one round with no targets."""
-    no_budget = np.int64(NO_BUDGET)
-    tgt = _no_targets()  # see _no_targets
-    if not hj:
-        lay_h, rp = cells.lay_h, cells.rp
-        held = np.zeros(MOST_CARD_POINTS + 1, dtype=np.int64)  # live hand cards per points (no sort: see sweep)
-        m = 0
-        for i in range(lay_h.shape[0]):
-            for s in range(4):
-                held[rp[i]] += lay_h[i, s]
-                m += lay_h[i, s]
-        tgt = np.zeros(m + 1, dtype=np.int64)
-        c = 0
-        for points in range(MOST_CARD_POINTS, -1, -1):  # the dearest first
-            for _ in range(held[points]):
-                c += 1
-                tgt[c] = min(best_points, tgt[c - 1] + points)
-    step = np.full(tgt.shape[0], 5, dtype=np.int64)
-    while True:
-        # explore is inlined (see sweep): one call site here, one in solve_packed
-        states, edges, bounds, fut, first, pairs = explore(cells, hj, n, p, tgt, no_budget, max_bytes)
-        if bounds.shape[0] == 1:
-            best, where, entries = no_entries(hj)
-            return pairs, edges, bounds, best, where, entries
-        room = (max_bytes - footprint(states, edges, first, pairs.shape[0])) // ENTRY_BYTES
-        best, where, entries = vector(states, first, pairs, edges, bounds, fut, hj, n, p, tgt, room)
-        if best.shape[0] == 0:
-            return pairs, edges, bounds, best, where, entries
-        done = True
-        if not hj:
-            for c in range(n, best_cards + 1):
-                found = -1
-                if c < best.shape[0]:
-                    for j in range(best.shape[1]):
-                        found = max(found, best[c, j])
-                if found < tgt[c]:
-                    done = False
-                    tgt[c] = max(found, tgt[c] - step[c])
-                    step[c] *= 2
-        if done:
-            return pairs, edges, bounds, best, where, entries
-
-
 @njit(cache=True)
 def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget, level, max_bytes):
     """The packed answer (see ``answer``) for one position, or an empty array when the
     unpruned sweep passed ``level`` states and ``level < budget``: the caller tries
     witnesses (``witness.witnessed``) before a larger sweep; or the single entry
-    :data:`OVER_MEMORY` when a pass would have kept more than ``max_bytes`` of arrays: the
-    caller answers with ``bounded.solve_bounded``. ``units``: the table's units, flat;
-    ``knock_limit``: ``-1`` for none; ``budget``: states of the unpruned sweep before the
-    pruned passes take over."""
+    :data:`GAVE_UP` when the sweep passed ``budget`` states or a pass would have kept more
+    than ``max_bytes`` of arrays: the caller asks the integer programs (``milp``).
+    ``units``: the table's units, flat; ``knock_limit``: ``-1`` for none."""
     out, lay, hand, hand_total = start(units, hand_cards, ace_low, ace_high, k)
     hj, cells = lay.hand_jokers, lay.cells
     if hj < 0 or hand_cards.shape[0] == 0:
@@ -115,17 +67,10 @@ def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget, l
     states, edges, bounds, fut, first, pairs = explore(cells, hj, zero, zero, no_targets, level, max_bytes)
     if bounds.shape[0] == 1 and level < budget:
         return out[:0]
-    pruned = bounds.shape[0] == 1
-    if pruned:
-        # the given-up sweep's arrays go before the pruned passes make theirs
-        states, edges = np.empty((0, 6), dtype=np.int64), np.empty((0, 2), dtype=np.int64)
-        optimum = optima(cells, hj, np.int64(0), max_bytes)
-        if optimum[1] < 0:
-            out[0] = OVER_MEMORY
-            return out[:1]
-        best_points, best_cards, plain_points = optimum[0], optimum[1], optimum[2]
-    else:
-        best_points, best_cards, plain_points = max(0, fut[0, 0]), max(0, fut[0, 1]), max(0, fut[0, 2])
+    if bounds.shape[0] == 1:  # past the budget or the cap: the integer programs answer
+        out[0] = GAVE_UP
+        return out[:1]
+    best_points, best_cards, plain_points = max(0, fut[0, 0]), max(0, fut[0, 1]), max(0, fut[0, 2])
     if best_cards <= 0:
         return out[:3]
     out[0], out[1] = best_points, best_cards
@@ -134,15 +79,10 @@ def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget, l
     need_p = plain_points if plain_points > 0 else best_points
     if knock_limit >= 0:
         need_p = min(need_p, hand_total - knock_limit)
-    if pruned:
-        pairs, edges, bounds, best, where, entries = _targeted(
-            cells, hj, best_cards, best_points, need_n, need_p, max_bytes
-        )
-    else:
-        room = (max_bytes - footprint(states, edges, first, pairs.shape[0])) // ENTRY_BYTES
-        best, where, entries = vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, no_targets, room)
-    if best.shape[0] == 0:  # a pass reached the memory cap
-        out[0] = OVER_MEMORY
+    room = (max_bytes - footprint(states, edges, first, pairs.shape[0])) // ENTRY_BYTES
+    best, where, entries = vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, no_targets, room)
+    if best.shape[0] == 0:  # the vector pass reached the memory cap
+        out[0] = GAVE_UP
         return out[:1]
     picks = choose(best, k, hand_total, knock_limit)
     out[2] = picks.shape[0]
@@ -161,12 +101,12 @@ def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget, l
 @njit(cache=True)
 def has_play_packed(units, hand_cards, ace_low, ace_high, max_bytes):
     """``1`` when a legal play exists, else ``0``: the optima pass, stopped at its first
-    play; :data:`OVER_MEMORY` when it reached ``max_bytes`` (the caller asks
-    ``bounded.solve_bounded``)."""
+    play; :data:`GAVE_UP` when it reached ``max_bytes`` (the caller asks the
+    integer programs, ``milp``)."""
     lay = layout(units, hand_cards, ace_low, ace_high)
     if lay.hand_jokers < 0:
         return 0
     found = optima(lay.cells, lay.hand_jokers, np.int64(1), max_bytes)
     if found[1] < 0:
-        return OVER_MEMORY
+        return GAVE_UP
     return 1 if found[1] > 0 else 0

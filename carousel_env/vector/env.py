@@ -59,7 +59,7 @@ from carousel_env.engine.scoring import GameResult, RoundScore
 from carousel_env.envs.aec import INFO_KEYS, NUM_FIXED_ACTIONS, action_name, round_rewards
 from carousel_env.envs.config import EnvConfig, EnvConfigError
 from carousel_env.envs.observation import ObservationLayout, layout
-from carousel_env.solver import _cache, can_play, compile_ahead
+from carousel_env.solver import _cache, can_play, compile_ahead, solve_counts
 from carousel_env.vector import encode, kernel
 from carousel_env.vector.arrays import GameArrays
 from carousel_env.vector.kernel import CURRENT, DEALER, HAS_LAST, ROUND_INDEX
@@ -94,13 +94,16 @@ class FinishedGame(NamedTuple):
 
 
 class VectorInfo(NamedTuple):
-    """Per row, what the AEC env's infos hold (``INFO_KEYS``), plus the rows' game seeds
-    and the episodes that ended."""
+    """What the AEC env's infos hold (``INFO_KEYS``): per row, but ``solver_inexact``, which
+    counts the step's solves of every row (the compiled call solves them all); plus the
+    rows' game seeds and the episodes that ended. ``CarouselVectorEnv.solver_inexact``
+    sums ``solver_inexact`` over the env's life."""
 
     num_auto_actions: np.ndarray  # (N,) actions the env took since the last step
     rounds_ended: np.ndarray  # (N,)
     round_points: np.ndarray  # (N, players) points of those rounds, summed
     game_over: np.ndarray  # (N,) bool: the game ended in this step
+    solver_inexact: int  # solves of this step, all rows together, not proven exact (see solver)
     seeds: np.ndarray  # (N,) the game seed each row plays now (after any reset)
     finished: tuple[FinishedGame, ...]
 
@@ -114,7 +117,7 @@ class VectorStep(NamedTuple):
     info: VectorInfo
 
 
-assert VectorInfo._fields[:4] == INFO_KEYS  # the AEC env's info keys, in its order
+assert VectorInfo._fields[:5] == INFO_KEYS  # the AEC env's info keys, in its order
 
 
 class CarouselVectorEnv:
@@ -139,7 +142,8 @@ class CarouselVectorEnv:
         rules = self.rules
         limit = -1 if rules.knock_limit is None else rules.knock_limit
         max_draws = 1 << 30 if rules.max_draws is None else rules.max_draws
-        self._rule = np.array([limit, max_draws, rules.ace_low, rules.ace_high, rules.must_play], np.int64)
+        budget_us = round(self.config.solve_time_budget * 1e6)
+        self._rule = np.array([limit, max_draws, rules.ace_low, rules.ace_high, rules.must_play, budget_us], np.int64)
         # Manipulation Rummy's deals draw for a player who cannot play: the engine asks the solver.
         self._can_play = can_play if rules.must_play else None
         # Copies per card (the observation's "unseen" channel), then the deck size.
@@ -153,6 +157,7 @@ class CarouselVectorEnv:
         self._rows = np.arange(num_envs, dtype=np.int64)
         self._acting = np.ones(num_envs, np.bool_)
         self._ready = False
+        self.solver_inexact = 0  # solves not proven exact within the time budget, over every step
 
     # ------------------------------------------------------------ API
 
@@ -261,6 +266,7 @@ class CarouselVectorEnv:
             "round_points": np.zeros((n, p), np.int64),
             "game_over": np.zeros(n, np.bool_),
             "finished": [],
+            "inexact_at": solve_counts().inexact,
         }
 
     def _deal(self, rows: list[int], seeds: list[int]) -> VectorStep:
@@ -376,6 +382,8 @@ class CarouselVectorEnv:
 
     def _result(self, rewards: np.ndarray, terminated: np.ndarray, info: dict) -> VectorStep:
         a = self.arrays
+        inexact = solve_counts().inexact - info["inexact_at"]
+        self.solver_inexact += inexact
         to_play = a.turn[:, CURRENT].copy()
         self._encode(self._obs, self._rows, to_play, self._acting)
         vector_info = VectorInfo(
@@ -383,6 +391,7 @@ class CarouselVectorEnv:
             info["rounds_ended"],
             info["round_points"],
             info["game_over"],
+            inexact,
             self._seeds.copy(),
             tuple(info["finished"]),
         )

@@ -77,7 +77,7 @@ from gymnasium.vector.utils import batch_space
 from carousel_env.agents.baselines import Policy
 from carousel_env.agents.registry import resolve_policy
 from carousel_env.engine.errors import IllegalAction
-from carousel_env.envs.aec import INFO_KEYS, action_name
+from carousel_env.envs.aec import action_name
 from carousel_env.envs.observation import upper_bounds
 from carousel_env.vector.env import WAIT, CarouselVectorEnv, FinishedGame, VectorStep
 
@@ -329,7 +329,7 @@ class CarouselGymVectorEnv(VectorEnv):
             infos[key] = np.where(present.reshape(-1, *[1] * (value.ndim - 1)), value, 0).astype(value.dtype)
             infos[f"_{key}"] = present.copy()
 
-        for key in INFO_KEYS:
+        for key in self._info:
             add(key, self._info[key], rows)
         add("action_mask", self._mask, rows)
         add("learner_seat", self._seat, rows)

@@ -34,7 +34,7 @@ from carousel_env.solver import (
     FULL_SWEEP_STATES,
     MEMORY_CAP_BYTES,
     _cache,
-    solve_in_bounded_memory,
+    answer_by_programs,
     witness_rounds,
 )
 from carousel_env.solver.answer import PACKED_PER_SUGGESTION
@@ -57,8 +57,8 @@ SKIP = -2  # leave the row as it is
 CURRENT, DRAWS, TURNS, FINAL_LEFT = range(4)  # FINAL_LEFT -1: the stock is not exhausted
 DEALER, ROUND_INDEX, HAS_LAST = range(3)
 # Entries of the ``rule`` array the env passes: knock limit (-1: none), max draws, ace low,
-# ace high, must play.
-KNOCK_LIMIT_RULE, MAX_DRAWS_RULE, ACE_LOW_RULE, ACE_HIGH_RULE, MUST_PLAY_RULE = range(5)
+# ace high, must play, the solver's time budget per solve (microseconds).
+KNOCK_LIMIT_RULE, MAX_DRAWS_RULE, ACE_LOW_RULE, ACE_HIGH_RULE, MUST_PLAY_RULE, SOLVE_BUDGET_RULE = range(6)
 
 
 def packed_size(k: int) -> int:
@@ -77,25 +77,27 @@ def _hand_value(hands, hand_len, g, p):
 # ---------------------------------------------------------------- the solver
 
 
-def _rest_of_solve(units, hand, ace_low, ace_high, k, knock_limit, over_memory):
-    """The solver's own witness rounds, or its solve in bounded memory when the sweep
-    reached the memory cap, called back from the compiled turns: about one decision in 40
-    (a crowded table) needs them, and linking either search into this module's compiled
-    code would add its compile time again (``solver._cache``)."""
-    args = (units, hand, bool(ace_low), bool(ace_high), int(k), int(knock_limit))
-    return solve_in_bounded_memory(*args) if over_memory else witness_rounds(*args)
+def _rest_of_solve(units, hand, ace_low, ace_high, k, knock_limit, gave_up, budget_us):
+    """The solver's own witness rounds, or its integer programs when the sweep gave up,
+    called back from the compiled turns: about one decision in 40 (a crowded table) needs
+    them, and linking the witness search into this module's compiled code would add its
+    compile time again (``solver._cache``). Answers not proven exact within the budget are
+    counted by ``solver.solve_counts``."""
+    args = (units, hand, bool(ace_low), bool(ace_high), int(k), int(knock_limit), budget_us / 1e6)
+    return (answer_by_programs(*args) if gave_up else witness_rounds(*args)).packed
 
 
 @njit(cache=True)
-def _solve(units, hand, ace_low, ace_high, k, knock_limit):
-    """``carousel_env.solver.solve``'s packed answer: one sweep, then (rarely) the witness rounds."""
+def _solve(units, hand, ace_low, ace_high, k, knock_limit, budget_us):
+    """``carousel_env.solver.solve``'s packed answer: one sweep, then (rarely) the witness
+    rounds or the integer programs, within ``budget_us`` microseconds."""
     level, cap = np.int64(FIRST_SWEEP_LEVEL), np.int64(MEMORY_CAP_BYTES)
     packed = solve_packed(units, hand, ace_low, ace_high, k, knock_limit, np.int64(FULL_SWEEP_STATES), level, cap)
     if packed.shape[0] > 1:
         return packed
-    over_memory = packed.shape[0] == 1
+    gave_up = packed.shape[0] == 1
     with objmode(packed="int64[:]"):
-        packed = _rest_of_solve(units, hand, ace_low, ace_high, k, knock_limit, over_memory)
+        packed = _rest_of_solve(units, hand, ace_low, ace_high, k, knock_limit, gave_up, budget_us)
     return packed
 
 
@@ -104,7 +106,8 @@ def _solve_turn(hands, hand_len, units, n_units, g, p, k, rule):
     """The packed answer of seat ``p``'s hand on game ``g``'s table."""
     hand = hands[g, p, : hand_len[g, p]].copy()
     ace_low, ace_high = rule[ACE_LOW_RULE] != 0, rule[ACE_HIGH_RULE] != 0
-    return _solve(units[g, : n_units[g]], hand, ace_low, ace_high, k, rule[KNOCK_LIMIT_RULE])
+    budget = rule[SOLVE_BUDGET_RULE]
+    return _solve(units[g, : n_units[g]], hand, ace_low, ace_high, k, rule[KNOCK_LIMIT_RULE], budget)
 
 
 # ---------------------------------------------------------------- turns
