@@ -13,8 +13,7 @@ compiles its code), then the states, edges, slots, slot pairs and vector entries
 bytes each array holds (rows times row size: the capacity ``_grow`` doubled to is up to
 twice the states and edges counted here). The path is ``solve``'s without the witnesses:
 the unpruned sweep up to ``FULL_SWEEP_STATES`` states (``--full-sweep-states``: another
-budget), then, past it, ``optima`` and the last round of ``_targeted`` (the largest: its
-targets only go down).
+budget), then its vector pass, or past the budget the integer programs (``solver.milp``).
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ import numpy as np
 
 from benchmarks.bench_solver_memory import STRESS, PeakResident
 from carousel_env.engine.cards import parse_hand, parse_table
-from carousel_env.solver import FULL_SWEEP_STATES, _position_arrays, pipeline, prepare, sweep
+from carousel_env.solver import FULL_SWEEP_STATES, _position_arrays, milp, pipeline, prepare, sweep
 from carousel_env.solver.entries import vector
 from tests.support.stored import AGENT_POSITIONS, STORED_POSITIONS, rules_of
 
@@ -86,29 +85,26 @@ def parts(item: dict, budget: int) -> None:
         lambda: sweep.explore(cells, hj, zero, zero, no_tgt, np.int64(budget), UNCAPPED)
     )
     print(f"  unpruned sweep (up to {budget:,} states): {cost}")
-    if bounds.shape[0] > 1:
-        best_points, best_cards, plain = max(0, fut[0, 0]), max(0, fut[0, 1]), max(0, fut[0, 2])
-    else:
+    if bounds.shape[0] == 1:
         slots = sweep.SLOTS_PER_STATE * budget
         print(f"  unpruned sweep gave up (past {budget:,} states or {slots:,} slots) at {states.shape[0]:,} states")
-        (best_points, best_cards, plain), cost = measured(lambda: sweep.optima(cells, hj, zero, UNCAPPED))
-        print(f"  optima: {cost}")
+        del states, edges, fut, first, pairs
+        limit = -1 if rules.knock_limit is None else rules.knock_limit
+        units, hand_cards = _position_arrays(table, hand)
+        low, high = rules.ace_low, rules.ace_high
+        answer, cost = measured(lambda: milp.solve_by_programs(units, hand_cards, low, high, 8, limit, 60.0))
+        print(f"  integer programs: {cost}, exact {answer.exact}")
+        return
+    best_points, best_cards, plain = max(0, fut[0, 0]), max(0, fut[0, 1]), max(0, fut[0, 2])
     if best_cards <= 0:
         print("  no play")
         return
     need_n, need_p = max(1, best_cards - 8), plain if plain > 0 else best_points
-    if bounds.shape[0] > 1:
-        (_best, _where, entries), cost = measured(
-            lambda: vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, no_tgt, UNCAPPED)
-        )
-        print(f"  vector pass: {cost}")
-        sizes("unpruned sweep", states.shape[0], edges, pairs, first[-1], entries)
-    else:
-        del states, edges, fut, first, pairs
-        out, cost = measured(lambda: pipeline._targeted(cells, hj, best_cards, best_points, need_n, need_p, UNCAPPED))
-        print(f"  pruned passes (_targeted, every round): {cost}")
-        pairs, edges, bounds, _best, _where, entries = out
-        sizes("pruned passes (last round)", int(bounds[-1]), edges, pairs, entries[1].shape[0] - 1, entries)
+    (_best, _where, entries), cost = measured(
+        lambda: vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, no_tgt, UNCAPPED)
+    )
+    print(f"  vector pass: {cost}")
+    sizes("unpruned sweep", states.shape[0], edges, pairs, first[-1], entries)
 
 
 def main() -> int:

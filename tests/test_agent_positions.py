@@ -69,24 +69,25 @@ def test_solver_meets_stored_milp_optima(positions):
 
 
 def _entries(result: solver.SolveResult) -> tuple:
-    """What a solve answers, but the tables its plays are rebuilt into (two passes may
-    rebuild one entry's cards into different legal tables)."""
-    picks = tuple((s.reason, s.cards, s.jokers_used, s.points, s.hand_after) for s in result.suggestions)
+    """What a solve answers, but the plays themselves (two routes may pick different cards
+    of the same entry and points, and rebuild them into different legal tables)."""
+    picks = tuple((s.reason, s.cards, s.jokers_used, s.points, s.hand_after_points) for s in result.suggestions)
     return result.best_points, result.best_cards, picks
 
 
-def test_heaviest_hands_agree_with_the_pruned_passes(positions, monkeypatch):
+def test_heaviest_hands_agree_with_the_integer_programs(positions, monkeypatch):
     # The hands with both jokers and 30+ cards: the 4-player agent's worst (30 cards
     # against 16 melds) finishes the unpruned sweep only past 250,000 states, where the
-    # pruned passes used to take over; both routes must give the same answer.
+    # integer programs take over at a lower budget; both routes must give the same answer.
     heavy = [p for p in positions if p.hand.count(JOKER) == 2 and len(p.hand) >= 30]
     assert len(heavy) >= 10
     unpruned = [solve(p.table, p.hand, p.rules) for p in heavy]
-    monkeypatch.setattr(solver, "FULL_SWEEP_STATES", 0)  # every solve takes the pruned passes
+    monkeypatch.setattr(solver, "FULL_SWEEP_STATES", 0)  # every solve by the integer programs
     monkeypatch.setattr(solver, "WITNESS_BUDGET", 0)  # and no witness settles it first
     for p, first in zip(heavy, unpruned, strict=True):
-        pruned = solve(p.table, p.hand, p.rules)
-        assert _entries(first) == _entries(pruned), p.line
+        programs = solve(p.table, p.hand, p.rules)
+        assert programs.exact
+        assert _entries(first) == _entries(programs), p.line
         assert (first.best_points, first.best_cards) == (p.best_points, p.best_cards), p.line
-        for s in (*first.suggestions, *pruned.suggestions):
+        for s in (*first.suggestions, *programs.suggestions):
             check_play(p.table, p.hand, s.play, p.rules)

@@ -4,7 +4,7 @@ Each check compares both objectives exactly and runs check_play on every suggest
 every 5th position. The default run checks 2,176 of the 2,360 stored positions; the 184
 synthetic two-deck positions with hands of 15+ cards (``StoredPosition.heavy``) are the
 ``slow`` test: the solver's slowest tail, where witnesses settle most solves but not all.
-A sample is also solved with the pruned passes that take over from the unpruned sweep past
+A sample is also solved by the integer programs that take over from the unpruned sweep past
 its state budget.
 """
 
@@ -41,7 +41,7 @@ def test_heavy_stored_optima(stored):
     _check([p for p in stored if p.heavy])
 
 
-def test_pruned_passes_on_a_sample(monkeypatch, stored):
-    monkeypatch.setattr(solver, "FULL_SWEEP_STATES", 0)  # every solve takes the pruned passes
+def test_integer_programs_on_a_sample(monkeypatch, stored):
+    monkeypatch.setattr(solver, "FULL_SWEEP_STATES", 0)  # every solve by the integer programs
     monkeypatch.setattr(solver, "WITNESS_BUDGET", 0)  # and no witness settles it first
     _check(list(stored[::25]))

@@ -1,14 +1,14 @@
 """The per-solve memory measure (``benchmarks/bench_solver_memory``) and the stress set.
 
 The measure must see the arrays numba allocates (``tracemalloc`` does not): a light
-position's solve grows the resident set by almost nothing, a heavy stored one (the pruned
-passes are not needed: its unpruned sweep has about 120,000 states, 1.2 million slot
+position's solve grows the resident set by almost nothing, a heavy stored one (within the
+sweep's budget: its unpruned sweep has about 120,000 states, 1.2 million slot
 pairs and 6 million vector entries, about 80 MiB of arrays by their sizes) by tens of MiB.
 The stress set (``tests/data/solver_stress_positions.jsonl``, adversarial positions built
 for the state count, see ``tests/data/generate_stress_positions``) is checked against its
 stored MILP optima in the ``slow`` run: without the memory cap (``solver.MEMORY_CAP_BYTES``)
-its solves took up to 10-20 s and 2.4 GiB; with it, up to 3 s and 450 MiB, nine of them
-answered in bounded memory (``solver.bounded``).
+its solves took up to 10-20 s and 2.4 GiB; with it and the integer programs past the
+sweep's budget (``solver.milp``), a few MiB beyond the sweeps that give up.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def test_measure_sees_the_solver_arrays(stored):
 
 
 def test_measure_takes_agent_lines_and_a_budget():
-    # an agent line names its players; budget 0 sends every solve through the pruned passes
+    # an agent line names its players; budget 0 sends every solve to the integer programs
     rows = measure([json.dumps(LIGHT), _first_agent_line()], batch=2, timeout=300, full_sweep_states=0)
     assert [r["i"] for r in rows] == [0, 1]
     assert all(r["peak_kib"] >= 0 and r["seconds"] > 0 for r in rows)

@@ -15,25 +15,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import carousel_env
 from carousel_env import solver
 from carousel_env.engine.cards import JOKER, parse_hand, parse_table
 from carousel_env.engine.manipulation import check_play
 from carousel_env.engine.rules import carousel
 from carousel_env.solver import _position_arrays, milp, pipeline
-import carousel_env
 from carousel_env.vector import CarouselVectorEnv, kernel
-from tests.support.stored import agent_positions
-
-# The position that stalled ``carousel eval --checkpoint checkpoints/ppo_4p --players 3``
-# (issue "The solver never stalls"): the sweeps' branch and bound ran for minutes on it.
-STALLED_TABLE = (
-    "2C 2H 2S | 6C 6D 6H 6S | AC 2C 3C 4C | AD 2D 3D | 5D 6D 7D | 4H 5H 6H 7H 8H | AS 2S 3S | 3S 4S 5S | "
-    "5S 6S 7S | 7S 8S 9S"
-)
-STALLED_HAND = (
-    "AD AH AH AS 2D 2H 3C 3H 3H 4C 4D 4D 4S 5C 5C 5D 5H 7C 7D 7H 8C 8C 8D 8D 8H 8S 9C 9D 9D 9H 9H 9S 10C 10S "
-    "10S JC JH JH QC QC QS QS KC KS JK JK"
-)
+from tests.support.stored import STALLED_HAND, STALLED_TABLE, agent_positions
 
 
 def _entries(result: solver.SolveResult) -> tuple:
@@ -143,7 +132,7 @@ def test_the_vector_env_calls_back_the_programs():
     table = parse_table("3C 4C 5C | 7D 8D 9D")
     hand = parse_hand("6C 10D JK 2S")
     units, hand_cards = _position_arrays(table, hand)
-    called = kernel._rest_of_solve(units, hand_cards, True, False, 8, 5, True, 1_000_000)
+    called = kernel._rest_of_solve(units, hand_cards, True, False, 8, 5, True, 1_000_000, 0)
     direct = solver.answer_by_programs(units, hand_cards, True, False, 8, 5, 1.0)
     assert called.tolist() == direct.packed.tolist()
     assert called[1] == 3  # 6C, 10D and the joker
@@ -197,7 +186,8 @@ def test_the_vector_env_counts_inexact_solves(monkeypatch, unproven):
             int(np.flatnonzero(p)[0]) if p.any() else int(rng.choice(np.flatnonzero(m))) for p, m in zip(plays, legal)
         ]
         step = venv.step(np.array(actions))
-        seen += step.info.solver_inexact
+        seen += int(step.info.solver_inexact.sum())
         if venv.solver_inexact >= 1:
             break
     assert venv.solver_inexact >= 1 and seen == venv.solver_inexact
+    assert step.info.solver_inexact.shape == (4,)

@@ -25,6 +25,7 @@ the win rate counts.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any, TypeVar
@@ -249,8 +250,16 @@ def evaluate(
     driver = Driver(spec, min(num_envs, len(games_to_play)), num_workers)
     try:
         results = play_episodes(driver, games_to_play, policies)
+        inexact = driver.solver_inexact
     finally:
         driver.close()
+    if inexact:  # the games stay legal; the players chose among the best plays found
+        print(
+            f"carousel: {inexact} solver answers in these games were not proven exact within the time budget "
+            "(carousel_env.solver.TIME_BUDGET_S)",
+            file=sys.stderr,
+            flush=True,
+        )
     return summarise(
         results,
         cand,

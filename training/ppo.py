@@ -327,6 +327,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
                     "charts/SPS": rollout.env_steps / elapsed,
                     "charts/rollout_fraction": t_rollout / elapsed,
                     "charts/pool_size": len(pool.entries),
+                    "charts/solver_inexact": driver.solver_inexact,
                 }
             )
             step = progress.global_step

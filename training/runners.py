@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing as mp
+import sys
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import torch
@@ -36,7 +37,7 @@ import torch
 from carousel_env.agents.baselines import Policy
 from carousel_env.agents.match import Episode, EpisodeResult, advance_to_decision
 from carousel_env.agents.registry import get_policy
-from carousel_env.solver import compile_ahead
+from carousel_env.solver import compile_ahead, solve_counts
 from carousel_env.vector import WAIT, CarouselVectorEnv, FinishedGame, VectorStep
 from training.envs import DEFAULT_ENV_FACTORY, EnvSpec, game_state, make_env
 from training.policies import Controller, ControllerKind
@@ -201,17 +202,31 @@ class WorkerFailure:
     message: str
 
 
+class WorkerAnswer(NamedTuple):
+    """A worker's step: its copies' reports, and its process's solves so far that were not
+    proven exact (``carousel_env.solver.solve_counts``)."""
+
+    reports: list[Report]
+    solver_inexact: int
+
+
 def _worker(conn, env_spec: EnvSpec, env_ids: list[int]) -> None:
-    """A worker's loop: ``(actions, resets)`` in, the runner's reports out; None closes."""
+    """A worker's loop: ``(actions, resets)`` in, a :class:`WorkerAnswer` out; None closes."""
     torch.set_num_threads(1)
     runner = make_runner(env_spec, env_ids)
     while (step := conn.recv()) is not None:
         try:
-            conn.send(runner.step(*step))
+            conn.send(WorkerAnswer(runner.step(*step), solve_counts().inexact))
         except Exception as exc:
             conn.send(WorkerFailure(f"{type(exc).__name__}: {exc}"))
     runner.close()
     conn.close()
+
+
+# A worker that has not answered one step after this long is named on stderr, with the
+# games it holds (their seeds and decision numbers, enough to replay the position), then
+# again every as long: a step is milliseconds, and a solve at most its time budget.
+STALL_NOTICE_S = 60.0
 
 
 class Driver:
@@ -219,6 +234,10 @@ class Driver:
 
     def __init__(self, env_spec: EnvSpec, num_envs: int, num_workers: int = 0) -> None:
         self.num_envs = num_envs
+        self._seeds: dict[int, int] = {}  # each game copy's episode seed, for stall notices
+        self._decisions: dict[int, int] = {}  # steps each copy has been sent since its deal
+        self._inexact_at = solve_counts().inexact  # this process's count before the first step
+        self._worker_inexact = [0] * num_workers
         self.local: Runner | VectorRunner | None = None
         self.workers: list[tuple[Any, Any, list[int]]] = []
         # Carousel's compiled code, before the first step (a cold cache: two parts at once,
@@ -242,6 +261,10 @@ class Driver:
             self.workers.append((proc, parent, ids))
 
     def step(self, actions: dict[int, int], resets: dict[int, Episode[Controller]]) -> list[Report]:
+        for i, episode in resets.items():
+            self._seeds[i], self._decisions[i] = episode.seed, 0
+        for i in actions:
+            self._decisions[i] = self._decisions.get(i, 0) + 1
         if self.local is not None:
             reports = self.local.step(actions, resets)
         else:
@@ -251,15 +274,41 @@ class Driver:
                     ({i: a for i, a in actions.items() if i in mine}, {i: e for i, e in resets.items() if i in mine})
                 )
             reports = []
-            for _, conn, _ in self.workers:
+            for w, (_, conn, ids) in enumerate(self.workers):
                 try:
-                    answer = conn.recv()
+                    answer = self._receive(w, conn, ids, [*actions, *resets])
                 except (EOFError, ConnectionError):
                     raise RuntimeError("a worker process died (see its traceback above)") from None
                 if isinstance(answer, WorkerFailure):
                     raise RuntimeError(f"worker failed: {answer.message}")
-                reports.extend(answer)
+                reports.extend(answer.reports)
+                self._worker_inexact[w] = answer.solver_inexact
         return sorted(reports, key=lambda r: r.env)  # a fixed order keeps runs reproducible
+
+    @property
+    def solver_inexact(self) -> int:
+        """Solves of every step so far, in this process and the workers, whose answer the
+        solver could not prove exact within its time budget (0 in the shipped agents' games)."""
+        return solve_counts().inexact - self._inexact_at + sum(self._worker_inexact)
+
+    def _receive(self, w: int, conn: Any, ids: list[int], moved: list[int]) -> Any:
+        """Worker ``w``'s answer; while it is late, a line on stderr every ``STALL_NOTICE_S``
+        naming the games it was stepping."""
+        waited = 0.0
+        while not conn.poll(STALL_NOTICE_S):
+            waited += STALL_NOTICE_S
+            print(self.stall_notice(w, waited, [i for i in ids if i in set(moved)]), file=sys.stderr, flush=True)
+        return conn.recv()
+
+    def stall_notice(self, worker: int, waited: float, games: list[int]) -> str:
+        """The line said when ``worker`` has not answered a step of ``games`` for ``waited`` s."""
+        where = ", ".join(
+            f"copy {i} (seed {self._seeds.get(i, '?')}, decision {self._decisions.get(i, 0)})" for i in games
+        )
+        return (
+            f"carousel: worker {worker} has spent {waited:.0f} s on one step of {where or 'no game'}; "
+            "still waiting (a seed and decision number replay the position)"
+        )
 
     def close(self) -> None:
         if self.local is not None:

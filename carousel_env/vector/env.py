@@ -59,7 +59,7 @@ from carousel_env.engine.scoring import GameResult, RoundScore
 from carousel_env.envs.aec import INFO_KEYS, NUM_FIXED_ACTIONS, action_name, round_rewards
 from carousel_env.envs.config import EnvConfig, EnvConfigError
 from carousel_env.envs.observation import ObservationLayout, layout
-from carousel_env.solver import _cache, can_play, compile_ahead, solve_counts
+from carousel_env.solver import _cache, can_play, compile_ahead
 from carousel_env.vector import encode, kernel
 from carousel_env.vector.arrays import GameArrays
 from carousel_env.vector.kernel import CURRENT, DEALER, HAS_LAST, ROUND_INDEX
@@ -94,16 +94,15 @@ class FinishedGame(NamedTuple):
 
 
 class VectorInfo(NamedTuple):
-    """What the AEC env's infos hold (``INFO_KEYS``): per row, but ``solver_inexact``, which
-    counts the step's solves of every row (the compiled call solves them all); plus the
-    rows' game seeds and the episodes that ended. ``CarouselVectorEnv.solver_inexact``
-    sums ``solver_inexact`` over the env's life."""
+    """Per row, what the AEC env's infos hold (``INFO_KEYS``), plus the rows' game seeds
+    and the episodes that ended. ``CarouselVectorEnv.solver_inexact`` sums
+    ``solver_inexact`` over the env's life."""
 
     num_auto_actions: np.ndarray  # (N,) actions the env took since the last step
     rounds_ended: np.ndarray  # (N,)
     round_points: np.ndarray  # (N, players) points of those rounds, summed
     game_over: np.ndarray  # (N,) bool: the game ended in this step
-    solver_inexact: int  # solves of this step, all rows together, not proven exact (see solver)
+    solver_inexact: np.ndarray  # (N,) solves of this step not proven exact (see carousel_env.solver)
     seeds: np.ndarray  # (N,) the game seed each row plays now (after any reset)
     finished: tuple[FinishedGame, ...]
 
@@ -265,8 +264,8 @@ class CarouselVectorEnv:
             "rounds_ended": np.zeros(n, np.int64),
             "round_points": np.zeros((n, p), np.int64),
             "game_over": np.zeros(n, np.bool_),
+            "solver_inexact": np.zeros(n, np.int64),
             "finished": [],
-            "inexact_at": solve_counts().inexact,
         }
 
     def _deal(self, rows: list[int], seeds: list[int]) -> VectorStep:
@@ -299,6 +298,7 @@ class CarouselVectorEnv:
             a.round_end, a.who, a.packed, a.slot_at, a.mask, a.auto, actions, np.int64(self.k),
             np.int64(self.num_players), self._rule,
         )  # fmt: skip
+        kernel.inexact_games.clear()
         _cache.first_call(kernel.step_games, *args)
 
     def _run(self, actions: np.ndarray, rewards: np.ndarray, info: dict) -> np.ndarray:
@@ -308,6 +308,7 @@ class CarouselVectorEnv:
         a = self.arrays
         while True:
             self._kernel(actions)
+            np.add.at(info["solver_inexact"], kernel.inexact_games, 1)
             # A new episode's forced actions belong to it, not to the step that ended the last.
             info["num_auto_actions"] += np.where((actions != kernel.SKIP) & ~terminated, a.auto, 0)
             ended = np.flatnonzero((a.phase == kernel.ROUND_OVER) & ~self._over)
@@ -382,8 +383,7 @@ class CarouselVectorEnv:
 
     def _result(self, rewards: np.ndarray, terminated: np.ndarray, info: dict) -> VectorStep:
         a = self.arrays
-        inexact = solve_counts().inexact - info["inexact_at"]
-        self.solver_inexact += inexact
+        self.solver_inexact += int(info["solver_inexact"].sum())
         to_play = a.turn[:, CURRENT].copy()
         self._encode(self._obs, self._rows, to_play, self._acting)
         vector_info = VectorInfo(
@@ -391,7 +391,7 @@ class CarouselVectorEnv:
             info["rounds_ended"],
             info["round_points"],
             info["game_over"],
-            inexact,
+            info["solver_inexact"],
             self._seeds.copy(),
             tuple(info["finished"]),
         )

@@ -53,7 +53,7 @@ compares every observation, mask, reward and termination):
 * Infos: Gymnasium's vector form, a dict of arrays each with a ``_key`` boolean array of
   the rows that have it: ``action_mask`` (N, 3 + K) int8, ``learner_seat`` (N,), the AEC
   info keys (``num_auto_actions``, ``rounds_ended``, ``round_points`` (N, players),
-  ``game_over``) summed over the AEC steps since the learner's last action (at a reset:
+  ``game_over``, ``solver_inexact``) summed over the AEC steps since the learner's last action (at a reset:
   since the deal; the single-agent env reports only the last AEC step's), and
   ``illegal_action`` in the rows that made one.
 * ``action_masks()``: the current masks as (N, 3 + K) booleans.
@@ -77,7 +77,7 @@ from gymnasium.vector.utils import batch_space
 from carousel_env.agents.baselines import Policy
 from carousel_env.agents.registry import resolve_policy
 from carousel_env.engine.errors import IllegalAction
-from carousel_env.envs.aec import action_name
+from carousel_env.envs.aec import INFO_KEYS, action_name
 from carousel_env.envs.observation import upper_bounds
 from carousel_env.vector.env import WAIT, CarouselVectorEnv, FinishedGame, VectorStep
 
@@ -246,6 +246,7 @@ class CarouselGymVectorEnv(VectorEnv):
             "rounds_ended": np.zeros(n, np.int64),
             "round_points": np.zeros((n, self.num_players), np.int64),
             "game_over": np.zeros(n, np.bool_),
+            "solver_inexact": np.zeros(n, np.int64),
         }
 
     def _begin(self, rows: np.ndarray) -> None:
@@ -290,6 +291,7 @@ class CarouselGymVectorEnv(VectorEnv):
         self._info["rounds_ended"] += info.rounds_ended
         self._info["round_points"] += info.round_points
         self._info["game_over"] |= info.game_over
+        self._info["solver_inexact"] += info.solver_inexact
         self._ended |= snap.terminated
         for finished in info.finished:
             self._finished[finished.env] = finished
@@ -329,7 +331,7 @@ class CarouselGymVectorEnv(VectorEnv):
             infos[key] = np.where(present.reshape(-1, *[1] * (value.ndim - 1)), value, 0).astype(value.dtype)
             infos[f"_{key}"] = present.copy()
 
-        for key in self._info:
+        for key in INFO_KEYS:
             add(key, self._info[key], rows)
         add("action_mask", self._mask, rows)
         add("learner_seat", self._seat, rows)

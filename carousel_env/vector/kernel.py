@@ -77,27 +77,34 @@ def _hand_value(hands, hand_len, g, p):
 # ---------------------------------------------------------------- the solver
 
 
-def _rest_of_solve(units, hand, ace_low, ace_high, k, knock_limit, gave_up, budget_us):
+# The games whose solve, in the compiled call under way, was not proven exact within the
+# time budget, once per such solve: ``_rest_of_solve`` appends, the env reads and clears.
+inexact_games: list[int] = []
+
+
+def _rest_of_solve(units, hand, ace_low, ace_high, k, knock_limit, gave_up, budget_us, g):
     """The solver's own witness rounds, or its integer programs when the sweep gave up,
-    called back from the compiled turns: about one decision in 40 (a crowded table) needs
-    them, and linking the witness search into this module's compiled code would add its
-    compile time again (``solver._cache``). Answers not proven exact within the budget are
-    counted by ``solver.solve_counts``."""
+    called back from the compiled turns for game ``g``: about one decision in 40 (a crowded
+    table) needs them, and linking the witness search into this module's compiled code
+    would add its compile time again (``solver._cache``)."""
     args = (units, hand, bool(ace_low), bool(ace_high), int(k), int(knock_limit), budget_us / 1e6)
-    return (answer_by_programs(*args) if gave_up else witness_rounds(*args)).packed
+    found = answer_by_programs(*args) if gave_up else witness_rounds(*args)
+    if not found.exact:
+        inexact_games.append(int(g))
+    return found.packed
 
 
 @njit(cache=True)
-def _solve(units, hand, ace_low, ace_high, k, knock_limit, budget_us):
-    """``carousel_env.solver.solve``'s packed answer: one sweep, then (rarely) the witness
-    rounds or the integer programs, within ``budget_us`` microseconds."""
+def _solve(units, hand, ace_low, ace_high, k, knock_limit, budget_us, g):
+    """``carousel_env.solver.solve``'s packed answer for game ``g``: one sweep, then (rarely)
+    the witness rounds or the integer programs, within ``budget_us`` microseconds."""
     level, cap = np.int64(FIRST_SWEEP_LEVEL), np.int64(MEMORY_CAP_BYTES)
     packed = solve_packed(units, hand, ace_low, ace_high, k, knock_limit, np.int64(FULL_SWEEP_STATES), level, cap)
     if packed.shape[0] > 1:
         return packed
     gave_up = packed.shape[0] == 1
     with objmode(packed="int64[:]"):
-        packed = _rest_of_solve(units, hand, ace_low, ace_high, k, knock_limit, gave_up, budget_us)
+        packed = _rest_of_solve(units, hand, ace_low, ace_high, k, knock_limit, gave_up, budget_us, g)
     return packed
 
 
@@ -107,7 +114,7 @@ def _solve_turn(hands, hand_len, units, n_units, g, p, k, rule):
     hand = hands[g, p, : hand_len[g, p]].copy()
     ace_low, ace_high = rule[ACE_LOW_RULE] != 0, rule[ACE_HIGH_RULE] != 0
     budget = rule[SOLVE_BUDGET_RULE]
-    return _solve(units[g, : n_units[g]], hand, ace_low, ace_high, k, rule[KNOCK_LIMIT_RULE], budget)
+    return _solve(units[g, : n_units[g]], hand, ace_low, ace_high, k, rule[KNOCK_LIMIT_RULE], budget, g)
 
 
 # ---------------------------------------------------------------- turns

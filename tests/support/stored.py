@@ -5,7 +5,9 @@ variant and deck count, where it came from (``synthetic`` or ``game``) and the M
 ``tests/data/generate_solver_positions`` writes them. ``tests/data/agent_positions.jsonl``
 (:func:`agent_positions`): the same line format plus ``players``, with ``source`` the set
 (``agent-2p`` .. ``agent-5p``): the positions the env asked the solver at the shipped agents'
-own games; ``tests/data/generate_agent_positions`` writes them. The tests compare the solver
+own games; ``tests/data/generate_agent_positions`` writes them. ``tests/data/hard_positions.jsonl``
+(:func:`hard_positions`): the same format, ``source`` ``hard-<set>``: every solve of the
+shipped agents' games that took over 50 ms (``benchmarks.solve_corpus --hard``). The tests compare the solver
 with these optima; the benchmarks time it on them.
 """
 
@@ -22,6 +24,20 @@ from carousel_env.engine.rules import Rules, carousel, manipulation_rummy
 STORED_POSITIONS = Path(__file__).resolve().parents[1] / "data" / "solver_positions.jsonl"
 AGENT_POSITIONS = Path(__file__).resolve().parents[1] / "data" / "agent_positions.jsonl"
 AGENT_SOURCE = "agent-"  # the agent sets' ``source``: agent-2p, agent-3p, ...
+HARD_POSITIONS = Path(__file__).resolve().parents[1] / "data" / "hard_positions.jsonl"
+HARD_SOURCE = "hard-"  # the hard set's ``source``: hard-<the corpus set it came from>, hard-eval-stall
+# The position that stalled ``carousel eval --checkpoint checkpoints/ppo_4p --opponents smart
+# --players 3 --games 600 --seed 4243 --workers 2`` (minutes in the sweeps' branch and
+# bound), as the issue that reported it gave it: the hard set's first line.
+STALLED_PLAYERS = 3
+STALLED_TABLE = (
+    "2C 2H 2S | 6C 6D 6H 6S | AC 2C 3C 4C | AD 2D 3D | 5D 6D 7D | 4H 5H 6H 7H 8H | AS 2S 3S | 3S 4S 5S | "
+    "5S 6S 7S | 7S 8S 9S"
+)
+STALLED_HAND = (
+    "AD AH AH AS 2D 2H 3C 3H 3H 4C 4D 4D 4S 5C 5C 5D 5H 7C 7D 7H 8C 8C 8D 8D 8H 8S 9C 9D 9D 9H 9H 9S 10C 10S "
+    "10S JC JH JH QC QC QS QS KC KS JK JK"
+)
 HEAVY_HAND = 15  # synthetic two-deck hands this large take up to a second: the slow test set
 
 
@@ -41,6 +57,8 @@ class StoredPosition:
         """The set this position belongs to, e.g. ``game 1 deck(s) carousel`` or ``agent-4p``."""
         if self.source.startswith(AGENT_SOURCE):
             return self.source
+        if self.source.startswith(HARD_SOURCE):
+            return "hard"
         return f"{self.source} {self.decks} deck(s) {self.rules.variant.value}"
 
     @property
@@ -94,3 +112,10 @@ def stored_positions() -> tuple[StoredPosition, ...]:
 def agent_positions() -> tuple[StoredPosition, ...]:
     """Every position of ``agent_positions.jsonl`` (the agent sets), in file order."""
     return _load(AGENT_POSITIONS)
+
+
+@cache
+def hard_positions() -> tuple[StoredPosition, ...]:
+    """Every position of ``hard_positions.jsonl``: the slowest solves of real play
+    (``benchmarks.solve_corpus --hard``), in file order."""
+    return _load(HARD_POSITIONS)
