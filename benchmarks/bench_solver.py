@@ -1,12 +1,14 @@
 """Solver vs MILP reference on fixed seeded position sets.
 
     .venv/bin/python -m benchmarks.bench_solver [--n 200] [--agent-n N] [--milp-n N] [--block 10]
-        [--sets all|agent|stress] [--no-milp] [--no-startup]
+        [--sets all|agent|hard|stress] [--no-milp] [--no-startup]
 
 Headline rows: ``tests/data/agent_positions.jsonl``, the positions the env asked the solver in
 the shipped agents' self-play (``agent-2p`` .. ``agent-5p``, every position of each by default,
 ``--agent-n`` to cut them; ``tests.support.stored.agent_positions``), one row per set and one
-over all of them together, with the solver's median, p99, p99.9 and max. Stress rows after
+over all of them together, with the solver's median, p99, p99.9 and max; then the hard set
+(``tests/data/hard_positions.jsonl``: every solve over 50 ms of ``benchmarks.solve_corpus``'s
+recorded games, ``tests.support.stored.hard_positions``) as one row. Stress rows after
 them: ``tests/data/solver_positions.jsonl`` (one-deck / two-deck, synthetic / game, each a set,
 the first ``--n`` of each; ``tests.support.stored.stored_positions``). Prints
 per set the solver's median and p99 per position, the MILP's (both objectives, on every
@@ -30,7 +32,7 @@ import time
 from pathlib import Path
 
 from benchmarks.solver_startup import first_solve
-from tests.support.stored import StoredPosition, agent_positions, stored_positions
+from tests.support.stored import StoredPosition, agent_positions, hard_positions, stored_positions
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -131,7 +133,10 @@ def main() -> int:
     )
     ap.add_argument("--block", type=int, default=10, help="positions per turn of solver, then MILP")
     ap.add_argument(
-        "--sets", choices=["all", "agent", "stress"], default="all", help="the agent sets, the stress sets or both"
+        "--sets",
+        choices=["all", "agent", "hard", "stress"],
+        default="all",
+        help="the agent sets, the hard set (every solve over 50 ms of the recorded games), the stress sets, or all",
     )
     ap.add_argument("--no-milp", action="store_true")
     ap.add_argument("--no-startup", action="store_true", help="skip the start-up timings (a cold one compiles)")
@@ -175,6 +180,14 @@ def main() -> int:
             if every_pairs:
                 line += milp_part([s for s, _ in every_pairs], [m for _, m in every_pairs])
             print(line, flush=True)
+    if args.sets in ("all", "hard"):
+        hard = list(hard_positions())
+        if not hard:
+            print("hard set: tests/data/hard_positions.jsonl not generated (benchmarks.solve_corpus --hard)")
+        else:
+            print("hard set: every solve over 50 ms in the recorded games (tests/data/hard_positions.jsonl)")
+            ts, tm = time_set(hard, milp_n(hard), args.block)
+            print(headline_line("hard", ts, tm), flush=True)
     if args.sets in ("all", "stress"):
         print("stress rows: synthetic and scripted-game positions (tests/data/solver_positions.jsonl)")
         for name, items in position_sets(args.n):

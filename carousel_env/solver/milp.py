@@ -261,6 +261,16 @@ def _melds(model, pos, copies, played, declared, ace_low, ace_high):
     return tuple(melds)
 
 
+def _fewest_cards_worth(pos: _Position, points: int) -> int:
+    """The fewest hand cards whose points reach ``points`` (the dearest first), at least 1."""
+    dearest = sorted([JOKER_POINTS] * pos.hand_jokers + [POINTS[f] for f in np.repeat(np.arange(FACES), pos.hand_real)])
+    total, count = 0, 0
+    while dearest and total < points:
+        total += dearest.pop()
+        count += 1
+    return max(count, 1)
+
+
 def _value(program: Program, cards: int, jokers: int, points: int) -> int:
     return program.points * points + program.cards * cards + program.jokers * jokers
 
@@ -365,15 +375,22 @@ def solve_by_programs(
         return MilpAnswer(out[:3], exact)
     offer(0, most_points)
     by_cards_w = card_w * (pos.hand_points + 1)  # cards first, then points
-    most_cards = ask(Program(points=card_w, cards=by_cards_w, jokers=-joker_w))
+    if most_points.proven and most_points.cards == pos.cards:  # the whole hand: max_cards is max_points
+        most_cards = most_points
+    else:
+        most_cards = ask(Program(points=card_w, cards=by_cards_w, jokers=-joker_w))
     offer(1, most_cards)
-    if pos.hand_jokers:
+    if pos.hand_jokers and not (most_points.proven and most_points.jokers == 0):
         offer(2, ask(Program(points=pos.cards + 1, cards=1, jokers=0, hand_jokers=False)))
-    else:  # with no hand joker, keep_jokers is max_points
+    else:  # max_points plays no hand joker: keep_jokers is max_points
         offer(2, most_points)
     least = pos.hand_points - knock_limit
     if knock_limit >= 0 and (most_points.points >= least or not most_points.proven):
-        offer(3, ask(Program(points=card_w, cards=-by_cards_w, jokers=-joker_w, least_points=least)))
+        # at least the fewest cards whose points reach it; at most max_points' cards, which do
+        fewest = _fewest_cards_worth(pos, least)
+        most_needed = most_points.cards if most_points.points >= least else None
+        knock = Program(card_w, -by_cards_w, -joker_w, fewest, most_needed, least_points=least)
+        offer(3, ask(knock))
     most = most_cards.cards if most_cards is not None else most_points.cards
     for n in range(most - 1, max(0, most - k - 1), -1):
         if len(picked) >= k:

@@ -1,0 +1,45 @@
+"""The hard set: the slowest solves of the shipped agents' games, against their MILP optima.
+
+``tests/data/hard_positions.jsonl`` holds every position whose solve took over 50 ms in
+the recorded games of ``benchmarks.solve_corpus`` (the shipped agents at 2 to 5 players,
+against themselves, ``smart`` and ``search``, in both variants), and first the position
+that stalled an evaluation for minutes. Each must get its MILP optima, exactly (not the
+time budget's best found), with legal suggestions. Times are the benchmark's business
+(``benchmarks.bench_solver --sets hard``), not these tests'.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from carousel_env import solver
+from carousel_env.engine.manipulation import check_play
+from tests.support.stored import HARD_SOURCE, STALLED_HAND, hard_positions
+
+
+@pytest.fixture(scope="module")
+def hard():
+    positions = hard_positions()
+    if not positions:
+        pytest.skip("tests/data/hard_positions.jsonl not generated (benchmarks.solve_corpus --hard)")
+    return positions
+
+
+def test_the_hard_set_starts_with_the_stalled_position(hard):
+    assert hard[0].source == f"{HARD_SOURCE}eval-stall"
+    assert " ".join(sorted(STALLED_HAND.split())) == " ".join(
+        sorted(hard[0].line.split('"hand": "')[1].split('"')[0].split())
+    )
+    assert (hard[0].best_points, hard[0].best_cards) == (336, 45)
+    assert all(p.source.startswith(HARD_SOURCE) for p in hard)
+
+
+def test_every_hard_position_meets_its_milp_optima(hard):
+    bad = []
+    for p in hard:
+        result = solver.solve(p.table, p.hand, p.rules)
+        if not result.exact or (result.best_points, result.best_cards) != (p.best_points, p.best_cards):
+            bad.append((p.line[:120], result.exact, result.best_points, result.best_cards))
+        for s in result.suggestions:
+            check_play(p.table, p.hand, s.play, p.rules)
+    assert not bad, bad[:5]
