@@ -20,6 +20,7 @@ from carousel_env import solver
 from carousel_env.engine.cards import JOKER, parse_hand, parse_table
 from carousel_env.engine.manipulation import check_play
 from carousel_env.engine.rules import carousel
+from carousel_env.envs.config import EnvConfig, EnvConfigError
 from carousel_env.solver import _position_arrays, milp, pipeline
 from carousel_env.vector import CarouselVectorEnv, kernel
 from tests.support.stored import STALLED_HAND, STALLED_TABLE, agent_positions
@@ -191,3 +192,23 @@ def test_the_vector_env_counts_inexact_solves(monkeypatch, unproven):
             break
     assert venv.solver_inexact >= 1 and seen == venv.solver_inexact
     assert step.info.solver_inexact.shape == (4,)
+
+
+@pytest.mark.parametrize("budget", [0, 1e-4, -1, True, "1", 10_000])
+def test_a_bad_solve_time_budget_names_the_key(budget):
+    with pytest.raises(EnvConfigError, match="solve_time_budget"):
+        EnvConfig(solve_time_budget=budget)
+
+
+def test_the_env_config_defaults_to_the_solvers_budget():
+    assert EnvConfig().solve_time_budget == solver.TIME_BUDGET_S
+
+
+@pytest.mark.parametrize("k", [0, 1, 3])
+def test_programs_give_the_optima_for_any_k(k):
+    table, hand = parse_table("3C 4C 5C | 7D 8D 9D"), parse_hand("6C 10D JK 2S KD QD")
+    units, hand_cards = _position_arrays(table, hand)
+    swept = solver.solve(table, hand, carousel(2), k=k)
+    found = milp.solve_by_programs(units, hand_cards, True, True, k, 5, 1.0)
+    assert found.exact and found.packed[:2].tolist() == [swept.best_points, swept.best_cards]
+    assert found.packed[2] == len(swept.suggestions) <= k

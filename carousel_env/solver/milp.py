@@ -345,7 +345,7 @@ def solve_by_programs(
     pos = _position(units, hand_cards)
     out = np.empty(3 + max(k, 0) * PACKED_PER_SUGGESTION, dtype=np.int64)
     out[0], out[1], out[2] = 0, -1, 0
-    if pos.cards == 0 or k <= 0:
+    if pos.cards == 0:
         return MilpAnswer(out[:3], True)
     # Weights that order a slot's key lexicographically (see the module docstring).
     joker_w, card_w = 1, pos.hand_jokers + 1
