@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 from benchmarks.solver_startup import first_solve
+from carousel_env.solver import solve_counts
 from tests.support.stored import StoredPosition, agent_positions, hard_positions, stored_positions
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -186,8 +187,11 @@ def main() -> int:
             print("hard set: tests/data/hard_positions.jsonl not generated (benchmarks.solve_corpus --hard)")
         else:
             print("hard set: every solve over 50 ms in the recorded games (tests/data/hard_positions.jsonl)")
+            before = solve_counts()
             ts, tm = time_set(hard, milp_n(hard), args.block)
-            print(headline_line("hard", ts, tm), flush=True)
+            after = solve_counts()
+            counts = f" | integer programs {after.programs - before.programs}, inexact {after.inexact - before.inexact}"
+            print(headline_line("hard", ts, tm) + counts, flush=True)
     if args.sets in ("all", "stress"):
         print("stress rows: synthetic and scripted-game positions (tests/data/solver_positions.jsonl)")
         for name, items in position_sets(args.n):

@@ -190,8 +190,9 @@ def main() -> None:
 
 
 def add_hard(path: Path, slow: list[tuple], slow_at: list[tuple[str, int]]) -> None:
-    """Append the slow positions not in ``path`` yet, with their MILP optima (a new file
-    starts with the position that stalled an evaluation, ``tests.support.stored``)."""
+    """Append the slow positions not in ``path`` yet, with their MILP optima and the time
+    their solve took in play (``ms``; a new file starts with the position that stalled an
+    evaluation, ``tests.support.stored``, with no time of its own: 0)."""
     from carousel_env.engine.cards import parse_hand, parse_table
     from carousel_env.engine.rules import carousel
     from tests.data.generate_solver_positions import record
@@ -207,12 +208,12 @@ def add_hard(path: Path, slow: list[tuple], slow_at: list[tuple[str, int]]) -> N
             known.add((row["table"], row["hand"], row["variant"], row["players"]))
     added = 0
     with path.open("a") as f:
-        for (table, hand, rules, _), (name, players) in zip(slow, slow_at):
+        for (table, hand, rules, took), (name, players) in zip(slow, slow_at):
             key = (table_str(table), hand_str(hand), rules.variant.value, players)
             if key in known:
                 continue
             known.add(key)
-            line = record(table, hand, rules, f"{HARD_SOURCE}{name}") | {"players": players}
+            line = record(table, hand, rules, f"{HARD_SOURCE}{name}") | {"players": players, "ms": round(took * 1e3, 1)}
             f.write(json.dumps(line) + "\n")
             added += 1
     print(f"{path}: {added} positions added")

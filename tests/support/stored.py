@@ -51,6 +51,7 @@ class StoredPosition:
     best_points: int
     best_cards: int
     line: str  # the JSON line itself
+    ms: float | None = None  # the hard set's: how long its solve took in play (a busy machine's figure)
 
     @property
     def set_name(self) -> str:
@@ -97,6 +98,7 @@ def _load(path: Path) -> tuple[StoredPosition, ...]:
                 item["best_points"],
                 item["best_cards"],
                 line,
+                item.get("ms"),
             )
         )
     return tuple(positions)
