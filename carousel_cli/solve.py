@@ -28,7 +28,7 @@ from typing import Any, TextIO
 from carousel_env.engine.cards import hand_str, parse_hand, parse_table, table_str
 from carousel_env.engine.errors import CarouselError
 from carousel_env.engine.rules import Rules, Variant, carousel, manipulation_rummy
-from carousel_env.solver import SolveResult, solve
+from carousel_env.solver import TIME_BUDGET_S, SolveResult, solve
 
 VARIANTS = tuple(v.value for v in Variant)
 BATCH_KEYS = ("table", "hand", "variant", "players", "decks")
@@ -86,6 +86,7 @@ def result_json(result: SolveResult) -> dict[str, Any]:
     return {
         "best_points": result.best_points,
         "best_cards": result.best_cards,
+        "exact": result.exact,
         "suggestions": [
             {
                 "played": hand_str(s.play.added),
@@ -98,10 +99,15 @@ def result_json(result: SolveResult) -> dict[str, Any]:
     }
 
 
+_INEXACT = "not proven exact: the solver's time budget ran out (the best plays it found)"
+
+
 def result_text(result: SolveResult) -> str:
     if result.best_points is None:
-        return "no legal play"
+        return "no legal play" if result.exact else f"no legal play found; {_INEXACT}"
     lines = [f"best points {result.best_points}, best cards {result.best_cards}"]
+    if not result.exact:
+        lines.append(_INEXACT)
     for i, s in enumerate(result.suggestions):
         lines.append(
             f"{i}. [{s.reason}] play {hand_str(s.play.added)}: {s.points} points, {s.cards} cards, "
@@ -147,9 +153,8 @@ def run_batch(source: Iterable[str | bytes], sink: TextIO) -> int:
 def command(args: argparse.Namespace) -> int:
     if args.batch is not None:
         # Each line carries its own position and rules; an option that would be ignored is refused.
-        given = [
-            f"--{name}" for name in ("table", "hand", "variant", "players", "decks") if getattr(args, name) is not None
-        ]
+        names = ("table", "hand", "variant", "players", "decks", "time_budget")
+        given = [f"--{name.replace('_', '-')}" for name in names if getattr(args, name) is not None]
         if given:
             print(f"carousel solve: {given[0]} does not go with --batch (each line gives its own)", file=sys.stderr)
             return 2
@@ -168,7 +173,10 @@ def command(args: argparse.Namespace) -> int:
         return 2
     try:
         rules = rules_for(args.variant or Variant.CAROUSEL.value, args.players, args.decks)
-        result = solve(parse_table(args.table or ""), parse_hand(args.hand), rules)
+        budget = TIME_BUDGET_S if args.time_budget is None else args.time_budget
+        if not budget > 0:  # also NaN
+            raise CarouselError(f"--time-budget must be a positive number of seconds, got {args.time_budget}")
+        result = solve(parse_table(args.table or ""), parse_hand(args.hand), rules, time_budget=budget)
     except CarouselError as exc:
         print(f"carousel solve: {exc}", file=sys.stderr)
         return 2
@@ -192,6 +200,12 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--decks", type=int, choices=(1, 2), help="carousel: 1 (2 players, the default) or 2 (3-5 players)"
+    )
+    parser.add_argument(
+        "--time-budget",
+        type=float,
+        metavar="SECONDS",
+        help=f"past it, the best plays found, said to be not proven exact (default {TIME_BUDGET_S})",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     parser.add_argument("--batch", metavar="FILE", help="JSON lines in, JSON lines out ('-' for stdin)")

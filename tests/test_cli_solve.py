@@ -43,7 +43,12 @@ def test_single_position_text(capsys):
 def test_no_play_and_bad_input(capsys):
     args = _parser().parse_args(["solve", "--table", "8H 9H JK=10H", "--hand", "6H", "--json"])
     assert args.func(args) == 0
-    assert json.loads(capsys.readouterr().out) == {"best_points": None, "best_cards": None, "suggestions": []}
+    assert json.loads(capsys.readouterr().out) == {
+        "best_points": None,
+        "best_cards": None,
+        "exact": True,
+        "suggestions": [],
+    }
     args = _parser().parse_args(["solve", "--hand", "ZZ"])
     assert args.func(args) == 2
     assert "ZZ" in capsys.readouterr().err
@@ -252,4 +257,33 @@ def test_any_batch_line_gets_an_answer_or_one_error(line):
     if "error" in answer:
         assert set(answer) == {"error"} and answer["error"]
     else:
-        assert set(answer) == {"best_points", "best_cards", "suggestions"}
+        assert set(answer) == {"best_points", "best_cards", "exact", "suggestions"}
+
+
+def _main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    return args.func(args)
+
+
+def test_a_solve_that_runs_out_of_its_time_budget_says_so(capsys):
+    from tests.support.stored import STALLED_HAND, STALLED_TABLE
+
+    args = ["solve", "--players", "3", "--table", STALLED_TABLE, "--hand", STALLED_HAND]
+    assert _main([*args, "--time-budget", "0.0001", "--json"]) == 0  # spent before the integer programs start
+    assert json.loads(capsys.readouterr().out)["exact"] is False
+    assert _main([*args, "--time-budget", "0.0001"]) == 0
+    assert "not proven exact: the solver's time budget ran out" in capsys.readouterr().out
+    assert _main([*args, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["exact"] is True and (out["best_points"], out["best_cards"]) == (336, 45)
+
+
+@pytest.mark.parametrize("budget", ["0", "-1", "nan"])
+def test_a_bad_time_budget_is_refused(budget, capsys):
+    assert _main(["solve", "--hand", "6C", "--time-budget", budget]) == 2
+    assert "--time-budget must be a positive number" in capsys.readouterr().err
+
+
+def test_the_time_budget_does_not_go_with_batch(capsys):
+    assert _main(["solve", "--batch", "-", "--time-budget", "1"]) == 2
+    assert "--time-budget does not go with --batch" in capsys.readouterr().err
