@@ -240,8 +240,11 @@ def witness_search_compiled() -> bool | None:
 
 def compile_witness_search() -> None:
     """Compile the witness search (or load it from numba's cache), which a process otherwise
-    compiles at its first crowded table, saying so as every first compile does."""
+    compiles at its first crowded table, saying so as every first compile does; and the
+    integer programs' answer packing, which it compiles at its first hoarded hand."""
     _cache.first_call(witness.witnessed, *_warm_args())
+    units, hand = _warm_args()[:2]
+    milp.solve_by_programs(units, hand, True, False, 1, -1, TIME_BUDGET_S)  # not counted: no game asked
 
 
 def _first_solve() -> None:

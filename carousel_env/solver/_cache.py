@@ -82,7 +82,7 @@ ENTRY_POINTS = {
     "solve_packed": ("the solver", 20),
     "witnessed": ("the solver's witness search (for crowded tables)", 15),
     "has_play_packed": ("the solver's play check", 10),
-    "pack_suggestion": ("the solver's answer packing (for the heaviest positions)", 5),
+    "pack_suggestion": ("the solver's answer packing (for the heaviest positions)", 3),
     "step_games": ("the vector env's turns (the solver included)", 25),
     "encode_games": ("the vector env's observations", 3),
 }
