@@ -207,7 +207,10 @@ def witness_rounds(
     low, high, budget, tries = ace_low, ace_high, FULL_SWEEP_STATES, WITNESS_BUDGET
     level, cap = min(WITNESS_AFTER_STATES, budget), MEMORY_CAP_BYTES
     while True:
+        compiling = not _cache.called_before(witness.witnessed)
         settled = _cache.first_call(witness.witnessed, units, hand_cards, low, high, k, limit, tries)
+        if compiling:  # a first call's compile (up to 15 s) is not the solve's time
+            deadline = time.perf_counter() + seconds
         if settled.shape[0] > 1:
             return milp.MilpAnswer(settled, True)
         if settled[0] < 0 or level == 0 or tries * WITNESS_GROWTH > WITNESS_MOST:  # no further round
@@ -300,6 +303,8 @@ def solve(
         return _NONE
     limit = -1 if rules.knock_limit is None else rules.knock_limit
     units, hand_cards = _position_arrays(table, hand)
+    if not _cache.called_before(pipeline.solve_packed):
+        started = None  # the first call compiles: the budget starts after it
     # One compiled call answers most positions; an empty answer means that the sweep passed
     # WITNESS_AFTER_STATES states: the witness rounds (their own compiled entry point) follow.
     packed = _cache.first_call(
@@ -317,7 +322,7 @@ def solve(
     exact = True
     if packed.shape[0] <= 1:  # the witness rounds, or (the sweeps gave up) the programs
         rest = witness_rounds if not packed.shape[0] else answer_by_programs
-        left = time_budget - (time.perf_counter() - started)
+        left = time_budget if started is None else time_budget - (time.perf_counter() - started)
         found = rest(units, hand_cards, rules.ace_low, rules.ace_high, k, limit, left)
         packed, exact = found.packed, found.exact
     packed = tuple(packed.tolist())  # slices of a tuple are tuples: no second copy per meld

@@ -121,6 +121,12 @@ def compile_notice(entry: Callable) -> str:
     )
 
 
+def called_before(entry: Callable) -> bool:
+    """Whether ``entry`` has been called through :func:`first_call` in this process (its
+    code is loaded: a call no longer compiles, which time budgets must not count)."""
+    return entry in _first_calls_done
+
+
 def first_call(entry: Callable[..., R], *args: Any) -> R:
     """``entry(*args)``; on its first call in this process, when numba's cache does not hold
     its compiled code, first one line on stderr says that it compiles and about how long
