@@ -106,6 +106,10 @@ TASKS = {
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in TASKS or (argv[1:] and argv[0] != "bench"):
         print(__doc__)
+        if argv and argv[0] not in TASKS:
+            print(f"tasks.py: unknown task {argv[0]!r} (the tasks: {', '.join(TASKS)})", file=sys.stderr)
+        elif argv:
+            print(f"tasks.py: {argv[0]} takes no arguments, got {' '.join(argv[1:])}", file=sys.stderr)
         return 0 if not argv else 2
     try:
         setup()

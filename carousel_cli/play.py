@@ -14,6 +14,7 @@ import numpy as np
 
 from carousel_env.agents.match import policy_action
 from carousel_env.engine.cards import hand_str, table_str
+from carousel_env.engine.errors import CarouselError
 from carousel_env.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK
 from carousel_env.envs.render_text import render_text
 from carousel_env.solver import compile_ahead
@@ -61,6 +62,10 @@ def play(
     import carousel_env
 
     env = carousel_env.env(num_players=num_players, k_suggestions=k_suggestions, episode="game")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < num_players:
+        raise CarouselError(
+            f"--seat must be a seat from 0 to {num_players - 1} with {num_players} players, got {seat!r}"
+        )
     layout = layout_of(env)
     others = [s for s in range(num_players) if s != seat]
     controllers = {s: load_policy(opponents[i % len(opponents)], layout, seed + s) for i, s in enumerate(others)}

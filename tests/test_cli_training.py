@@ -142,3 +142,11 @@ def test_the_shipped_multi_player_agent_plays_a_rotated_deal(players, capsys):
     # One deal, played once from every seat.
     assert (result["games"], result["deals"], result["players"]) == (players, 1, players)
     assert result["fair_share"] == pytest.approx(1 / players)
+
+
+@pytest.mark.parametrize("seat", ["3", "2", "-1"])
+def test_play_refuses_a_seat_the_game_does_not_have(seat, capsys):
+    # Before, --seat 3 in a heads-up game printed "You are player 3" and let the agents play alone.
+    assert main(["play", "--checkpoint", "random", "--players", "2", "--seat", seat]) == 2
+    err = capsys.readouterr().err
+    assert f"--seat must be a seat from 0 to 1 with 2 players, got {seat}" in err
