@@ -26,7 +26,7 @@ import numpy as np
 
 from benchmarks.bench_solver_memory import STRESS, PeakResident
 from carousel_env.engine.cards import parse_hand, parse_table
-from carousel_env.solver import FULL_SWEEP_STATES, _position_arrays, milp, pipeline, prepare, sweep
+from carousel_env.solver import FULL_SWEEP_STATES, _position_arrays, milp, prepare, sweep
 from carousel_env.solver.entries import vector
 from tests.support.stored import AGENT_POSITIONS, STORED_POSITIONS, rules_of
 
@@ -80,9 +80,9 @@ def parts(item: dict, budget: int) -> None:
     rules = rules_of(item["variant"], item["decks"], item.get("players"))
     lay = prepare.layout(*_position_arrays(table, hand), rules.ace_low, rules.ace_high)
     hj, cells = lay.hand_jokers, lay.cells
-    zero, no_tgt = np.int64(0), pipeline._no_targets()
+    zero = np.int64(0)
     (states, edges, bounds, fut, first, pairs), cost = measured(
-        lambda: sweep.explore(cells, hj, zero, zero, no_tgt, np.int64(budget), UNCAPPED)
+        lambda: sweep.explore(cells, hj, zero, zero, np.int64(budget), UNCAPPED)
     )
     print(f"  unpruned sweep (up to {budget:,} states): {cost}")
     if bounds.shape[0] == 1:
@@ -101,7 +101,7 @@ def parts(item: dict, budget: int) -> None:
         return
     need_n, need_p = max(1, best_cards - 8), plain if plain > 0 else best_points
     (_best, _where, entries), cost = measured(
-        lambda: vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, no_tgt, UNCAPPED)
+        lambda: vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, UNCAPPED)
     )
     print(f"  vector pass: {cost}")
     sizes("unpruned sweep", states.shape[0], edges, pairs, first[-1], entries)

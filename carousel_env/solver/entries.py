@@ -33,12 +33,9 @@ def no_entries(hj):
 
 
 @njit(cache=True)
-def vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, tgt, max_entries):
+def vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, max_entries):
     """Pass 3: best points per (cards, hand jokers) for every entry with at least ``need_n``
-    cards or ``need_p`` points (exact: no prefix of such a play is ever pruned), and with
-    ``tgt`` (see ``sweep.explore``) only the entries of ``n >= need_n`` cards that reach
-    ``tgt[n]`` points or ``need_p`` (exact; the caller checks that each count reached its
-    target, else the best of that count may be missing).
+    cards or ``need_p`` points (exact: no prefix of such a play is ever pruned).
 
     Returns ``(best, where, entries)``: ``best[c, j]`` the points (-1: none or not needed),
     ``where[c, j]`` the (final slot, real cards) holding it; ``entries`` (``val, offsets, lo,
@@ -102,8 +99,6 @@ def vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, tgt, ma
             cards, pts = n + d, v + JOKER_POINTS * d
             if cards < 1 or (cards < need_n and pts < need_p):
                 continue  # possibly inexact (pruned): no slot may use it
-            if tgt.shape[0] > 1 and hj == 0 and pts < need_p and pts < tgt[cards]:
-                continue
             if pts > best[cards, d]:
                 best[cards, d] = pts
                 where[cards, d, 0] = b

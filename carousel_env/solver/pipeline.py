@@ -43,14 +43,6 @@ GAVE_UP = -2
 
 
 @njit(cache=True)
-def _no_targets():
-    """The ``tgt`` of a pass with no points targets. Made per call, not a module constant:
-    numba freezes a global array as a read-only constant, whose type would compile the
-    sweeps a second time (once per signature)."""
-    return np.zeros(1, dtype=np.int64)
-
-
-@njit(cache=True)
 def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget, level, max_bytes):
     """The packed answer (see ``answer``) for one position, or an empty array when the
     unpruned sweep passed ``level`` states and ``level < budget``: the caller tries
@@ -62,9 +54,8 @@ def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget, l
     hj, cells = lay.hand_jokers, lay.cells
     if hj < 0 or hand_cards.shape[0] == 0:
         return out[:3]
-    no_targets = _no_targets()
     zero = np.int64(0)
-    states, edges, bounds, fut, first, pairs = explore(cells, hj, zero, zero, no_targets, level, max_bytes)
+    states, edges, bounds, fut, first, pairs = explore(cells, hj, zero, zero, level, max_bytes)
     if bounds.shape[0] == 1 and level < budget:
         return out[:0]
     if bounds.shape[0] == 1:  # past the budget or the cap: the integer programs answer
@@ -80,7 +71,7 @@ def solve_packed(units, hand_cards, ace_low, ace_high, k, knock_limit, budget, l
     if knock_limit >= 0:
         need_p = min(need_p, hand_total - knock_limit)
     room = (max_bytes - footprint(states, edges, first, pairs.shape[0])) // ENTRY_BYTES
-    best, where, entries = vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, no_targets, room)
+    best, where, entries = vector(states, first, pairs, edges, bounds, fut, hj, need_n, need_p, room)
     if best.shape[0] == 0:  # the vector pass reached the memory cap
         out[0] = GAVE_UP
         return out[:1]

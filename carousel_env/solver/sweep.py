@@ -11,7 +11,7 @@ the root to a final state whose ``d`` lies in ``0..hand jokers``. The passes:
    targets is exact (see :func:`optima`);
 2. :func:`explore`: :func:`_build` with the edges (each with the hand cards it plays and
    their points), keeping the states that can reach ``need_n`` cards or ``need_p`` points
-   (with per-count points targets, see :func:`_build`), and dropping at once every new
+   (see :func:`_build`), and dropping at once every new
    state that ``states.may_finish`` shows cannot finish; the aces set aside travel as lanes
    (``lanes``); then backward, per slot the exact best future points, future cards and
    future points with no hand joker;
@@ -47,7 +47,6 @@ from carousel_env.solver.lanes import (
     lane_of,
     slot_pairs,
 )
-from carousel_env.solver.prepare import MOST_CARD_POINTS
 from carousel_env.solver.states import (
     ASIDE_BITS,
     D_BIAS,
@@ -141,7 +140,7 @@ def _dominated(key, fp, fn, table, states, mask):
 
 
 @njit(cache=True)
-def _build(cells, hj, need_n, need_p, need_q, tgt, max_states, max_bytes):
+def _build(cells, hj, need_n, need_p, need_q, max_states, max_bytes):
     """The reachable states layer by layer: ``states`` rows (key, forward max real cards,
     forward max points, alive, lane mask in two words), ``edges`` rows, and the layer bounds
     (a single bound when more than ``max_states`` states were reached, or when growing the
@@ -153,10 +152,7 @@ def _build(cells, hj, need_n, need_p, need_q, tgt, max_states, max_bytes):
     optima, not per cards count), or when even every later live hand card and every hand
     joker could reach neither ``need_n`` cards nor ``need_p`` points, nor ``need_q`` points
     with no hand joker. Otherwise every edge is kept and a state is dropped when it could
-    reach neither ``need_n`` cards nor ``need_p`` points, where with ``tgt`` (one entry per
-    real cards count, used only when longer than 1 and with no hand joker) reaching ``n``
-    cards counts only with at least ``tgt[n]`` points: a play with ``n`` cards skips at least
-    the points the state's best prefix skipped, and at least the ``top - n`` cheapest cards.
+    reach neither ``need_n`` cards nor ``need_p`` points.
     """
     lay_t, lay_k, lay_h, realu, near, setok, defer, lastace, rafter, rp = cells
     npos = lay_t.shape[0]
@@ -170,33 +166,6 @@ def _build(cells, hj, need_n, need_p, need_q, tgt, max_states, max_bytes):
         h = lay_h[i, s] if s < 4 else 0
         fut_n[layer] = fut_n[layer + 1] + h
         fut_p[layer] = fut_p[layer + 1] + h * rp[i]
-    top_n, top_p = fut_n[0], fut_p[0]
-    targeted = tgt.shape[0] > 1 and hj == 0
-    # after each layer, the points of the q cheapest live hand cards seen so far (``bseen``)
-    # and of the m cheapest still to come (``bfut``); ``NEG_INF`` negated where there are fewer
-    bseen = np.full((nlayers if targeted else 1, top_n + 1), -NEG_INF, dtype=np.int64)
-    bfut = np.full((nlayers if targeted else 1, top_n + 1), -NEG_INF, dtype=np.int64)
-    if targeted:
-        # the live hand cards per points, seen and still to come: the cheapest first
-        seen = np.zeros(MOST_CARD_POINTS + 1, dtype=np.int64)
-        later = np.zeros(MOST_CARD_POINTS + 1, dtype=np.int64)
-        for i in range(npos):
-            for s in range(4):
-                later[rp[i]] += lay_h[i, s]
-        for layer in range(nlayers - 1):
-            i, s = layer // 5, layer % 5
-            if s < 4:
-                seen[rp[i]] += lay_h[i, s]
-                later[rp[i]] -= lay_h[i, s]
-            bseen[layer, 0] = bfut[layer, 0] = 0
-            q = r = 0
-            for points in range(MOST_CARD_POINTS + 1):
-                for _ in range(seen[points]):
-                    bseen[layer, q + 1] = bseen[layer, q] + points
-                    q += 1
-                for _ in range(later[points]):
-                    bfut[layer, r + 1] = bfut[layer, r] + points
-                    r += 1
     homeless = homeless_units(lay_t, realu, setok, defer)
     nlanes, radix, lane_bits = lane_layout(defer, lastace, optima)
     strip_layer, expand_layer = lane_layers(npos) if nlanes else (-1, -1)
@@ -315,24 +284,7 @@ def _build(cells, hj, need_n, need_p, need_q, tgt, max_states, max_bytes):
         mask = table.shape[0] - 1
         for b in range(hi, nstates):
             reach_n = states[b, 1] + fut_n[layer + 1] + hj
-            if targeted and states[b, 2] + fut_p[layer + 1] < need_p:
-                # every play through b skips q >= q0 seen cards worth at least ``skipped``
-                skipped = top_p - fut_p[layer + 1] - states[b, 2]
-                seen_n = top_n - fut_n[layer + 1]
-                q0 = seen_n - states[b, 1]
-                useful = False
-                for n in range(need_n, min(reach_n, top_n) + 1):
-                    skip = top_n - n
-                    for q in range(max(q0, skip - fut_n[layer + 1]), min(skip, seen_n) + 1):
-                        if top_p - max(skipped, bseen[layer, q]) - bfut[layer, skip - q] >= tgt[n]:
-                            useful = True
-                            break
-                    if useful:
-                        break
-                if not useful:
-                    states[b, 3] = 0
-                    continue
-            elif (
+            if (
                 reach_n < need_n
                 and states[b, 2] + fut_p[layer + 1] + JOKER_POINTS * hj < need_p
                 and (not optima or states[b, 2] + fut_p[layer + 1] < need_q)
@@ -374,7 +326,7 @@ def optima(cells, hj, any_play, max_bytes):
     step = np.array([10, 1, 10], dtype=np.int64)
     no_budget = np.int64(NO_BUDGET)  # not a literal: one compiled _build for every caller
     while True:
-        states, _edges, bounds = _build(cells, hj, need[1], need[0], need[2], step[:1], no_budget, max_bytes)
+        states, _edges, bounds = _build(cells, hj, need[1], need[0], need[2], no_budget, max_bytes)
         best = np.zeros(3, dtype=np.int64)
         if bounds.shape[0] == 1:
             best[1] = -1
@@ -400,8 +352,8 @@ def optima(cells, hj, any_play, max_bytes):
 
 
 @njit(cache=True, inline="always")
-def explore(cells, hj, need_n, need_p, tgt, max_states, max_bytes):
-    """The pruned DAG for ``need_n`` / ``need_p`` / ``tgt`` (see :func:`_build`) and, per
+def explore(cells, hj, need_n, need_p, max_states, max_bytes):
+    """The pruned DAG for ``need_n`` / ``need_p`` (see :func:`_build`) and, per
     slot, the best future points, cards and points without hand jokers (cards ``NEG_INF``: the
     slot cannot finish; points without hand jokers negative: none finishes without one).
     Returns ``(states, edges, bounds, fut, first, pairs)`` (``first`` and ``pairs``: see
@@ -409,7 +361,7 @@ def explore(cells, hj, need_n, need_p, tgt, max_states, max_bytes):
     states, its slots that can finish ``SLOTS_PER_STATE * max_states``, or its arrays with
     the slot pairs ``max_bytes`` (see :func:`footprint`)."""
     no_optima = np.int64(-1)  # not a literal: one compiled _build for every caller
-    states, edges, bounds = _build(cells, hj, need_n, need_p, no_optima, tgt, max_states, max_bytes)
+    states, edges, bounds = _build(cells, hj, need_n, need_p, no_optima, max_states, max_bytes)
     if bounds.shape[0] == 1:
         no_fut, no_pairs = np.empty((0, 3), dtype=np.int64), np.empty((0, 3), dtype=np.int32)
         return states, edges, bounds, no_fut, np.zeros(1, dtype=np.int64), no_pairs
