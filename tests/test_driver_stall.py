@@ -17,7 +17,7 @@ def test_a_late_worker_is_named_with_its_games(monkeypatch, capsys):
     learner, worker = mp.Pipe()
     answer = threading.Timer(0.3, worker.send, args=(["report"],))
     answer.start()
-    assert driver._receive(1, learner, [1, 3], [3]) == ["report"]
+    assert driver._receive(1, learner, [1, 3], {3: 0}, {}) == ["report"]
     said = capsys.readouterr().err.splitlines()
     assert len(said) >= 2  # one line per STALL_NOTICE_S waited
     assert said[0].startswith("carousel: worker 1 has spent 0 s on one step of copy 3 (seed 4243, decision 17)")

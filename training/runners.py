@@ -276,7 +276,7 @@ class Driver:
             reports = []
             for w, (_, conn, ids) in enumerate(self.workers):
                 try:
-                    answer = self._receive(w, conn, ids, [*actions, *resets])
+                    answer = self._receive(w, conn, ids, actions, resets)
                 except (EOFError, ConnectionError):
                     raise RuntimeError("a worker process died (see its traceback above)") from None
                 if isinstance(answer, WorkerFailure):
@@ -291,13 +291,14 @@ class Driver:
         solver could not prove exact within its time budget (0 in the shipped agents' games)."""
         return solve_counts().inexact - self._inexact_at + sum(self._worker_inexact)
 
-    def _receive(self, w: int, conn: Any, ids: list[int], moved: list[int]) -> Any:
+    def _receive(self, w: int, conn: Any, ids: list[int], actions: dict, resets: dict) -> Any:
         """Worker ``w``'s answer; while it is late, a line on stderr every ``STALL_NOTICE_S``
-        naming the games it was stepping."""
+        naming the games of ``ids`` it was stepping (those with an action or a reset)."""
         waited = 0.0
         while not conn.poll(STALL_NOTICE_S):
             waited += STALL_NOTICE_S
-            print(self.stall_notice(w, waited, [i for i in ids if i in set(moved)]), file=sys.stderr, flush=True)
+            stepped = [i for i in ids if i in actions or i in resets]
+            print(self.stall_notice(w, waited, stepped), file=sys.stderr, flush=True)
         return conn.recv()
 
     def stall_notice(self, worker: int, waited: float, games: list[int]) -> str:

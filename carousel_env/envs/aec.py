@@ -469,8 +469,10 @@ class raw_env(AECEnv):
             points += result.points
         game_over = self._state.phase is Phase.GAME_OVER and bool(self._rounds)
         inexact = solve_counts().inexact - self._inexact_at
-        values = (len(self._auto), len(self._rounds), points, game_over, inexact)
-        self.infos = {a: dict(zip(INFO_KEYS, (v.copy() if v is points else v for v in values))) for a in self.agents}
+        self.infos = {
+            a: dict(zip(INFO_KEYS, (len(self._auto), len(self._rounds), points.copy(), game_over, inexact)))
+            for a in self.agents
+        }
 
     # ------------------------------------------------------------ rendering
 

@@ -184,9 +184,21 @@ MEMORY_CAP_BYTES = 512 << 20
 TIME_BUDGET_S = 1.0
 
 
+def _budget_clock() -> tuple[float, float]:
+    """Now, and the seconds spent in first calls so far: what :func:`_spent` starts from."""
+    return time.perf_counter(), _cache.first_call_seconds()
+
+
+def _spent(clock: tuple[float, float]) -> float:
+    """Seconds since ``clock`` that count against a time budget: a first call's compile (up
+    to 20 s on a cold cache) does not."""
+    start, first_calls = clock
+    return time.perf_counter() - start - (_cache.first_call_seconds() - first_calls)
+
+
 def answer_by_programs(
     units: np.ndarray, hand_cards: np.ndarray, ace_low: bool, ace_high: bool, k: int, limit: int, seconds: float
-) -> milp.MilpAnswer:
+) -> answer.PackedAnswer:
     """The packed answer of a position the sweeps gave up on: ``milp.solve_by_programs``,
     counted in :func:`solve_counts`."""
     found = milp.solve_by_programs(units, hand_cards, ace_low, ace_high, k, limit, seconds)
@@ -196,33 +208,30 @@ def answer_by_programs(
 
 def witness_rounds(
     units: np.ndarray, hand_cards: np.ndarray, ace_low: bool, ace_high: bool, k: int, limit: int, seconds: float
-) -> milp.MilpAnswer:
+) -> answer.PackedAnswer:
     """The packed answer of a position whose first sweep passed ``WITNESS_AFTER_STATES``
     states: witnesses, then sweeps and witnesses in turns, each round allowed
     ``WITNESS_GROWTH`` times the last's states and expanded states, until the sweep
     finishes, witnesses settle the position, some entry proves to have no witness, or the
     rounds reach ``WITNESS_MOST``; then one sweep of up to ``FULL_SWEEP_STATES``, and past
     it the integer programs, with what is left of ``seconds``."""
-    deadline = time.perf_counter() + seconds
+    clock = _budget_clock()
     low, high, budget, tries = ace_low, ace_high, FULL_SWEEP_STATES, WITNESS_BUDGET
     level, cap = min(WITNESS_AFTER_STATES, budget), MEMORY_CAP_BYTES
     while True:
-        compiling = not _cache.called_before(witness.witnessed)
         settled = _cache.first_call(witness.witnessed, units, hand_cards, low, high, k, limit, tries)
-        if compiling:  # a first call's compile (up to 15 s) is not the solve's time
-            deadline = time.perf_counter() + seconds
         if settled.shape[0] > 1:
-            return milp.MilpAnswer(settled, True)
+            return answer.PackedAnswer(settled, True)
         if settled[0] < 0 or level == 0 or tries * WITNESS_GROWTH > WITNESS_MOST:  # no further round
             level = budget
         else:
             level, tries = min(budget, level * WITNESS_GROWTH), tries * WITNESS_GROWTH
         packed = _cache.first_call(pipeline.solve_packed, units, hand_cards, low, high, k, limit, budget, level, cap)
         if packed.shape[0] == 1:  # the sweeps gave up
-            left = deadline - time.perf_counter()
+            left = seconds - _spent(clock)
             return answer_by_programs(units, hand_cards, low, high, k, limit, left)
         if packed.shape[0]:  # the sweep finished (or was the last): the answer
-            return milp.MilpAnswer(packed, True)
+            return answer.PackedAnswer(packed, True)
 
 
 # A position the witnesses settle at once (A-2-3 of clubs on the table, the 4 in hand): the
@@ -295,7 +304,7 @@ def solve(
     A position no game of ``rules`` could reach raises
     :class:`~carousel_env.engine.errors.ImpossiblePosition`; ``check_position=False`` skips
     that check, for positions the engine built (the environment's decisions)."""
-    started = time.perf_counter()
+    clock = _budget_clock()
     _check_time_budget(time_budget)
     if check_position:
         positions.check_position(table, hand, rules)
@@ -303,8 +312,6 @@ def solve(
         return _NONE
     limit = -1 if rules.knock_limit is None else rules.knock_limit
     units, hand_cards = _position_arrays(table, hand)
-    if not _cache.called_before(pipeline.solve_packed):
-        started = None  # the first call compiles: the budget starts after it
     # One compiled call answers most positions; an empty answer means that the sweep passed
     # WITNESS_AFTER_STATES states: the witness rounds (their own compiled entry point) follow.
     packed = _cache.first_call(
@@ -322,7 +329,7 @@ def solve(
     exact = True
     if packed.shape[0] <= 1:  # the witness rounds, or (the sweeps gave up) the programs
         rest = witness_rounds if not packed.shape[0] else answer_by_programs
-        left = time_budget if started is None else time_budget - (time.perf_counter() - started)
+        left = time_budget - _spent(clock)
         found = rest(units, hand_cards, rules.ace_low, rules.ace_high, k, limit, left)
         packed, exact = found.packed, found.exact
     packed = tuple(packed.tolist())  # slices of a tuple are tuples: no second copy per meld

@@ -19,6 +19,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -91,6 +92,7 @@ ENTRY_POINTS = {
 # under a second).
 NOTICE_AFTER_S = 3.0
 _first_calls_done: set[Callable] = set()  # compiled entry points already called in this process
+_first_call_seconds = 0.0  # the time their first calls took (see first_call_seconds)
 R = TypeVar("R")
 
 
@@ -121,10 +123,10 @@ def compile_notice(entry: Callable) -> str:
     )
 
 
-def called_before(entry: Callable) -> bool:
-    """Whether ``entry`` has been called through :func:`first_call` in this process (its
-    code is loaded: a call no longer compiles, which time budgets must not count)."""
-    return entry in _first_calls_done
+def first_call_seconds() -> float:
+    """Seconds this process has spent in the first calls of entry points (each compiles or
+    loads its code, then does its work): the solver's time budget leaves them out."""
+    return _first_call_seconds
 
 
 def first_call(entry: Callable[..., R], *args: Any) -> R:
@@ -133,8 +135,10 @@ def first_call(entry: Callable[..., R], *args: Any) -> R:
     that takes, so that a new user's first seconds are not silent. Nothing when the cache
     is warm. Where the cache cannot be asked, the line comes only if the call takes longer
     than ``NOTICE_AFTER_S``."""
+    global _first_call_seconds
     if entry in _first_calls_done:
         return entry(*args)
+    started = time.perf_counter()
     cached = compiled_in_cache(entry, args)
     if cached is False:
         print(compile_notice(entry), file=sys.stderr, flush=True)
@@ -148,6 +152,7 @@ def first_call(entry: Callable[..., R], *args: Any) -> R:
     finally:
         if timer is not None:
             timer.cancel()
+        _first_call_seconds += time.perf_counter() - started
     _first_calls_done.add(entry)
     return result
 

@@ -18,14 +18,25 @@ limit), then ``size_n`` for n = (max cards - 1) down to max(1, max cards - k).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from numba import njit
 
 from carousel_env.solver.prepare import CARD_POINTS, layout
 
 SLOT_NAMES = ("max_points", "max_cards", "keep_jokers", "knock")  # slot 4 is "size_<cards>"
-_SIZE_SLOT = 4
+SIZE_SLOT = len(SLOT_NAMES)
 PACKED_PER_SUGGESTION = 400  # int64 entries of room per suggestion in a packed answer
+
+
+@dataclass(frozen=True)
+class PackedAnswer:
+    """A packed answer and whether it is exact: every slot proven best, none left out for
+    want of time (the answers of ``solve``'s later steps: witness rounds, integer programs)."""
+
+    packed: np.ndarray
+    exact: bool
 
 
 @njit(cache=True, inline="always")
@@ -104,7 +115,7 @@ def choose(best, k, hand_total, knock_limit):
             if best[n, j] >= 0 and (pick < 0 or best[n, j] > best[n, pick]):
                 pick = j
         if pick >= 0:
-            count = _offer(picks, count, taken, _SIZE_SLOT, n, pick)
+            count = _offer(picks, count, taken, SIZE_SLOT, n, pick)
     return picks[:count]
 
 

@@ -27,7 +27,7 @@ Trust, but check: every answer is rounded, checked row by row in integers and me
 no better integer value. A claim of infeasibility is asked again with presolve off (some
 HiGHS releases' presolve has been wrong). Each program gets the time left of the solve's
 budget; one that ends without a proof gives the best play it found, and the answer says it
-is not exact (:class:`MilpAnswer`).
+is not exact (``answer.PackedAnswer``).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from scipy.optimize import Bounds, LinearConstraint, milp
 from carousel_env.engine.cards import JOKER, JOKER_POINTS, NUM_CARDS, POINTS, TABLE_JOKER, make_card
 from carousel_env.engine.melds import is_valid_meld_cached
 from carousel_env.solver import _cache
-from carousel_env.solver.answer import PACKED_PER_SUGGESTION, SLOT_NAMES, pack_suggestion
+from carousel_env.solver.answer import PACKED_PER_SUGGESTION, SIZE_SLOT, PackedAnswer, pack_suggestion
 
 FACES = NUM_CARDS
 # Rows of the model, in order: one per face, the jokers, one declaration row per face, the
@@ -284,12 +284,10 @@ class Outcome:
     proven: bool
 
 
-def best_play(
-    program: Program, units: np.ndarray, hand_cards: np.ndarray, ace_low: bool, ace_high: bool, seconds: float
-) -> Outcome:
-    """The play of ``program``'s best value, asked of HiGHS for at most ``seconds`` (at least
-    ``MIN_PROGRAM_SECONDS``) and checked (see the module docstring)."""
-    model, pos = _model(ace_low, ace_high), _position(units, hand_cards)
+def best_play(program: Program, pos: _Position, ace_low: bool, ace_high: bool, seconds: float) -> Outcome:
+    """The play of ``program``'s best value in ``pos``, asked of HiGHS for at most ``seconds``
+    (at least ``MIN_PROGRAM_SECONDS``) and checked (see the module docstring)."""
+    model = _model(ace_low, ace_high)
     deadline = time.perf_counter() + seconds
     cost = _weights(program, model)
     bounds, rows = _bounds(program, model, pos)
@@ -318,18 +316,6 @@ def best_play(
     return Outcome(best, False)
 
 
-@dataclass(frozen=True)
-class MilpAnswer:
-    """The packed answer (``answer``'s format) and whether every slot in it is proven best
-    and no slot was left out for want of time."""
-
-    packed: np.ndarray
-    exact: bool
-
-
-_SIZE_SLOT = len(SLOT_NAMES)
-
-
 def solve_by_programs(
     units: np.ndarray,
     hand_cards: np.ndarray,
@@ -338,7 +324,7 @@ def solve_by_programs(
     k: int,
     knock_limit: int,
     seconds: float,
-) -> MilpAnswer:
+) -> PackedAnswer:
     """``pipeline.solve_packed``'s answer by one integer program per slot, within ``seconds``
     (each program at least ``MIN_PROGRAM_SECONDS``)."""
     deadline = time.perf_counter() + seconds
@@ -346,7 +332,7 @@ def solve_by_programs(
     out = np.empty(3 + max(k, 0) * PACKED_PER_SUGGESTION, dtype=np.int64)
     out[0], out[1], out[2] = 0, -1, 0
     if pos.cards == 0:
-        return MilpAnswer(out[:3], True)
+        return PackedAnswer(out[:3], True)
     # Weights that order a slot's key lexicographically (see the module docstring).
     joker_w, card_w = 1, pos.hand_jokers + 1
     point_w = card_w * (pos.cards + 1)
@@ -359,7 +345,7 @@ def solve_by_programs(
         if left <= 0:  # out of time: the slot is left out
             exact = False
             return None
-        outcome = best_play(program, units, hand_cards, ace_low, ace_high, left)
+        outcome = best_play(program, pos, ace_low, ace_high, left)
         exact = exact and outcome.proven
         return outcome.found
 
@@ -372,7 +358,7 @@ def solve_by_programs(
 
     most_points = ask(Program(points=point_w, cards=card_w, jokers=-joker_w))
     if most_points is None:
-        return MilpAnswer(out[:3], exact)
+        return PackedAnswer(out[:3], exact)
     offer(0, most_points)
     by_cards_w = card_w * (pos.hand_points + 1)  # cards first, then points
     if most_points.proven and most_points.cards == pos.cards:  # the whole hand: max_cards is max_points
@@ -395,7 +381,7 @@ def solve_by_programs(
     for n in range(most - 1, max(0, most - k - 1), -1):
         if len(picked) >= k:
             break
-        offer(_SIZE_SLOT, ask(Program(points=card_w, cards=0, jokers=-joker_w, fewest_cards=n, most_cards=n)))
+        offer(SIZE_SLOT, ask(Program(points=card_w, cards=0, jokers=-joker_w, fewest_cards=n, most_cards=n)))
     out[0], out[1], out[2] = most_points.points, most, len(picked)
     hand = np.bincount(np.asarray(hand_cards, dtype=np.int64), minlength=53)
     at = np.int64(3)
@@ -404,9 +390,10 @@ def solve_by_programs(
         lengths = np.array([len(meld) for meld in found.melds], dtype=np.int64)
         args = (out, at, np.int64(slot), np.int64(found.cards), np.int64(found.jokers), np.int64(found.points))
         at = _cache.first_call(pack_suggestion, *args, hand, found.played, flat, lengths)
-    return MilpAnswer(out[:at], exact)
+    return PackedAnswer(out[:at], exact)
 
 
 def any_play(units: np.ndarray, hand_cards: np.ndarray, ace_low: bool, ace_high: bool, seconds: float) -> Outcome:
     """Whether a legal play exists (``Outcome.found``), for ``has_play`` past the memory cap."""
-    return best_play(Program(points=0, cards=0, jokers=0), units, hand_cards, ace_low, ace_high, seconds)
+    pos = _position(units, hand_cards)
+    return best_play(Program(points=0, cards=0, jokers=0), pos, ace_low, ace_high, seconds)
