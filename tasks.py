@@ -43,7 +43,7 @@ def setup() -> None:
     if not PYTHON.exists():
         venv.create(VENV, with_pip=True)
     run(PYTHON, "-m", "pip", "install", "--quiet", TORCH)
-    run(PYTHON, "-m", "pip", "install", "--quiet", "-e", ".[train,dev,rllib,torchrl,tianshou]")
+    run(PYTHON, "-m", "pip", "install", "--quiet", "-e", ".[train,dev,rllib,torchrl,tianshou,openspiel]")
     STAMP.touch()
 
 

@@ -136,7 +136,7 @@ def _child(attribute: bool, vector: bool = False, training: bool = False) -> Non
         mask = env.observe(agent)["action_mask"]
         env.step(int(mask.nonzero()[0][-1]))  # the last legal action: a solver suggestion when there is one
         c3, t3 = time.process_time(), time.perf_counter()
-    from carousel_env.engine.cards import parse_hand, parse_table
+    from carousel_env.core.cards import parse_hand, parse_table
     from carousel_env.engine.rules import carousel
     from carousel_env.solver import solve
 

@@ -90,7 +90,7 @@ def worker(full_sweep_states: int | None) -> None:
     "seconds", "base_kib"}``. ``full_sweep_states``: the solver's budget for this worker."""
     from benchmarks.solver_startup import first_solve
     from carousel_env import solver
-    from carousel_env.engine.cards import parse_hand, parse_table
+    from carousel_env.core.cards import parse_hand, parse_table
     from carousel_env.solver import solve
     from tests.support.stored import rules_of
 

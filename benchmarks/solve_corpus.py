@@ -31,7 +31,7 @@ import torch
 
 from carousel_env import solver
 from carousel_env.agents.match import play_match
-from carousel_env.engine.cards import hand_str, table_str
+from carousel_env.core.cards import hand_str, table_str
 from carousel_env.envs import aec
 from carousel_env.envs.config import EnvConfig
 from carousel_env.envs.observation import layout
@@ -193,7 +193,7 @@ def add_hard(path: Path, slow: list[tuple], slow_at: list[tuple[str, int]]) -> N
     """Append the slow positions not in ``path`` yet, with their MILP optima and the time
     their solve took in play (``ms``; a new file starts with the position that stalled an
     evaluation, ``tests.support.stored``, with no time of its own: 0)."""
-    from carousel_env.engine.cards import parse_hand, parse_table
+    from carousel_env.core.cards import parse_hand, parse_table
     from carousel_env.engine.rules import carousel
     from tests.data.generate_solver_positions import record
     from tests.support.stored import HARD_SOURCE, STALLED_HAND, STALLED_PLAYERS, STALLED_TABLE

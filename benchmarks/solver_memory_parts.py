@@ -25,7 +25,7 @@ import time
 import numpy as np
 
 from benchmarks.bench_solver_memory import STRESS, PeakResident
-from carousel_env.engine.cards import parse_hand, parse_table
+from carousel_env.core.cards import parse_hand, parse_table
 from carousel_env.solver import FULL_SWEEP_STATES, _position_arrays, milp, prepare, sweep
 from carousel_env.solver.entries import vector
 from tests.support.stored import AGENT_POSITIONS, STORED_POSITIONS, rules_of

@@ -15,7 +15,7 @@ import sys
 import time
 
 try:
-    from carousel_env.engine.cards import parse_hand, parse_table
+    from carousel_env.core.cards import parse_hand, parse_table
     from carousel_env.engine.rules import carousel, manipulation_rummy
 except ImportError:  # a checkout from before the engine had its own package
     from carousel_env.cards import parse_hand, parse_table

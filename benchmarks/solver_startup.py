@@ -15,7 +15,7 @@ FIRST_TABLE, FIRST_HAND = "3C 4C 5C 6C | 3D 4D 5D 6D", "6H JK"
 
 
 def first_solve() -> None:
-    from carousel_env.engine.cards import parse_hand, parse_table
+    from carousel_env.core.cards import parse_hand, parse_table
     from carousel_env.engine.rules import carousel
     from carousel_env.solver import solve
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from carousel_env.agents.match import engine_player
 from carousel_env.agents.registry import SEARCH, is_policy_name, policy_names
-from carousel_env.engine.cards import hand_str, table_str
+from carousel_env.core.cards import hand_str, table_str
 from carousel_env.engine.game import Action, ActionKind, GameState, Phase, apply, new_game, next_round
 from carousel_env.engine.rules import RoundBonus, Rules, Variant
 from carousel_env.envs.render_text import render_text

@@ -11,7 +11,7 @@ import argparse
 import importlib
 import sys
 
-from carousel_env.engine.errors import CarouselError
+from carousel_env.core.errors import CarouselError
 
 COMMAND_MODULES = (
     "carousel_cli.demo",

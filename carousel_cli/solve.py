@@ -25,8 +25,8 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
-from carousel_env.engine.cards import hand_str, parse_hand, parse_table, table_str
-from carousel_env.engine.errors import CarouselError
+from carousel_env.core.cards import hand_str, parse_hand, parse_table, table_str
+from carousel_env.core.errors import CarouselError
 from carousel_env.engine.rules import Rules, Variant, carousel, manipulation_rummy
 from carousel_env.solver import TIME_BUDGET_S, SolveResult, solve
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from carousel_env import solver
-from carousel_env.engine.cards import JOKER
+from carousel_env.core.cards import JOKER
 from carousel_env.engine.manipulation import check_play
 from carousel_env.engine.positions import check_position
 from carousel_env.solver import solve

@@ -18,7 +18,7 @@ from carousel_env.agents.match import (
     round_robin,
 )
 from carousel_env.agents.registry import UnknownPolicyError, get_policy, policy_names, resolve_policy
-from carousel_env.engine.errors import CarouselError
+from carousel_env.core.errors import CarouselError
 from carousel_env.engine.game import allowed, new_game
 from carousel_env.engine.rules import carousel
 from carousel_env.envs.aec import raw_env

@@ -10,7 +10,7 @@ import pytest
 
 from carousel_env.agents.baselines import _position, greedy
 from carousel_env.agents.registry import get_policy
-from carousel_env.engine.cards import hand_str, parse_hand, parse_table
+from carousel_env.core.cards import hand_str, parse_hand, parse_table
 from carousel_env.engine.game import Phase, new_game
 from carousel_env.engine.rules import by_name, carousel
 from carousel_env.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK, decision, raw_env

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from carousel_env.engine.cards import (
+from carousel_env.core.cards import (
     JOKER,
     NUM_CARDS,
     card_points,
@@ -29,7 +29,7 @@ from carousel_env.engine.cards import (
     table_str,
     unit_str,
 )
-from carousel_env.engine.errors import NotationError
+from carousel_env.core.errors import NotationError
 
 
 def test_card_texts_round_trip():

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from carousel_cli import solve as cli
-from carousel_env.engine.errors import CarouselError
+from carousel_env.core.errors import CarouselError
 
 
 def _parser() -> argparse.ArgumentParser:

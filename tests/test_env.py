@@ -13,7 +13,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 import carousel_env
 from carousel_env.agents.baselines import greedy
-from carousel_env.engine.errors import IllegalAction
+from carousel_env.core.errors import IllegalAction
 from carousel_env.engine.game import Phase
 from carousel_env.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, INFO_KEYS, KNOCK, raw_env
 from carousel_env.envs.config import EnvConfigError

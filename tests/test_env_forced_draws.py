@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import replace
 
 from carousel_env.agents.baselines import greedy
-from carousel_env.engine.cards import parse_card, parse_hand
+from carousel_env.core.cards import parse_card, parse_hand
 from carousel_env.engine.game import ActionKind, Phase, apply, new_game
 from carousel_env.engine.rules import manipulation_rummy
 from carousel_env.envs.aec import DRAW_AGAIN, FORCED_DRAW_NAME, raw_env

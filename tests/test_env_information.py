@@ -9,7 +9,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from carousel_env.engine.cards import JOKER, TABLE_JOKER, parse_hand, parse_table
+from carousel_env.core.cards import JOKER, TABLE_JOKER, parse_hand, parse_table
 from carousel_env.engine.game import ActionKind, GameState, Phase, apply, new_game, next_round
 from carousel_env.engine.rules import Rules
 from carousel_env.envs.aec import decision

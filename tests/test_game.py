@@ -5,8 +5,9 @@ from dataclasses import replace
 
 import pytest
 
-from carousel_env.engine.cards import hand_points, parse_hand, parse_table
-from carousel_env.engine.errors import IllegalAction, IllegalPlay
+from carousel_env.core.cards import hand_points, parse_hand, parse_table
+from carousel_env.core.errors import IllegalAction
+from carousel_env.engine.errors import IllegalPlay
 from carousel_env.engine.game import ActionKind, Phase, allowed, apply, card_count, new_game, next_round
 from carousel_env.engine.manipulation import Play
 from carousel_env.engine.rules import carousel, manipulation_rummy

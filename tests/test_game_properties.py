@@ -8,7 +8,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from carousel_env.engine.cards import JOKER, face, hand_points, is_table_joker, make_deck
+from carousel_env.core.cards import JOKER, face, hand_points, is_table_joker, make_deck
 from carousel_env.engine.game import MAX_ROUNDS, ActionKind, GameState, Phase, allowed, apply, new_game, next_round
 from carousel_env.engine.melds import is_valid_meld
 from carousel_env.engine.rules import RoundBonus, Rules, Variant

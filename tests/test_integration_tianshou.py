@@ -15,7 +15,7 @@ from tianshou.env import DummyVectorEnv
 
 import carousel_env
 from carousel_env.agents.baselines import greedy
-from carousel_env.engine.errors import IllegalAction
+from carousel_env.core.errors import IllegalAction
 from carousel_env.integrations.tianshou import SETTLE_ACTION, OwnTurnRewards, tianshou_env
 from tests.support.examples import load_example
 

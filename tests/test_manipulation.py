@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from carousel_env.engine.cards import JOKER, parse_hand, parse_table
+from carousel_env.core.cards import JOKER, parse_hand, parse_table
 from carousel_env.engine.errors import IllegalPlay, PlayRule
 from carousel_env.engine.manipulation import Play, check_play, is_legal_play, remaining_hand
 from carousel_env.engine.rules import carousel

@@ -15,7 +15,7 @@ from collections import Counter
 
 import pytest
 
-from carousel_env.engine.cards import (
+from carousel_env.core.cards import (
     JOKER,
     NUM_CARDS,
     POINTS,

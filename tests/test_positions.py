@@ -16,9 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from carousel_cli import solve as cli
+from carousel_env.core.cards import JOKER, hand_str, is_table_joker, joker_as, parse_hand, parse_table, table_str
+from carousel_env.core.errors import CarouselError
 from carousel_env.engine import positions
-from carousel_env.engine.cards import JOKER, hand_str, is_table_joker, joker_as, parse_hand, parse_table, table_str
-from carousel_env.engine.errors import CarouselError, ImpossiblePosition, PositionRule
+from carousel_env.engine.errors import ImpossiblePosition, PositionRule
 from carousel_env.engine.manipulation import Play, check_play, is_legal_play
 from carousel_env.engine.positions import check_position, is_possible_position
 from carousel_env.engine.rules import Rules, carousel, manipulation_rummy

@@ -16,7 +16,7 @@ from carousel_env.agents import search as search_module
 from carousel_env.agents.match import engine_player, play_match
 from carousel_env.agents.registry import UnknownPolicyError, get_policy, is_policy_name, policy_names
 from carousel_env.agents.search import SearchPlayer, ViewPolicy, is_view_policy, rollout, rollout_action
-from carousel_env.engine.cards import JOKER, is_table_joker, make_deck, parse_hand
+from carousel_env.core.cards import JOKER, is_table_joker, make_deck, parse_hand
 from carousel_env.engine.game import ActionKind, GameState, Phase, apply, new_game, next_round
 from carousel_env.engine.information import SeatView, determinize, seat_view
 from carousel_env.engine.rules import Rules, carousel, manipulation_rummy

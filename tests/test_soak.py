@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from carousel_env.engine.cards import parse_table
+from carousel_env.core.cards import parse_table
 from carousel_env.engine.game import GameState
 from tests.support import soak, soak_checks
 

@@ -18,7 +18,7 @@ import json
 import pytest
 
 from benchmarks.bench_solver_memory import STRESS, measure
-from carousel_env.engine.cards import parse_hand, parse_table
+from carousel_env.core.cards import parse_hand, parse_table
 from carousel_env.solver import solve
 from tests.support.stored import rules_of
 

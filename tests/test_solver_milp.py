@@ -19,7 +19,7 @@ import pytest
 
 import carousel_env
 from carousel_env import solver
-from carousel_env.engine.cards import JOKER, parse_hand, parse_table
+from carousel_env.core.cards import JOKER, parse_hand, parse_table
 from carousel_env.engine.manipulation import check_play
 from carousel_env.engine.rules import carousel
 from carousel_env.envs.config import EnvConfig, EnvConfigError

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from carousel_env import solver
-from carousel_env.engine.cards import card_points, parse_hand, parse_table, table_str
+from carousel_env.core.cards import card_points, parse_hand, parse_table, table_str
 from carousel_env.engine.manipulation import Play, check_play
 from carousel_env.engine.rules import carousel
 from carousel_env.solver import build, prepare, witness

@@ -12,7 +12,7 @@ import torch
 import yaml
 
 from carousel_cli.main import main
-from carousel_env.engine.errors import CarouselError
+from carousel_env.core.errors import CarouselError
 from carousel_env.envs.observation import ObservationLayout
 from training import checkpoint
 from training.config import (

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from carousel_env.engine.cards import parse_hand, parse_table
-from carousel_env.engine.errors import IllegalAction
+from carousel_env.core.cards import parse_hand, parse_table
+from carousel_env.core.errors import IllegalAction
 from carousel_env.engine.game import new_game
 from carousel_env.engine.scoring import RoundEnd
 from carousel_env.envs.aec import decision, raw_env

@@ -12,7 +12,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from carousel_env.agents.registry import UnknownPolicyError
 from carousel_env.agents.search import SearchPlayer
-from carousel_env.engine.errors import IllegalAction
+from carousel_env.core.errors import IllegalAction
 from carousel_env.envs.aec import INFO_KEYS
 from carousel_env.envs.config import EnvConfigError
 from carousel_env.single_agent import CarouselSingleAgentEnv

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from carousel_env.engine.errors import CarouselError
+from carousel_env.core.errors import CarouselError
 from carousel_env.envs.observation import ObservationLayout
 
 FORMAT = "carousel-ppo"

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 import yaml
 
-from carousel_env.engine.errors import CarouselError
+from carousel_env.core.errors import CarouselError
 from carousel_env.envs.config import EPISODES, REWARDS
 from training.envs import DEFAULT_ENV_FACTORY, EnvSpec
 

@@ -33,7 +33,7 @@ from typing import Any, TypeVar
 import torch
 
 from carousel_env.agents.match import Episode, EpisodeResult
-from carousel_env.engine.errors import CarouselError
+from carousel_env.core.errors import CarouselError
 from carousel_env.envs.observation import ObservationLayout
 from training.envs import EnvSpec, layout_for
 from training.episodes import play_episodes

@@ -58,7 +58,7 @@ from pathlib import Path
 import torch
 
 from carousel_env.agents.match import Episode, EpisodeResult
-from carousel_env.engine.errors import CarouselError
+from carousel_env.core.errors import CarouselError
 from training.envs import EnvSpec, layout_for
 from training.episodes import play_episodes
 from training.evaluate import deals_for, eval_specs

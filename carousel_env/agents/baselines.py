@@ -46,7 +46,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from carousel_env.engine.cards import NUM_CARDS, POINTS, Hand, Table, joker_as
+from carousel_env.core.cards import NUM_CARDS, POINTS, Hand, Table, joker_as
 from carousel_env.engine.rules import Rules, carousel, manipulation_rummy
 from carousel_env.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK, layout_for_mask
 from carousel_env.envs.observation import POINTS_SCALE, SIZE_SCALE

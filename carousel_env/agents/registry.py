@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 from carousel_env.agents.baselines import Policy, RandomPolicy, SmartPolicy, greedy
 from carousel_env.agents.search import SearchPlayer, is_view_policy
-from carousel_env.engine.errors import CarouselError
+from carousel_env.core.errors import CarouselError
 
 # name -> factory(seed, **options): a new policy each call (``random`` keeps an RNG).
 _FACTORIES: dict[str, Callable[..., Policy]] = {

@@ -1,25 +1,11 @@
-"""Every error the engine raises derives from :class:`CarouselError`.
-
-Each one is raised before any state changes: states are immutable, so a failed call
-leaves the caller's state exactly as it was.
-"""
+"""The rules Carousel's plays and positions can break (the shared errors are in
+:mod:`carousel_env.core.errors`)."""
 
 from __future__ import annotations
 
 from enum import Enum
 
-
-class CarouselError(ValueError):
-    """Base class: bad input to the engine."""
-
-
-class NotationError(CarouselError):
-    """Malformed card, hand or table text. ``token`` is the offending token."""
-
-    def __init__(self, message: str, token: str) -> None:
-        super().__init__(message)
-        self.token = token
-
+from carousel_env.core.errors import CarouselError
 
 # Plays and positions are both refused for it, in the same words.
 _NOT_A_CARD = "every unit must be a card (0..52 in a hand, a real card or a declared joker on the table)"
@@ -45,10 +31,6 @@ class IllegalPlay(CarouselError):
         super().__init__(f"illegal play: {rule.value}: {detail}")
         self.rule = rule
         self.detail = detail
-
-
-class IllegalAction(CarouselError):
-    """An action that is not allowed at this decision point (wrong phase, wrong player...)."""
 
 
 class PositionRule(str, Enum):

@@ -43,8 +43,8 @@ from enum import Enum
 from functools import cache
 from typing import NamedTuple
 
-from carousel_env.engine.cards import POINTS, Card, Hand, Table, hand_points, make_deck
-from carousel_env.engine.errors import IllegalAction
+from carousel_env.core.cards import POINTS, Card, Hand, Table, hand_points, make_deck
+from carousel_env.core.errors import IllegalAction
 from carousel_env.engine.manipulation import Play, check_play, remaining_hand
 from carousel_env.engine.rules import Rules
 from carousel_env.engine.scoring import GameResult, RoundEnd, RoundScore, finish_game, score_round

@@ -27,7 +27,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from carousel_env.engine.cards import JOKER, Card, Hand, Table, is_table_joker, make_deck
+from carousel_env.core.cards import JOKER, Card, Hand, Table, is_table_joker, make_deck
 from carousel_env.engine.game import GameState, Phase, PlayCheck
 from carousel_env.engine.rules import Rules
 from carousel_env.engine.scoring import GameResult, RoundScore

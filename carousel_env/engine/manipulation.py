@@ -30,8 +30,7 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import chain
 
-from carousel_env.engine import positions
-from carousel_env.engine.cards import (
+from carousel_env.core.cards import (
     JOKER,
     NUM_CARDS,
     TABLE_JOKER,
@@ -46,6 +45,7 @@ from carousel_env.engine.cards import (
     meld_str,
     units_in,
 )
+from carousel_env.engine import positions
 from carousel_env.engine.errors import IllegalPlay, PlayRule
 from carousel_env.engine.melds import is_valid_meld, is_valid_meld_cached
 from carousel_env.engine.rules import Rules

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from enum import Enum
 from functools import lru_cache
 
-from carousel_env.engine.cards import Meld, Table, Unit, face, meld_str, rank_of, suit_of
+from carousel_env.core.cards import Meld, Table, Unit, face, meld_str, rank_of, suit_of
 from carousel_env.engine.rules import Rules
 
 

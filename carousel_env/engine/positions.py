@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from carousel_env.engine.cards import (
+from carousel_env.core.cards import (
     JOKER,
     NUM_CARDS,
     TABLE_JOKER,

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from carousel_env.engine.errors import CarouselError
+from carousel_env.core.errors import CarouselError
 
 
 class Variant(str, Enum):

@@ -152,20 +152,19 @@ Episodes end by termination only (the engine guarantees every round and game end
 
 from __future__ import annotations
 
-import random
 from functools import cache
-from typing import ClassVar, NamedTuple
+from typing import ClassVar
 
 import numpy as np
 from gymnasium import spaces
 from gymnasium.logger import warn
 from pettingzoo import AECEnv
 
-from carousel_env.engine.cards import hand_str
-from carousel_env.engine.errors import IllegalAction
+from carousel_env.core.cards import hand_str
+from carousel_env.core.errors import IllegalAction
 from carousel_env.engine.game import ActionKind, GameState, Phase, allowed, apply, new_game, next_round
 from carousel_env.engine.scoring import GameResult, RoundScore
-from carousel_env.envs import wrappers as aec_wrappers
+from carousel_env.envkit.seats import AutoAction, GameSeeds, agent_names, rank_rewards, register, wrap
 from carousel_env.envs.config import EnvConfig
 from carousel_env.envs.observation import ObservationLayout, encode, layout, upper_bounds
 from carousel_env.solver import TIME_BUDGET_S, can_play, solve, solve_counts
@@ -187,14 +186,6 @@ INFO_KEYS = (
 )  # every info, every step
 
 observation_layout = layout  # observation_layout(K) -> ObservationLayout
-
-
-class AutoAction(NamedTuple):
-    """An action the env took for ``agent``: its only legal action, or a forced draw."""
-
-    agent: str
-    action: int
-    name: str
 
 
 def layout_for_mask(action_mask: np.ndarray) -> ObservationLayout:
@@ -237,19 +228,6 @@ def engine_action(action: int, suggestions: tuple):
     return _KINDS[action] if action < FIRST_SUGGESTION else suggestions[action - FIRST_SUGGESTION].play
 
 
-def rank_rewards(order: list[list[int]], n: int) -> list[float]:
-    """Zero-sum rewards from groups of tied seats, best group first: +1 first .. -1 last,
-    tied seats sharing the average of their ranks."""
-    rewards = [0.0] * n
-    rank = 0
-    for group in order:
-        mean_rank = rank + (len(group) - 1) / 2
-        for seat in group:
-            rewards[seat] = 1.0 - 2.0 * mean_rank / (n - 1)
-        rank += len(group)
-    return rewards
-
-
 def round_rewards(config: EnvConfig, result: RoundScore, game: GameResult | None) -> list[float]:
     """Every seat's reward for a round that ended with ``result`` (``game``: the game's
     result when the round ended it), by ``config.reward`` (see Rewards)."""
@@ -290,7 +268,7 @@ class raw_env(AECEnv):
         self.rules = self.config.rules
         n = self.config.num_players
         k = self.config.k_suggestions
-        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.possible_agents = agent_names(n)
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self.observation_layout: ObservationLayout = layout(k)
         self._num_actions = NUM_FIXED_ACTIONS + k
@@ -305,7 +283,7 @@ class raw_env(AECEnv):
         self.action_spaces = {a: spaces.Discrete(self._num_actions) for a in self.possible_agents}
         self._zero_mask = np.zeros(self._num_actions, np.int8)
         self._zero_mask.flags.writeable = False
-        self._seed_rng: random.Random | None = None
+        self._seeds = GameSeeds()
         self._state: GameState | None = None
 
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -344,13 +322,7 @@ class raw_env(AECEnv):
     # ------------------------------------------------------------ AEC API
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if seed is not None:
-            self._seed_rng = random.Random(seed)
-            game_seed = int(seed)
-        else:
-            if self._seed_rng is None:
-                self._seed_rng = random.Random()
-            game_seed = self._seed_rng.getrandbits(62)
+        game_seed = self._seeds.next(seed)
         self.game_seed = game_seed
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -512,20 +484,8 @@ class raw_env(AECEnv):
 
 
 def env(**config: object) -> AECEnv:
-    """The Carousel AEC env wrapped like PettingZoo's classic games: an illegal action ends
-    the episode with reward -1 for its author, actions are bounds-checked, and the API
-    call order is enforced."""
-    wrapped = raw_env(**config)
-    wrapped = aec_wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    wrapped = aec_wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return aec_wrappers.OrderEnforcingWrapper(wrapped)
+    """The Carousel AEC env wrapped like PettingZoo's classic games (see ``envkit.seats.wrap``)."""
+    return wrap(raw_env(**config))
 
 
-def _register() -> None:
-    import pettingzoo
-
-    if hasattr(pettingzoo, "register") and "carousel/carousel_v0" not in pettingzoo.aec_registry:
-        pettingzoo.register("aec", "carousel/carousel_v0", entry_point="carousel_env.envs.aec:env")
-
-
-_register()
+register("carousel/carousel_v0", "carousel_env.envs.aec:env")

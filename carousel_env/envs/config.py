@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from carousel_env.engine.errors import CarouselError
+from carousel_env.core.errors import CarouselError
 from carousel_env.engine.rules import Rules
 from carousel_env.solver import TIME_BUDGET_S
 

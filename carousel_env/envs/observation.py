@@ -21,7 +21,7 @@ from functools import cache
 
 import numpy as np
 
-from carousel_env.engine.cards import NUM_CARDS, POINTS, TABLE_JOKER
+from carousel_env.core.cards import NUM_CARDS, POINTS, TABLE_JOKER
 from carousel_env.engine.game import GameState, Phase
 from carousel_env.engine.rules import Rules
 

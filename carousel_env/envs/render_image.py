@@ -8,34 +8,15 @@ gives the round, the scores and the last action. Other hands show only their siz
 from __future__ import annotations
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-from carousel_env.engine.cards import JOKER, card_str, face, hand_points, is_table_joker, suit_of
+from carousel_env.core.cards import JOKER, card_str, face, hand_points, is_table_joker
 from carousel_env.engine.game import GameState
 from carousel_env.engine.melds import is_valid_meld, sort_meld
+from carousel_env.envkit.drawing import CARD_H, CARD_W, FELT, GAP, JOKER_INK, draw_card, ink
+from carousel_env.envkit.drawing import font as _font
 
 WIDTH, HEIGHT = 960, 600
-CARD_W, CARD_H, GAP = 30, 42, 3
-FELT = (22, 94, 50)
-RED, BLACK, JOKER_INK = (200, 30, 30), (20, 20, 20), (120, 40, 160)
-SUIT_SYMBOLS = "CDHS"
-
-
-def _font() -> ImageFont.ImageFont:
-    return ImageFont.load_default()
-
-
-def _draw_card(draw: ImageDraw.ImageDraw, x: int, y: int, label: str, ink: tuple, font, joker: bool) -> None:
-    fill = (255, 245, 220) if joker else (250, 250, 250)
-    draw.rounded_rectangle((x, y, x + CARD_W, y + CARD_H), radius=4, fill=fill, outline=(60, 60, 60))
-    # Two lines: rank over suit (a joker on the table shows "JK" over its declared card).
-    top, bottom = (label[:-1], label[-1]) if not joker else ("JK", label)
-    draw.text((x + 3, y + 3), top, fill=ink, font=font)
-    draw.text((x + 3, y + 21), bottom, fill=ink, font=font)
-
-
-def _ink(card: int) -> tuple:
-    return RED if suit_of(card) in (1, 2) else BLACK
 
 
 def draw_state(state: GameState, observer: int, last_action=None, auto_actions=()) -> np.ndarray:
@@ -65,7 +46,7 @@ def draw_state(state: GameState, observer: int, last_action=None, auto_actions=(
             break
         for unit in shown:
             joker = is_table_joker(unit)
-            _draw_card(draw, x, y, card_str(face(unit)), JOKER_INK if joker else _ink(unit), font, joker)
+            draw_card(draw, x, y, card_str(face(unit)), JOKER_INK if joker else ink(unit), font, joker)
             x += CARD_W + GAP
         x += 12
 
@@ -77,8 +58,8 @@ def draw_state(state: GameState, observer: int, last_action=None, auto_actions=(
         if hx + CARD_W > WIDTH:
             break
         if card == JOKER:
-            _draw_card(draw, hx, hy, "", JOKER_INK, font, True)
+            draw_card(draw, hx, hy, "", JOKER_INK, font, True)
         else:
-            _draw_card(draw, hx, hy, card_str(card), _ink(card), font, False)
+            draw_card(draw, hx, hy, card_str(card), ink(card), font, False)
         hx += CARD_W + GAP
     return np.asarray(image, dtype=np.uint8)

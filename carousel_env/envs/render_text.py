@@ -3,7 +3,7 @@ player's hand size and score, the stock, and the round's outcome when it is over
 
 from __future__ import annotations
 
-from carousel_env.engine.cards import hand_points, hand_str, meld_str
+from carousel_env.core.cards import hand_points, hand_str, meld_str
 from carousel_env.engine.game import GameState, Phase
 from carousel_env.engine.melds import is_valid_meld, sort_meld
 

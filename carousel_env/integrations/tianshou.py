@@ -25,7 +25,7 @@ import numpy as np
 from pettingzoo import AECEnv
 from tianshou.env import PettingZooEnv
 
-from carousel_env.engine.errors import IllegalAction
+from carousel_env.core.errors import IllegalAction
 from carousel_env.envs.aec import env as carousel_aec_env
 
 SETTLE_ACTION = 0  # the one legal action of a settlement turn

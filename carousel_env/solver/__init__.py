@@ -74,8 +74,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from carousel_env.core.cards import JOKER, Hand, Table, face, joker_as, make_card, rank_of, suit_of
 from carousel_env.engine import positions
-from carousel_env.engine.cards import JOKER, Hand, Table, face, joker_as, make_card, rank_of, suit_of
 from carousel_env.engine.manipulation import Play
 from carousel_env.engine.melds import is_valid_meld
 from carousel_env.engine.rules import Rules, carousel

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from carousel_env.engine.cards import TABLE_JOKER
+from carousel_env.core.cards import TABLE_JOKER
 from carousel_env.solver.prepare import face_at
 
 MAX_UNITS = 128  # every card of two decks and four jokers, with room to spare

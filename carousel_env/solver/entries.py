@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from carousel_env.engine.cards import JOKER_POINTS
+from carousel_env.core.cards import JOKER_POINTS
 from carousel_env.solver.prepare import MOST_CARD_POINTS
 from carousel_env.solver.states import CODE_BITS, D_BIAS, D_SHIFT
 from carousel_env.solver.sweep import NEG_INF

@@ -40,7 +40,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import Bounds, LinearConstraint, milp
 
-from carousel_env.engine.cards import JOKER, JOKER_POINTS, NUM_CARDS, POINTS, TABLE_JOKER, make_card
+from carousel_env.core.cards import JOKER, JOKER_POINTS, NUM_CARDS, POINTS, TABLE_JOKER, make_card
 from carousel_env.engine.melds import is_valid_meld_cached
 from carousel_env.solver import _cache
 from carousel_env.solver.answer import PACKED_PER_SUGGESTION, SIZE_SLOT, PackedAnswer, pack_suggestion

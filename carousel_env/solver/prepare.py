@@ -15,7 +15,7 @@ ace) and, at each, the four suits (cells). :func:`layout` returns a :class:`Layo
 ``cells`` (a :class:`Cells`) are what every sweep and search takes. Everything here is
 compiled too: it runs on every solve, including every position with no play.
 
-The points of cards come from the engine's table (``carousel_env.engine.cards.POINTS``,
+The points of cards come from the engine's table (``carousel_env.core.cards.POINTS``,
 the one source): ``CARD_POINTS`` by card, ``POSITION_POINTS`` by sweep position.
 """
 
@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from carousel_env.engine.cards import NUM_CARDS, POINTS, make_card
+from carousel_env.core.cards import NUM_CARDS, POINTS, make_card
 
 # numba embeds these global arrays in the compiled code as read-only constants: index
 # them, and copy a slice before passing it on (a read-only array argument would compile

@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from carousel_env.engine.cards import JOKER_POINTS
+from carousel_env.core.cards import JOKER_POINTS
 from carousel_env.solver.lanes import (
     count_pairs,
     first_slots,

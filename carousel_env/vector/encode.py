@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from carousel_env.engine.cards import NUM_CARDS, TABLE_JOKER
+from carousel_env.core.cards import NUM_CARDS, TABLE_JOKER
 from carousel_env.envs.observation import MAX_PLAYERS, POINTS_SCALE, SCORE_SCALE, SIZE_SCALE, layout
 from carousel_env.solver.answer import SLOT_NAMES
 from carousel_env.solver.prepare import CARD_POINTS

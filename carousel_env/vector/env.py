@@ -52,8 +52,8 @@ import numpy as np
 
 from carousel_env.agents.baselines import Policy
 from carousel_env.agents.match import state_action
-from carousel_env.engine.cards import NUM_CARDS, hand_points
-from carousel_env.engine.errors import IllegalAction
+from carousel_env.core.cards import NUM_CARDS, hand_points
+from carousel_env.core.errors import IllegalAction
 from carousel_env.engine.game import GameState, deal_round, new_game, round_outcome
 from carousel_env.engine.scoring import GameResult, RoundScore
 from carousel_env.envs.aec import INFO_KEYS, NUM_FIXED_ACTIONS, action_name, round_rewards

@@ -76,7 +76,7 @@ from gymnasium.vector.utils import batch_space
 
 from carousel_env.agents.baselines import Policy
 from carousel_env.agents.registry import resolve_policy
-from carousel_env.engine.errors import IllegalAction
+from carousel_env.core.errors import IllegalAction
 from carousel_env.envs.aec import INFO_KEYS, action_name
 from carousel_env.envs.observation import upper_bounds
 from carousel_env.vector.env import WAIT, CarouselVectorEnv, FinishedGame, VectorStep

@@ -32,7 +32,7 @@ from pathlib import Path
 import torch
 
 from carousel_env.agents.match import play_match
-from carousel_env.engine.cards import Hand, Table, hand_str, table_str
+from carousel_env.core.cards import Hand, Table, hand_str, table_str
 from carousel_env.engine.game import ActionKind, GameState, allowed
 from carousel_env.engine.rules import carousel
 from carousel_env.envs import aec

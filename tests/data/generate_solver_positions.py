@@ -18,7 +18,7 @@ import json
 import random
 from pathlib import Path
 
-from carousel_env.engine.cards import hand_str, table_str
+from carousel_env.core.cards import hand_str, table_str
 from carousel_env.engine.game import ActionKind, Phase, allowed, apply, new_game, next_round
 from carousel_env.engine.rules import Rules, carousel, manipulation_rummy
 from carousel_env.solver import can_play

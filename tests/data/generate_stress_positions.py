@@ -24,7 +24,7 @@ import json
 import random
 from pathlib import Path
 
-from carousel_env.engine.cards import JOKER, hand_str, table_str
+from carousel_env.core.cards import JOKER, hand_str, table_str
 from carousel_env.engine.rules import carousel
 from tests.support import positions as gen
 
@@ -114,7 +114,7 @@ def main() -> None:
     for (peak, seconds), item in scored[: args.keep]:
         item["how"] += f" peak {peak:.1f} MiB {seconds:.2f} s"
         if not args.no_milp:
-            from carousel_env.engine.cards import parse_hand, parse_table
+            from carousel_env.core.cards import parse_hand, parse_table
             from tests.support.milp_reference import milp_best
 
             table, hand = parse_table(item["table"]), parse_hand(item["hand"])

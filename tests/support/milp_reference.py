@@ -90,7 +90,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import Bounds, LinearConstraint, milp
 
-from carousel_env.engine.cards import JOKER, NUM_CARDS, POINTS, TABLE_JOKER, Hand, Table, face, joker_as, make_card
+from carousel_env.core.cards import JOKER, NUM_CARDS, POINTS, TABLE_JOKER, Hand, Table, face, joker_as, make_card
 from carousel_env.engine.manipulation import Play
 from carousel_env.engine.melds import sort_meld
 from carousel_env.engine.rules import Rules

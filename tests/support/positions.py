@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from carousel_env.engine.cards import (
+from carousel_env.core.cards import (
     JOKER,
     NUM_CARDS,
     Hand,

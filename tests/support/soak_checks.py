@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from carousel_env.engine.cards import JOKER, card_str, is_table_joker, make_deck, meld_str, rank_of
+from carousel_env.core.cards import JOKER, card_str, is_table_joker, make_deck, meld_str, rank_of
 from carousel_env.engine.game import MAX_ROUNDS, ActionKind, GameState, Phase, allowed
 from carousel_env.engine.melds import is_valid_meld_cached
 from carousel_env.engine.rules import RoundBonus, Rules, Variant

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from carousel_env.engine.errors import CarouselError
+from carousel_env.core.errors import CarouselError
 from carousel_env.envs.config import EPISODES, REWARDS, EnvConfig
 from training.config import (  # the same strict loading as TrainConfig's (saving, printing: there too)
     ConfigError,

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from carousel_env.engine.cards import JOKER_POINTS
+from carousel_env.core.cards import JOKER_POINTS
 from carousel_env.solver.answer import choose, pack_suggestion, start
 from carousel_env.solver.build import MAX_MELDS, MAX_UNITS, assemble
 from carousel_env.solver.prepare import CARD_POINTS, MOST_CARD_POINTS, face_at, layout

@@ -27,7 +27,7 @@ import re
 import reprlib
 from collections.abc import Callable, Iterable
 
-from carousel_env.engine.errors import NotationError
+from carousel_env.core.errors import NotationError
 
 SUITS = "CDHS"
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")

@@ -1,0 +1,82 @@
+"""Validated configuration of the Gin Rummy env (see :mod:`carousel_env.games.gin_rummy.env`).
+
+Every bad value raises :class:`GinEnvConfigError` naming the offending key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+
+from carousel_env.core.errors import CarouselError
+from carousel_env.games.gin_rummy.rules import GameLength, GinRules, GinRulesError
+
+EPISODES = ("hand", "match")
+REWARDS = ("score", "result")
+RENDER_MODES = ("human", "ansi", "rgb_array")
+# Hands are worth tens of points: 1/100 keeps a hand's reward near [-1, 1].
+DEFAULT_REWARD_SCALE = {"score": 0.01, "result": 1.0}
+_RULE_KEYS = frozenset(f.name for f in fields(GinRules))
+
+
+class GinEnvConfigError(CarouselError):
+    """A bad Gin env configuration value; ``key`` names the offending key."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(f"gin_rummy env config {key!r}: {message}")
+        self.key = key
+
+
+@dataclass(frozen=True)
+class GinEnvConfig:
+    preset: str = "book"
+    rules_options: dict = field(default_factory=dict)  # GinRules options over the preset
+    k_knocks: int = 8
+    episode: str | None = None  # None: the rules' game ("match" for book, "hand" for openspiel)
+    reward: str = "score"
+    reward_scale: float | None = None  # None: DEFAULT_REWARD_SCALE[reward]
+    render_mode: str | None = None
+    render_observer: int | None = None
+    rules: GinRules = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        try:
+            rules = GinRules.from_options(self.preset, **self.rules_options)
+        except GinRulesError as exc:
+            raise GinEnvConfigError(exc.option, str(exc)) from None
+        object.__setattr__(self, "rules", rules)
+        if not isinstance(self.k_knocks, int) or isinstance(self.k_knocks, bool) or not 1 <= self.k_knocks <= 64:
+            raise GinEnvConfigError("k_knocks", f"must be an int from 1 to 64, got {self.k_knocks!r}")
+        episode = self.episode if self.episode is not None else rules.game.value
+        if episode not in EPISODES:
+            raise GinEnvConfigError("episode", f"must be one of {EPISODES}, got {self.episode!r}")
+        if episode == "match" and rules.game is GameLength.HAND:
+            raise GinEnvConfigError("episode", "'match' needs rules with game='match' (this preset plays single hands)")
+        object.__setattr__(self, "episode", episode)
+        if self.reward not in REWARDS:
+            raise GinEnvConfigError("reward", f"must be one of {REWARDS}, got {self.reward!r}")
+        if self.reward_scale is None:
+            object.__setattr__(self, "reward_scale", DEFAULT_REWARD_SCALE[self.reward])
+        elif (
+            isinstance(self.reward_scale, bool)
+            or not isinstance(self.reward_scale, (int, float))
+            or not self.reward_scale > 0
+        ):
+            raise GinEnvConfigError("reward_scale", f"must be a positive number, got {self.reward_scale!r}")
+        if self.render_mode is not None and self.render_mode not in RENDER_MODES:
+            raise GinEnvConfigError("render_mode", f"must be None or one of {RENDER_MODES}, got {self.render_mode!r}")
+        if self.render_observer is not None and self.render_observer not in (0, 1):
+            raise GinEnvConfigError("render_observer", f"must be None or a seat 0..1, got {self.render_observer!r}")
+
+    @classmethod
+    def from_kwargs(cls, **config: object) -> GinEnvConfig:
+        """The config from env keyword arguments: the env's keys, and any rules option by name."""
+        own = {f.name for f in fields(cls) if f.init and f.name != "rules_options"}
+        # The family's common key: Gin is heads-up only.
+        if "num_players" in config and config.pop("num_players") != 2:
+            raise GinEnvConfigError("num_players", "Gin Rummy is played by 2 players")
+        options = {key: config.pop(key) for key in list(config) if key in _RULE_KEYS}
+        unknown = sorted(set(config) - own)
+        if unknown:
+            known = ", ".join(sorted(own | _RULE_KEYS | {"num_players"}))
+            raise GinEnvConfigError(unknown[0], f"unknown key (known keys: {known})")
+        return cls(rules_options=options, **config)  # type: ignore[arg-type]

@@ -1,0 +1,395 @@
+"""Gin Rummy: a PettingZoo AEC environment.
+
+.. code-block:: python
+
+    import carousel_env
+
+    env = carousel_env.env(game="gin_rummy", preset="openspiel", render_mode="ansi")
+    env.reset(seed=42)
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, info = env.last()
+        action = None if termination or truncation else env.action_space(agent).sample(observation["action_mask"])
+        env.step(action)
+
+==================== ==========================================================
+Import               ``carousel_env.env(game="gin_rummy", **config)``, or ``carousel_env.games.gin_rummy.env``
+Registry             ``pettingzoo.make("aec", "carousel/gin_rummy_v0", **config)`` after ``import carousel_env``
+Agents               ``player_0``, ``player_1``
+Action space         ``Discrete(55 + k_knocks)``
+Observation space    ``Dict(observation=Box(0, 1, (size,), float32), action_mask=Box(0, 1, (55 + K,), int8))``
+==================== ==========================================================
+
+The rules are RULES.md's "Gin Rummy" (the engine: :mod:`carousel_env.games.gin_rummy.engine`).
+The knocker's arrangement is theirs to choose, because it decides what the opponent can lay
+off: the exact solver lists every qualifying arrangement and the env offers the first ``K``.
+The opponent's lay-offs and melds are then decided exactly by the engine (least deadwood,
+breaking their own melds where that helps) and reported in ``hand_results``.
+
+Configuration (keyword arguments, validated; a bad value raises ``GinEnvConfigError`` naming the key)
+----------------------------------------------------------------------------------------------------
+* ``preset`` ("book" | "openspiel" | "eaai") and any rules option of
+  :class:`~carousel_env.games.gin_rummy.rules.GinRules` by name (``knock_limit=7``...).
+* ``k_knocks`` (8): knock arrangements offered per decision (= slots ``K``).
+* ``episode`` (None = the rules' game: "match" for book and eaai, "hand" for openspiel):
+  "hand" ends the episode with the first hand.
+* ``reward`` ("score"): each hand's points as they are scored, ``reward_scale * (own - opponent's)``,
+  and the match bonuses at the end; "result": +1 / -1 / 0 at the end of the episode by the
+  totals (or the hand's points). ``reward_scale`` (None = 0.01 for score, 1.0 for result).
+* ``render_mode`` (None | "ansi" | "human" | "rgb_array"); ``render_observer`` (None = the
+  player to act).
+
+Actions
+-------
+========= ===================== =====================================================
+0         ``DRAW_STOCK``        draw the top card of the stock
+1         ``TAKE_UPCARD``       take the top card of the discard pile
+2         ``PASS``              pass on the first upcard, or at the wall
+3 + c     ``DISCARD`` card c    discard card c (the engine's index ``(rank - 1) * 4 + suit``)
+55 + k    ``KNOCK`` k           knock with arrangement k (observation slot k)
+========= ===================== =====================================================
+
+Knock arrangements are ordered: least deadwood first (gin first), then fewest cards the
+opponent might lay off on the melds (cards neither in the knocker's hand nor in the discard
+pile), then by discard and melds. An arrangement never leaves a card that could join its
+melds (that would only raise the knocker's count). A decision with a single legal action is
+not asked: the env takes it and reports it in ``env.unwrapped.auto_actions``.
+
+Observation
+-----------
+The global block (:data:`~carousel_env.games.gin_rummy.observation.GLOBAL_CHANNELS`): own hand,
+the upcard, the pile under it, the upcard taken this turn, the cards each player passed on
+and discarded, the cards the opponent took from the pile and still holds, the game's last
+knock (melds, lay-offs, and both hands once the hand is over), the phase, and the scalars
+to play, dealer, stock size, scores, hands won, own deadwood, may knock, knock limit, upcard
+draws and the opponent's pass on the first upcard. Then ``K`` knock slots: valid, deadwood,
+gin, lay-off spots, the discard, and the cards of sets and of runs. Nothing hidden is in it.
+
+Info (every agent, every step): ``num_auto_actions``, ``hands_ended``, ``hand_points`` (int64,
+per seat), ``game_over``. The detail is on the raw env: ``auto_actions`` and ``hand_results``
+(the engine's ``HandResult``: the knocker's arrangement, the opponent's ``Layoffs``, points).
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from functools import cache
+from typing import ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.logger import warn
+from pettingzoo import AECEnv
+
+from carousel_env.core.cards import NUM_CARDS, card_str
+from carousel_env.core.errors import IllegalAction
+from carousel_env.envkit.seats import AutoAction, GameSeeds, agent_names, register, wrap
+from carousel_env.games.gin_rummy import melds as gm
+from carousel_env.games.gin_rummy.config import GinEnvConfig
+from carousel_env.games.gin_rummy.engine import (
+    DRAW_STOCK,
+    PASS,
+    TAKE_UPCARD,
+    GinState,
+    HandResult,
+    Move,
+    MoveKind,
+    Phase,
+    apply,
+    knock_options,
+    legal_discards,
+    legal_kinds,
+    new_game,
+    next_hand,
+)
+from carousel_env.games.gin_rummy.observation import ObservationLayout, encode, layout
+from carousel_env.games.gin_rummy.rules import NUM_PLAYERS
+
+
+class GinAction(IntEnum):
+    DRAW_STOCK = 0
+    TAKE_UPCARD = 1
+    PASS = 2
+    FIRST_DISCARD = 3  # + card
+    FIRST_KNOCK = 3 + NUM_CARDS  # + slot
+
+
+NUM_FIXED_ACTIONS = int(GinAction.FIRST_KNOCK)
+INFO_KEYS = ("num_auto_actions", "hands_ended", "hand_points", "game_over")
+_FIXED = {
+    MoveKind.DRAW_STOCK: GinAction.DRAW_STOCK,
+    MoveKind.TAKE_UPCARD: GinAction.TAKE_UPCARD,
+    MoveKind.PASS: GinAction.PASS,
+}
+_FIXED_MOVES = {GinAction.DRAW_STOCK: DRAW_STOCK, GinAction.TAKE_UPCARD: TAKE_UPCARD, GinAction.PASS: PASS}
+
+
+def action_name(action: int) -> str:
+    if action < GinAction.FIRST_DISCARD:
+        return GinAction(action).name
+    if action < GinAction.FIRST_KNOCK:
+        return f"DISCARD {card_str(action - GinAction.FIRST_DISCARD)}"
+    return f"KNOCK_{action - GinAction.FIRST_KNOCK}"
+
+
+def ordered_knocks(state: GinState) -> list[tuple[gm.Arrangement, int]]:
+    """Every knock of the player to act, in the env's order, each with its lay-off spots."""
+    pile = gm.mask_of(state.discards)
+    everything = (1 << NUM_CARDS) - 1
+    ranked = []
+    for arrangement in knock_options(state):
+        melded = 0
+        for meld in arrangement.melds:
+            melded |= meld.mask
+        unseen = everything & ~pile & ~melded & ~state.hands[state.current] & ~(1 << arrangement.discard)
+        if state.phase is Phase.WALL:
+            unseen &= ~(1 << state.upcard)
+        spots = gm.layoff_spots(arrangement.melds, unseen)
+        ranked.append(((arrangement.deadwood, spots, arrangement.discard, arrangement.melds), (arrangement, spots)))
+    ranked.sort(key=lambda item: item[0])
+    return [pair for _, pair in ranked]
+
+
+def decision(state: GinState, k: int) -> tuple[np.ndarray, tuple]:
+    """The action mask of the player to act and the knock suggestions (arrangement, spots)."""
+    mask = np.zeros(NUM_FIXED_ACTIONS + k, np.int8)
+    if state.over:
+        return mask, ()
+    kinds = legal_kinds(state)
+    for kind, action in _FIXED.items():
+        if kind in kinds:
+            mask[action] = 1
+    for card in legal_discards(state):
+        mask[GinAction.FIRST_DISCARD + card] = 1
+    knocks: tuple = ()
+    if MoveKind.KNOCK in kinds:
+        knocks = tuple(ordered_knocks(state)[:k])
+        mask[GinAction.FIRST_KNOCK : GinAction.FIRST_KNOCK + len(knocks)] = 1
+    return mask, knocks
+
+
+def engine_move(action: int, knocks: tuple) -> Move:
+    """The engine's move for env ``action`` given the decision's knock suggestions."""
+    if action < GinAction.FIRST_DISCARD:
+        return _FIXED_MOVES[GinAction(action)]
+    if action < GinAction.FIRST_KNOCK:
+        return Move(MoveKind.DISCARD, action - GinAction.FIRST_DISCARD)
+    return Move(MoveKind.KNOCK, arrangement=knocks[action - GinAction.FIRST_KNOCK][0])
+
+
+@cache
+def _own_deadwood(hand: gm.Mask, eleven: bool) -> int:
+    return gm.deadwood_after_discard(hand) if eleven else gm.deadwood(hand)
+
+
+class raw_env(AECEnv):
+    """The bare Gin Rummy AEC environment (see the module docstring)."""
+
+    metadata: ClassVar[dict] = {
+        "name": "gin_rummy_v0",
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(self, render_mode: str | None = None, **config: object) -> None:
+        super().__init__()
+        self.config = GinEnvConfig.from_kwargs(render_mode=render_mode, **config)
+        self.render_mode = self.config.render_mode
+        self.rules = self.config.rules
+        k = self.config.k_knocks
+        self.possible_agents = agent_names(NUM_PLAYERS)
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self.observation_layout: ObservationLayout = layout(k)
+        self._num_actions = NUM_FIXED_ACTIONS + k
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (self.observation_layout.size,), dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, (self._num_actions,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self._num_actions) for a in self.possible_agents}
+        self._zero_mask = np.zeros(self._num_actions, np.int8)
+        self._seeds = GameSeeds()
+        self._state: GinState | None = None
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self.action_spaces[agent]
+
+    @property
+    def game_state(self) -> GinState:
+        """The engine state (full information: for tests, demos and debugging only)."""
+        assert self._state is not None, "call reset() first"
+        return self._state
+
+    @property
+    def knocks(self) -> tuple:
+        """The knock suggestions at the current decision: ``(arrangement, spots)`` per slot."""
+        return self._knocks
+
+    @property
+    def action_mask(self) -> np.ndarray:
+        return self._mask
+
+    @property
+    def auto_actions(self) -> tuple[AutoAction, ...]:
+        return tuple(self._auto)
+
+    @property
+    def hand_results(self) -> tuple[HandResult, ...]:
+        """The hands that ended in the last step (or reset), in order."""
+        return tuple(self._hands)
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self.game_seed = self._seeds.next(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self._auto: list[AutoAction] = []
+        self._hands: list[HandResult] = []
+        self._last_step: tuple[str, int, str] | None = None
+        self._state = new_game(self.rules, self.game_seed)
+        self._settle()
+        self._finish_step()
+
+    def observe(self, agent: str) -> dict:
+        obs = self._obs_cache.get(agent)
+        if obs is None:
+            seat = self._seat[agent]
+            state = self._state
+            acting = seat == state.current and not self._over
+            eleven = state.phase is Phase.DISCARD and seat == state.current
+            own = _own_deadwood(state.hands[seat], eleven)
+            vec = encode(state, seat, self._knocks if acting else (), own, self.observation_layout)
+            obs = {"observation": vec, "action_mask": self._mask if acting else self._zero_mask}
+            self._obs_cache[agent] = obs
+        return obs
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        move = self._decode(agent, action)
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._auto, self._hands = [], []
+        self._last_step = (agent, int(action), self._describe(int(action)))
+        self._state = apply(self._state, move)
+        self._settle()
+        self._finish_step()
+        if self.render_mode == "human":
+            self.render()
+
+    def _decode(self, agent: str, action: int | None) -> Move:
+        if action is None or not 0 <= int(action) < self._num_actions:
+            raise IllegalAction(f"{agent}: action must be an int in 0..{self._num_actions - 1}, got {action!r}")
+        a = int(action)
+        if not self._mask[a]:
+            legal = ", ".join(action_name(i) for i in np.flatnonzero(self._mask))
+            raise IllegalAction(f"{agent}: action {a} ({action_name(a)}) is not legal now; legal: {legal}")
+        return engine_move(a, self._knocks)
+
+    def _describe(self, action: int) -> str:
+        if action >= GinAction.FIRST_KNOCK:
+            return str(engine_move(action, self._knocks))
+        return action_name(action)
+
+    def _settle(self) -> None:
+        """Advance to a real decision or the end: score and deal hand ends, and take every
+        decision with a single legal action (reported in ``auto_actions``)."""
+        self._obs_cache: dict[str, dict] = {}
+        while True:
+            state = self._state
+            if state.over:
+                self._hand_over(state.last_hand, state)
+                if state.phase is Phase.GAME_OVER or self.config.episode == "hand":
+                    self._over = True
+                    self._mask, self._knocks = self._zero_mask, ()
+                    self.terminations = dict.fromkeys(self.agents, True)
+                    return
+                self._state = next_hand(state)
+                continue
+            self._mask, self._knocks = decision(state, self.config.k_knocks)
+            self._over = False
+            legal = np.flatnonzero(self._mask)
+            if len(legal) != 1:
+                return
+            only = int(legal[0])
+            self._auto.append(AutoAction(self.possible_agents[state.current], only, self._describe(only)))
+            self._state = apply(state, engine_move(only, self._knocks))
+
+    def _hand_over(self, result: HandResult, state: GinState) -> None:
+        self._hands.append(result)
+        scale = self.config.reward_scale
+        paid = [0.0, 0.0]
+        ends = state.phase is Phase.GAME_OVER or self.config.episode == "hand"
+        if self.config.reward == "score":
+            for points in [result.points] + ([state.game_result.bonuses] if state.game_result else []):
+                paid = [paid[s] + scale * (points[s] - points[1 - s]) for s in range(NUM_PLAYERS)]
+        elif ends:
+            final = state.game_result.totals if state.game_result else result.points
+            sign = (final[0] > final[1]) - (final[0] < final[1])
+            paid = [scale * sign, -scale * sign]
+        for seat, agent in enumerate(self.possible_agents):
+            self.rewards[agent] += paid[seat]
+
+    def _finish_step(self) -> None:
+        points = np.zeros(NUM_PLAYERS, np.int64)
+        for result in self._hands:
+            points += result.points
+        game_over = self._state.phase is Phase.GAME_OVER and bool(self._hands)
+        values = (len(self._auto), len(self._hands), points, game_over)
+        self.infos = {a: dict(zip(INFO_KEYS, (*values[:2], points.copy(), game_over))) for a in self.agents}
+        current = self._state.current
+        self.agent_selection = self.possible_agents[current if current >= 0 else 0]
+        self._accumulate_rewards()
+        self._deads_step_first()
+
+    def render(self):
+        if self.render_mode is None:
+            warn("You are calling render method without specifying any render mode.")
+            return None
+        if self._state is None:
+            return None
+        observer = self.config.render_observer
+        if observer is None:
+            observer = max(self._state.current, 0)
+        if self.render_mode == "rgb_array":
+            from carousel_env.games.gin_rummy.render import draw_state
+
+            return draw_state(self._state, observer, self._last_step, tuple(self._auto))
+        text = self._render_text(observer)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def _render_text(self, observer: int) -> str:
+        from carousel_env.games.gin_rummy.render import render_text
+
+        lines = [render_text(self._state, observer)]
+        if self._last_step is not None:
+            agent, _, name = self._last_step
+            lines.append(f"Last action: {agent} {name}")
+        for agent, _, name in self._auto:
+            lines.append(f"  then (only choice): {agent} {name}")
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        """Nothing to release: rendering keeps no window or image between calls."""
+
+
+def env(**config: object) -> AECEnv:
+    """The Gin Rummy AEC env wrapped like PettingZoo's classic games."""
+    return wrap(raw_env(**config))
+
+
+register("carousel/gin_rummy_v0", "carousel_env.games.gin_rummy.env:env")
+
+__all__ = ["GinAction", "action_name", "decision", "engine_move", "env", "raw_env"]

@@ -1,0 +1,150 @@
+"""Gin Rummy's observation: every public fact and the observer's own hand, nothing hidden.
+
+A float32 vector ``[global block][K knock slots of SLOT_SIZE]``, every value in [0, 1].
+Card channels are 52 wide and use the engine's card index ``(rank - 1) * 4 + suit`` (suits
+C D H S); "own" and "opp" are relative to the observer.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from carousel_env.core.cards import NUM_CARDS
+from carousel_env.games.gin_rummy import melds as gm
+from carousel_env.games.gin_rummy.engine import GinState, HandEnd, Phase
+from carousel_env.games.gin_rummy.rules import MAX_KNOCK_LIMIT, OPENSPIEL_UPCARD_DRAWS
+
+STOCK_AT_DEAL = NUM_CARDS - 21  # 10 + 10 dealt and the upcard
+SCORE_SCALE = 100.0  # points and deadwood are divided by it
+PHASES = tuple(Phase)
+
+# (name, width): the global block, in order (docs: the env's module docstring).
+GLOBAL_CHANNELS: tuple[tuple[str, int], ...] = (
+    ("hand", NUM_CARDS),  # own hand
+    ("upcard", NUM_CARDS),  # the top of the discard pile
+    ("pile", NUM_CARDS),  # the cards under it
+    ("taken", NUM_CARDS),  # the upcard the observer took this turn
+    ("own_declined", NUM_CARDS),  # upcards passed on or drawn over
+    ("own_discarded", NUM_CARDS),
+    ("opp_known", NUM_CARDS),  # taken from the pile by the opponent and still held
+    ("opp_declined", NUM_CARDS),
+    ("opp_discarded", NUM_CARDS),
+    ("last_knock_melds", NUM_CARDS),  # the game's last knock: the knocker's melds
+    ("last_layoffs", NUM_CARDS),  # ... the cards laid off on them
+    ("last_hands", NUM_CARDS),  # ... every card the two hands showed (the hand over)
+    ("phase", len(PHASES)),
+    ("scalars", 12),
+)
+SLOT_CHANNELS: tuple[tuple[str, int], ...] = (
+    ("valid", 1),
+    ("deadwood", 1),  # / knock limit 10
+    ("gin", 1),
+    ("layoff_spots", 1),  # / 20: cards the opponent might lay off
+    ("discard", NUM_CARDS),
+    ("set_cards", NUM_CARDS),
+    ("run_cards", NUM_CARDS),
+)
+SCALARS = (
+    "to_play",
+    "dealer",
+    "stock",
+    "own_score",
+    "opp_score",
+    "own_hands_won",
+    "opp_hands_won",
+    "own_deadwood",
+    "can_knock",
+    "knock_limit",
+    "upcard_draws",
+    "opp_passed_first_upcard",
+)
+
+
+class ObservationLayout(NamedTuple):
+    """Where each channel lies: ``offsets[name] = (start, stop)`` in the global block, and
+    slot ``k`` starting at ``global_size + k * slot_size``."""
+
+    offsets: dict
+    slot_offsets: dict
+    global_size: int
+    slot_size: int
+    k: int
+
+    @property
+    def size(self) -> int:
+        return self.global_size + self.k * self.slot_size
+
+
+def _offsets(channels) -> tuple[dict, int]:
+    offsets, at = {}, 0
+    for name, width in channels:
+        offsets[name] = (at, at + width)
+        at += width
+    return offsets, at
+
+
+def layout(k: int) -> ObservationLayout:
+    offsets, size = _offsets(GLOBAL_CHANNELS)
+    slot_offsets, slot_size = _offsets(SLOT_CHANNELS)
+    return ObservationLayout(offsets, slot_offsets, size, slot_size, k)
+
+
+def _cards(out: np.ndarray, start: int, mask: int) -> None:
+    for card in gm.cards_of(mask):
+        out[start + card] = 1.0
+
+
+def encode(state: GinState, seat: int, knocks: tuple, own_deadwood: int, lay: ObservationLayout) -> np.ndarray:
+    """The observation of ``seat``; ``knocks`` are the knock suggestions (when it acts)."""
+    out = np.zeros(lay.size, np.float32)
+    at = {name: start for name, (start, _) in lay.offsets.items()}
+    opp = 1 - seat
+    _cards(out, at["hand"], state.hands[seat])
+    if state.upcard >= 0 and not state.over:
+        out[at["upcard"] + state.upcard] = 1.0
+        _cards(out, at["pile"], gm.mask_of(state.discards[:-1]))
+    else:
+        _cards(out, at["pile"], gm.mask_of(state.discards))
+    if state.taken >= 0 and state.current == seat:
+        out[at["taken"] + state.taken] = 1.0
+    _cards(out, at["own_declined"], state.declined[seat])
+    _cards(out, at["own_discarded"], state.discarded[seat])
+    _cards(out, at["opp_known"], state.known[opp])
+    _cards(out, at["opp_declined"], state.declined[opp])
+    _cards(out, at["opp_discarded"], state.discarded[opp])
+    last = state.last_hand
+    if last is not None and last.end in (HandEnd.KNOCK, HandEnd.GIN):
+        for meld in last.arrangement.melds:
+            _cards(out, at["last_knock_melds"], meld.mask)
+        _cards(out, at["last_layoffs"], gm.mask_of(card for card, _ in last.layoffs.laid_off))
+    if last is not None and state.over:
+        _cards(out, at["last_hands"], gm.mask_of(last.hands[0]) | gm.mask_of(last.hands[1]))
+    out[at["phase"] + PHASES.index(state.phase)] = 1.0
+    scalars = (
+        float(state.current == seat),
+        float(state.dealer == seat),
+        state.stock_size / STOCK_AT_DEAL,
+        min(state.scores[seat] / SCORE_SCALE, 1.0),
+        min(state.scores[opp] / SCORE_SCALE, 1.0),
+        min(state.hands_won[seat] / 10.0, 1.0),
+        min(state.hands_won[opp] / 10.0, 1.0),
+        min(own_deadwood / SCORE_SCALE, 1.0),
+        float(bool(knocks)),
+        state.rules.knock_limit / MAX_KNOCK_LIMIT,
+        min(state.upcard_draws / OPENSPIEL_UPCARD_DRAWS, 1.0),
+        float(state.passed[opp]),
+    )
+    out[at["scalars"] : at["scalars"] + len(scalars)] = scalars
+    for k, (arrangement, spots) in enumerate(knocks):
+        base = lay.global_size + k * lay.slot_size
+        slot = {name: base + start for name, (start, _) in lay.slot_offsets.items()}
+        out[slot["valid"]] = 1.0
+        out[slot["deadwood"]] = arrangement.deadwood / MAX_KNOCK_LIMIT
+        out[slot["gin"]] = float(arrangement.deadwood == 0)
+        out[slot["layoff_spots"]] = min(spots / 20.0, 1.0)
+        out[slot["discard"] + arrangement.discard] = 1.0
+        for meld in arrangement.melds:
+            _cards(out, slot["run_cards" if meld.is_run else "set_cards"], meld.mask)
+    return out

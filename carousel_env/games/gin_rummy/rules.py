@@ -1,0 +1,116 @@
+"""The options and presets of Gin Rummy (RULES.md, "Gin Rummy").
+
+The default is the book (source 004); ``openspiel`` plays OpenSpiel's ``gin_rummy`` with its
+default parameters, so that games can run in lock-step with it; ``eaai`` plays the EAAI 2021
+challenge's rules. ``GinRules(preset="openspiel", knock_limit=7)`` starts from a preset and
+changes one option. A bad option or value raises :class:`GinRulesError` naming it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from enum import Enum
+
+from carousel_env.core.errors import CarouselError
+
+NUM_PLAYERS = 2
+HAND_SIZE = 10
+MAX_KNOCK_LIMIT = 10  # "more than ten must wait" (RULES.md): a limit above 10 is not Gin
+OPENSPIEL_UPCARD_DRAWS = 50  # OpenSpiel ends the hand at its 50th upcard draw after the first turn
+OPENSPIEL_RETURNED_UPCARDS = 2  # ... or when two discards in a row return the upcard just taken
+
+
+class GinRulesError(CarouselError):
+    """A bad Gin Rummy rules option; ``option`` names it."""
+
+    def __init__(self, option: str, message: str) -> None:
+        super().__init__(f"gin rummy rules {option!r}: {message}")
+        self.option = option
+
+
+class GameLength(str, Enum):
+    MATCH = "match"  # hands until a player reaches the target (source 004)
+    HAND = "hand"  # every hand is a game of its own (the reference engines)
+
+
+class StockEnd(str, Enum):
+    DEAD = "dead"  # the book: a discard with 2 cards left in the stock ends the hand, nobody scores
+    WALL = "wall"  # OpenSpiel: the next player may knock with the upcard, or pass and end it
+
+
+@dataclass(frozen=True)
+class GinRules:
+    """Every Gin Rummy option of RULES.md; the defaults are the book's."""
+
+    knock_limit: int = 10
+    gin_bonus: int = 20
+    undercut_bonus: int = 10
+    tie_is_undercut: bool = True
+    discard_taken_upcard: bool = False
+    game: GameLength = GameLength.MATCH
+    target: int = 100
+    match_bonuses: bool = True  # game 100, shutout 100 more, line 20 per hand won
+    first_dealer: int | None = None  # None: drawn from the game's seed; then the deal alternates
+    stock_end: StockEnd = StockEnd.DEAD
+    upcard_limits: bool = False  # OpenSpiel's two limits on upcard draws (see OPENSPIEL_*)
+
+    def __post_init__(self) -> None:
+        for name in ("knock_limit", "gin_bonus", "undercut_bonus", "target"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise GinRulesError(name, f"must be an int, got {value!r}")
+        if not 0 <= self.knock_limit <= MAX_KNOCK_LIMIT:
+            raise GinRulesError("knock_limit", f"must be from 0 to {MAX_KNOCK_LIMIT}, got {self.knock_limit}")
+        for name in ("gin_bonus", "undercut_bonus"):
+            if not 0 <= getattr(self, name) <= 1000:
+                raise GinRulesError(name, f"must be from 0 to 1000, got {getattr(self, name)}")
+        if not 1 <= self.target <= 10_000:
+            raise GinRulesError("target", f"must be from 1 to 10000, got {self.target}")
+        for name in ("tie_is_undercut", "discard_taken_upcard", "match_bonuses", "upcard_limits"):
+            if not isinstance(getattr(self, name), bool):
+                raise GinRulesError(name, f"must be true or false, got {getattr(self, name)!r}")
+        if self.first_dealer is not None and (
+            not isinstance(self.first_dealer, int)
+            or isinstance(self.first_dealer, bool)
+            or self.first_dealer not in (0, 1)
+        ):
+            raise GinRulesError(
+                "first_dealer", f"must be None (drawn from the seed), 0 or 1, got {self.first_dealer!r}"
+            )
+        object.__setattr__(self, "game", _member(GameLength, "game", self.game))
+        object.__setattr__(self, "stock_end", _member(StockEnd, "stock_end", self.stock_end))
+
+    @classmethod
+    def from_options(cls, preset: str = "book", **options: object) -> GinRules:
+        """The rules of ``preset`` with ``options`` changed (names as the fields)."""
+        if preset not in PRESETS:
+            raise GinRulesError("preset", f"unknown preset {preset!r} (presets: {', '.join(PRESETS)})")
+        known = {f.name for f in fields(cls)}
+        for name in options:
+            if name not in known:
+                raise GinRulesError(name, f"unknown option (options: {', '.join(sorted(known))})")
+        return replace(PRESETS[preset], **options)
+
+
+def _member(enum: type[Enum], option: str, value: object):
+    try:
+        return enum(value)
+    except ValueError:
+        choices = ", ".join(repr(m.value) for m in enum)
+        raise GinRulesError(option, f"must be one of {choices}, got {value!r}") from None
+
+
+PRESETS: dict[str, GinRules] = {
+    "book": GinRules(),
+    "openspiel": GinRules(
+        gin_bonus=25,
+        undercut_bonus=25,
+        tie_is_undercut=False,
+        discard_taken_upcard=True,
+        game=GameLength.HAND,
+        first_dealer=1,  # OpenSpiel's player 0 always acts first: the non-dealer
+        stock_end=StockEnd.WALL,
+        upcard_limits=True,
+    ),
+    "eaai": GinRules(gin_bonus=25, undercut_bonus=25, match_bonuses=False),
+}
