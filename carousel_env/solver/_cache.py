@@ -5,7 +5,7 @@ numba checks a cached function against its own source file only, not against the
 of the functions compiled into it: after an edit to ``states.py`` alone,
 ``pipeline.solve_packed`` would go on running the old transitions from its cache, silently.
 So a stamp of every source the compiled code is built from (this package with its
-subpackages, and ``carousel_env/engine/cards.py``, whose constants it embeds) is kept
+subpackages, and ``carousel_env/core/cards.py``, whose constants it embeds) is kept
 beside the cache, and the whole cache is dropped when the stamp changes. The cache is
 numba's default: the ``__pycache__`` folder beside the sources, one per folder of this
 package (the stamp is kept in the top one). Elsewhere (``NUMBA_CACHE_DIR``, or a read-only
@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 
 _HERE = Path(__file__).resolve().parent
 _PACKAGES = _HERE.parent  # carousel_env: the stamp names each source by its path from here
-_SOURCES = (*sorted(_HERE.rglob("*.py")), _PACKAGES / "engine" / "cards.py")
+_SOURCES = (*sorted(_HERE.rglob("*.py")), _PACKAGES / "core" / "cards.py")
 # The vector env's compiled turns embed the solver's code and the constants of the engine's
 # turns and scoring and of the observation layout: its cache depends on all of them.
 VECTOR_CACHE = _PACKAGES / "vector" / "__pycache__"

@@ -1,0 +1,88 @@
+"""Every registered game through the same checks: PettingZoo's api, seed and render tests,
+and a slice of random games whose observations, masks and rewards are checked."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, render_test, seed_test
+
+import carousel_env
+from carousel_env.core.registry import GAMES, UnknownGame, game_spec
+
+# A short episode per game keeps these quick; each game's own tests cover the long ones.
+QUICK = {
+    "carousel": {"num_players": 3, "episode": "round"},
+    "gin_rummy": {"episode": "hand"},
+}
+
+
+def test_every_registered_game_has_a_quick_config():
+    assert set(QUICK) == set(GAMES)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_api(game):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # Dict observation spaces draw advisory warnings
+        api_test(carousel_env.env(game=game, **QUICK[game]), num_cycles=25)
+        api_test(carousel_env.raw_env(game=game, **QUICK[game]), num_cycles=25)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_seed(game):
+    seed_test(lambda: carousel_env.env(game=game, **QUICK[game]), num_cycles=20)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_render(game, capsys):
+    def is_picture(image):
+        return image.shape[0] > 100 and image.shape[1] > 100
+
+    render_test(
+        lambda render_mode=None: carousel_env.env(game=game, render_mode=render_mode, **QUICK[game]),
+        custom_tests={"ansi": lambda text: "player" in text.lower(), "rgb_array": is_picture},
+    )
+    assert capsys.readouterr().out  # "human" printed
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_registered_with_pettingzoo(game):
+    import pettingzoo
+
+    carousel_env.env(game=game, **QUICK[game])  # importing the env registers it
+    env = pettingzoo.make("aec", game_spec(game).pettingzoo_id, **QUICK[game])
+    env.reset(seed=0)
+    assert env.unwrapped.metadata["name"] == f"{game}_v0"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_soak_slice(game):
+    """Random games: observations in their space, masks non-empty for the agent to act and
+    empty for the others, rewards summing to zero."""
+    env = carousel_env.env(game=game, **QUICK[game])
+    rng = np.random.default_rng(0)
+    for seed in range(20):
+        env.reset(seed=seed)
+        total = dict.fromkeys(env.possible_agents, 0.0)
+        for agent in env.agent_iter():
+            observation, reward, termination, truncation, _ = env.last()
+            total[agent] += reward
+            assert env.observation_space(agent).contains(observation)
+            for other in env.agents:
+                if other != agent:
+                    assert not env.observe(other)["action_mask"].any()
+            if termination or truncation:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            assert len(legal) >= 2  # a single legal action is taken by the env
+            env.step(int(rng.choice(legal)))
+        assert sum(total.values()) == pytest.approx(0, abs=1e-9)
+
+
+def test_unknown_game_is_named():
+    with pytest.raises(UnknownGame, match="unknown game 'gin' \\(games: carousel, gin_rummy\\)"):
+        carousel_env.env(game="gin")
