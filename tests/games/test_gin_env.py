@@ -192,7 +192,8 @@ def test_the_observation_holds_nothing_hidden():
 
 def test_observation_shows_the_opponents_taken_upcard():
     rules = dataclasses.replace(GinRules(), first_dealer=1)
-    top = tuple(parse_hand(c)[0] for c in "AS 2S 3S 4H 5H 6H 9C 9D KS QD AC 2C 3C 4C 5D 6D 7D 8S 9S 10S JH".split())
+    dealt = "AS 2S 3S 4H 5H 6H 9C 9D KS QD  AC 2C 3C 4C 5D 6D 7D 8S 9S 10S  JH"
+    top = tuple(parse_hand(c)[0] for c in dealt.split())
     state = ge.new_game(rules, 0, deck=top + tuple(c for c in range(52) if c not in top))
     state = ge.apply(state, ge.TAKE_UPCARD)
     state = ge.apply(state, ge.Move(ge.MoveKind.DISCARD, parse_hand("KS")[0]))

@@ -84,9 +84,8 @@ def deadwood_problems(state: GinState) -> list[str]:
         cards = gm.cards_of(state.hands[seat])
         if len(cards) == 10 and gm.deadwood(state.hands[seat]) != gin_brute.min_deadwood(cards):
             problems.append(f"player {seat}'s deadwood {gm.deadwood(state.hands[seat])} is not brute force's")
-        if len(cards) == 11 and gm.deadwood_after_discard(state.hands[seat]) != gin_brute.min_deadwood_after_discard(
-            cards
-        ):
+        eleven = len(cards) == 11
+        if eleven and gm.deadwood_after_discard(state.hands[seat]) != gin_brute.min_deadwood_after_discard(cards):
             problems.append(f"player {seat}'s 11-card deadwood is not brute force's")
     return problems
 
