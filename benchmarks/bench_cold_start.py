@@ -15,7 +15,7 @@ round measures them in turn (cold then warm, tree after tree), so that a loaded 
 drift reaches all alike. ``--attribute``: also, in the cold runs, the compile time of every
 jitted function (numba's ``numba:compile`` events: ``incl`` includes the functions it
 compiled while typing, ``excl`` does not), with its number of signatures, and the time per
-compiler pass kind. ``--vector``: the vector env instead (``import carousel_env.vector``,
+compiler pass kind. ``--vector``: the vector env instead (``import carousel_env.games.carousel.vector``,
 ``CarouselVectorEnv(16)`` and its ``reset``, its first ``step``). ``--train``: the quick
 start's training run instead (``tasks.py train``'s config, no evaluation), to the end of
 its first update: ``reset`` is then loading the config (next to nothing) and ``step`` the
@@ -35,7 +35,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 # A position from a game whose sweep passes the states after which witnesses are tried
-# (``carousel_env.solver.WITNESS_AFTER_STATES``), as about 2.5% of game positions do.
+# (``carousel_env.games.carousel.solver.WITNESS_AFTER_STATES``), as about 2.5% of game positions do.
 CROWDED_TABLE = "AC AD AH | 2C 2D 2H | 4C 4H 4S | 9D 9H 9S | 8C 9C 10C JC QC | JD QD KD | 6H 7H 8H | 10H JH QH KH"
 CROWDED_TABLE += " | AS 2S 3S | 6S 7S 8S | 10S JS QS KS"
 CROWDED_HAND = "3D 5C 6C 6D JK"
@@ -45,7 +45,7 @@ def _vector_phases() -> tuple[float, float]:
     """The vector env's phases after its import: (build and reset done, first step done)."""
     import numpy as np
 
-    from carousel_env.vector import CarouselVectorEnv
+    from carousel_env.games.carousel.vector import CarouselVectorEnv
 
     venv = CarouselVectorEnv(16)
     step = venv.reset(seed=0)
@@ -121,7 +121,7 @@ def _child(attribute: bool, vector: bool = False, training: bool = False) -> Non
         t2, t3 = _train_phases()
         c3 = time.process_time()
     elif vector:
-        import carousel_env.vector  # the kernel's module, and with it the solver
+        import carousel_env.games.carousel.vector  # the kernel's module, and with it the solver
 
         t1 = time.perf_counter()
         t2, t3 = _vector_phases()
@@ -137,8 +137,8 @@ def _child(attribute: bool, vector: bool = False, training: bool = False) -> Non
         env.step(int(mask.nonzero()[0][-1]))  # the last legal action: a solver suggestion when there is one
         c3, t3 = time.process_time(), time.perf_counter()
     from carousel_env.core.cards import parse_hand, parse_table
-    from carousel_env.engine.rules import carousel
-    from carousel_env.solver import solve
+    from carousel_env.games.carousel.engine.rules import carousel
+    from carousel_env.games.carousel.solver import solve
 
     solve(parse_table(CROWDED_TABLE), parse_hand(CROWDED_HAND), carousel(2))
     c4, t4 = time.process_time(), time.perf_counter()

@@ -87,8 +87,8 @@ def main(argv: list[str] | None = None) -> int:
         )
 
     if args.round_robin:
-        from carousel_env.agents.match import round_robin
-        from carousel_env.agents.registry import policy_names
+        from carousel_env.games.carousel.agents.match import round_robin
+        from carousel_env.games.carousel.agents.registry import policy_names
 
         for match in round_robin(list(policy_names()), games=args.round_robin):
             a, b = match.names

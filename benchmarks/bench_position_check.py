@@ -45,8 +45,8 @@ def main() -> int:
     if (args.n is not None and args.n < 1) or args.repeat < 1:
         ap.error("--n and --repeat must be at least 1")
 
-    from carousel_env.engine.positions import check_position
-    from carousel_env.solver import solve
+    from carousel_env.games.carousel.engine.positions import check_position
+    from carousel_env.games.carousel.solver import solve
 
     first_solve()  # loads the compiled code (start-up is bench_solver's to measure)
     sets = position_sets(len(stored_positions()) if args.n is None else args.n)

@@ -5,7 +5,7 @@
 
 For each budget (determinizations per candidate action) and table size, one search
 player plays ``--games`` full games against ``smart`` at every other seat with
-``carousel_env.agents.match.play_match`` (seats rotate every game; game ``g`` is dealt with
+``carousel_env.games.carousel.agents.match.play_match`` (seats rotate every game; game ``g`` is dealt with
 ``seed + g``). Printed: the search player's win rate with its 95% Wilson interval beside
 the fair share (1 / players), its mean final total minus the mean of the others', the
 milliseconds it spends per searched decision (decisions with one legal action are the
@@ -22,9 +22,9 @@ import time
 
 import numpy as np
 
-from carousel_env.agents.match import play_match
-from carousel_env.agents.search import SearchPlayer
-from carousel_env.engine.information import SeatView
+from carousel_env.games.carousel.agents.match import play_match
+from carousel_env.games.carousel.agents.search import SearchPlayer
+from carousel_env.games.carousel.engine.information import SeatView
 
 Z_95 = 1.959963984540054
 

@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 from benchmarks.solver_startup import first_solve
-from carousel_env.solver import solve_counts
+from carousel_env.games.carousel.solver import solve_counts
 from tests.support.stored import StoredPosition, agent_positions, hard_positions, stored_positions
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -73,7 +73,7 @@ def position_sets(
 def time_set(items: list[StoredPosition], milp_n: int, block: int) -> tuple[list[float], list[float]]:
     """Seconds per position of the solver on ``items``, and of the MILP (both objectives) on
     the first ``milp_n`` of them, timed in alternating blocks of ``block`` positions."""
-    from carousel_env.solver import solve
+    from carousel_env.games.carousel.solver import solve
 
     if milp_n:
         from tests.support.milp_reference import milp_best

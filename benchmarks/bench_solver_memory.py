@@ -19,7 +19,7 @@ resident set instead, per solve, in worker subprocesses (``--batch`` positions e
   answer), in KiB of 4 KiB pages. Pages an array allocates but never writes do not count
   (they take no memory either).
 
-The worker first makes one solve (``benchmarks.solver_startup``) so that the compiled
+The worker (``tests.support.solver_memory``) first makes one solve so that the compiled
 code, loaded or compiled then, is in the baseline and not in the first position's figure;
 each position is solved twice and the second figure kept (a first crowded table loads the
 witnesses' compiled code, megabytes that are not the solve's). Sets: ``agent``
@@ -41,117 +41,10 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 from benchmarks.bench_solver import pct
 from tests.data.generate_stress_positions import OUT as STRESS
-
-ROOT = Path(__file__).resolve().parents[1]
-MMAP_THRESHOLD = str(128 * 1024)
-
-
-def _status_kib(field: str) -> int:
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    raise RuntimeError(f"no {field} in /proc/self/status")
-
-
-class PeakResident:
-    """The resident-set peak of a block over the resident set before it, in KiB (the module
-    docstring: ``malloc_trim``, ``VmRSS``, ``VmHWM`` reset by ``clear_refs``). Run with
-    ``MALLOC_MMAP_THRESHOLD_`` at :data:`MMAP_THRESHOLD`, as the workers are, for freed
-    arrays to leave the resident set."""
-
-    def __enter__(self) -> PeakResident:
-        import ctypes
-
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-        self.base_kib = _status_kib("VmRSS")
-        with open("/proc/self/clear_refs", "w") as f:
-            f.write("5")
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.peak_kib = _status_kib("VmHWM") - self.base_kib
-
-    @property
-    def mib(self) -> float:
-        return self.peak_kib / 1024
-
-
-def worker(full_sweep_states: int | None) -> None:
-    """Reads JSON lines ``{"table", "hand", "decks", "variant"}`` (and ``"players"`` where
-    the line names them) on stdin; writes one JSON line per position: ``{"i", "peak_kib",
-    "seconds", "base_kib"}``. ``full_sweep_states``: the solver's budget for this worker."""
-    from benchmarks.solver_startup import first_solve
-    from carousel_env import solver
-    from carousel_env.core.cards import parse_hand, parse_table
-    from carousel_env.solver import solve
-    from tests.support.stored import rules_of
-
-    if full_sweep_states is not None:
-        # solve reads the module's constant at each call (the vector kernel freezes it: not used here)
-        solver.FULL_SWEEP_STATES = full_sweep_states
-    first_solve()
-    for i, line in enumerate(sys.stdin):
-        item = json.loads(line)
-        table, hand, rules = (
-            parse_table(item["table"]),
-            parse_hand(item["hand"]),
-            rules_of(item["variant"], item["decks"], item.get("players")),
-        )
-        for _ in range(2):  # the second: a first crowded table loads (or compiles) the witnesses
-            with PeakResident() as peak:
-                start = time.perf_counter()
-                solve(table, hand, rules, check_position=False)
-                seconds = time.perf_counter() - start
-        row = {"i": i, "peak_kib": peak.peak_kib, "seconds": seconds, "base_kib": peak.base_kib}
-        print(json.dumps(row), flush=True)
-
-
-def measure(
-    lines: list[str], batch: int, timeout: float | None = None, full_sweep_states: int | None = None
-) -> list[dict]:
-    """One row per position (``worker``'s), ``i`` its index in ``lines``; with ``timeout``
-    (seconds per worker), a position whose worker ran past it gets ``{"i", "timeout": True}``
-    and the rest of its batch goes to a new worker. ``full_sweep_states``: the solver's
-    unpruned-sweep budget in the workers (None: the solver's own)."""
-    budget = [] if full_sweep_states is None else ["--full-sweep-states", str(full_sweep_states)]
-    env = dict(os.environ, MALLOC_MMAP_THRESHOLD_=MMAP_THRESHOLD, PYTHONPATH=str(ROOT))
-    results: list[dict] = []
-    start = 0
-    while start < len(lines):
-        chunk = lines[start : start + batch]
-        try:
-            out = subprocess.run(
-                [sys.executable, "-m", "benchmarks.bench_solver_memory", "--worker", *budget],
-                input="\n".join(chunk) + "\n",
-                env=env,
-                cwd=ROOT,
-                capture_output=True,
-                text=True,
-                check=True,
-                timeout=timeout,
-            ).stdout
-            done = False
-        except subprocess.TimeoutExpired as e:
-            out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
-            done = True
-        rows = [json.loads(row) for row in out.splitlines() if row.strip()]
-        for item in rows:
-            item["i"] += start
-            results.append(item)
-        if done:  # the position after the last row ran past the timeout
-            results.append({"i": start + len(rows), "timeout": True})
-            start += len(rows) + 1
-        else:
-            start += len(chunk)
-    return results
+from tests.support.solver_memory import measure
 
 
 def position_sets(names: list[str], n: int | None) -> list[tuple[str, list[str]]]:
@@ -176,7 +69,6 @@ def position_sets(names: list[str], n: int | None) -> list[tuple[str, list[str]]
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--sets", nargs="+", default=["agent", "stored", "stress"], choices=["agent", "stored", "stress"])
     ap.add_argument("--n", type=int, default=None, help="first N positions of each set")
     ap.add_argument("--batch", type=int, default=100, help="positions per worker process")
@@ -192,9 +84,6 @@ def main() -> int:
     args = ap.parse_args()
     if any(b is not None and b < 0 for b in args.full_sweep_states):
         ap.error(f"--full-sweep-states: budgets are state counts >= 0, got {args.full_sweep_states}")
-    if args.worker:
-        worker(args.full_sweep_states[0])
-        return 0
     print(f"load average before: {os.getloadavg()}")
     worst_all = 0.0
     for (name, lines), budget in (

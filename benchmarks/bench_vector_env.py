@@ -37,7 +37,7 @@ def vector_play(num_envs: int, players: int, seconds: float, seed: int = 0) -> d
     """Agent-steps/s and games/s of uniform random legal play in a vector env."""
     import numpy as np
 
-    from carousel_env.vector import CarouselVectorEnv
+    from carousel_env.games.carousel.vector import CarouselVectorEnv
 
     venv = CarouselVectorEnv(num_envs, num_players=players)
     rng = np.random.default_rng(seed)
@@ -59,8 +59,8 @@ def breakdown(num_envs: int, players: int, seconds: float) -> None:
     import numpy as np
 
     import carousel_env
-    from carousel_env.solver import _cache
-    from carousel_env.vector import encode, kernel
+    from carousel_env.core import compiled as _cache
+    from carousel_env.games.carousel.vector import encode, kernel
 
     spent = {"kernel": 0.0, "encode": 0.0}
 

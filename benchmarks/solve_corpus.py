@@ -5,7 +5,7 @@
 
 Plays each set of ``PLAN`` (a shipped agent at 2 to 5 players, against itself, ``smart`` and
 ``search``, in both variants; ``--scale`` multiplies the games) in the AEC env and times every
-call the env makes to ``carousel_env.solver.solve`` (``aec.solve``, wrapped), with the
+call the env makes to ``carousel_env.games.carousel.solver.solve`` (``aec.solve``, wrapped), with the
 table's and hand's sizes, whether the integer programs answered and whether the answer was
 exact. The search player's own look-ahead solves are not env decisions and are not counted.
 
@@ -29,12 +29,12 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from carousel_env import solver
-from carousel_env.agents.match import play_match
 from carousel_env.core.cards import hand_str, table_str
-from carousel_env.envs import aec
-from carousel_env.envs.config import EnvConfig
-from carousel_env.envs.observation import layout
+from carousel_env.games.carousel import solver
+from carousel_env.games.carousel.agents.match import play_match
+from carousel_env.games.carousel.envs import aec
+from carousel_env.games.carousel.envs.config import EnvConfig
+from carousel_env.games.carousel.envs.observation import layout
 from training.policies import load_policy
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -194,7 +194,7 @@ def add_hard(path: Path, slow: list[tuple], slow_at: list[tuple[str, int]]) -> N
     their solve took in play (``ms``; a new file starts with the position that stalled an
     evaluation, ``tests.support.stored``, with no time of its own: 0)."""
     from carousel_env.core.cards import parse_hand, parse_table
-    from carousel_env.engine.rules import carousel
+    from carousel_env.games.carousel.engine.rules import carousel
     from tests.data.generate_solver_positions import record
     from tests.support.stored import HARD_SOURCE, STALLED_HAND, STALLED_PLAYERS, STALLED_TABLE
 

@@ -24,10 +24,11 @@ import time
 
 import numpy as np
 
-from benchmarks.bench_solver_memory import STRESS, PeakResident
 from carousel_env.core.cards import parse_hand, parse_table
-from carousel_env.solver import FULL_SWEEP_STATES, _position_arrays, milp, prepare, sweep
-from carousel_env.solver.entries import vector
+from carousel_env.games.carousel.solver import FULL_SWEEP_STATES, _position_arrays, milp, prepare, sweep
+from carousel_env.games.carousel.solver.entries import vector
+from tests.data.generate_stress_positions import OUT as STRESS
+from tests.support.solver_memory import PeakResident
 from tests.support.stored import AGENT_POSITIONS, STORED_POSITIONS, rules_of
 
 MB = 1024 * 1024

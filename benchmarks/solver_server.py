@@ -16,11 +16,11 @@ import time
 
 try:
     from carousel_env.core.cards import parse_hand, parse_table
-    from carousel_env.engine.rules import carousel, manipulation_rummy
+    from carousel_env.games.carousel.engine.rules import carousel, manipulation_rummy
 except ImportError:  # a checkout from before the engine had its own package
     from carousel_env.cards import parse_hand, parse_table
     from carousel_env.rules import carousel, manipulation_rummy
-from carousel_env.solver import solve
+from carousel_env.games.carousel.solver import solve
 
 try:  # time the solver alone: trees since the position check have it on by default
     solve((), (), carousel(2), check_position=False)

@@ -11,15 +11,9 @@ from __future__ import annotations
 
 import time
 
-FIRST_TABLE, FIRST_HAND = "3C 4C 5C 6C | 3D 4D 5D 6D", "6H JK"
+from tests.support.solver_memory import FIRST_HAND, FIRST_TABLE, first_solve
 
-
-def first_solve() -> None:
-    from carousel_env.core.cards import parse_hand, parse_table
-    from carousel_env.engine.rules import carousel
-    from carousel_env.solver import solve
-
-    solve(parse_table(FIRST_TABLE), parse_hand(FIRST_HAND), carousel(2))
+__all__ = ["FIRST_HAND", "FIRST_TABLE", "first_solve"]
 
 
 if __name__ == "__main__":

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from carousel_env.agents.match import engine_player
-from carousel_env.agents.registry import SEARCH, is_policy_name, policy_names
 from carousel_env.core.cards import hand_str, table_str
-from carousel_env.engine.game import Action, ActionKind, GameState, Phase, apply, new_game, next_round
-from carousel_env.engine.rules import RoundBonus, Rules, Variant
-from carousel_env.envs.render_text import render_text
-from carousel_env.solver import can_play, compile_ahead
+from carousel_env.games.carousel.agents.match import engine_player
+from carousel_env.games.carousel.agents.registry import SEARCH, is_policy_name, policy_names
+from carousel_env.games.carousel.engine.game import Action, ActionKind, GameState, Phase, apply, new_game, next_round
+from carousel_env.games.carousel.engine.rules import RoundBonus, Rules, Variant
+from carousel_env.games.carousel.envs.render_text import render_text
+from carousel_env.games.carousel.solver import can_play, compile_ahead
 
 Player = Callable[[GameState], Action]
 

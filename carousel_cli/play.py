@@ -12,12 +12,12 @@ from collections.abc import Callable
 
 import numpy as np
 
-from carousel_env.agents.match import policy_action
 from carousel_env.core.cards import hand_str, table_str
 from carousel_env.core.errors import CarouselError
-from carousel_env.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK
-from carousel_env.envs.render_text import render_text
-from carousel_env.solver import compile_ahead
+from carousel_env.games.carousel.agents.match import policy_action
+from carousel_env.games.carousel.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK
+from carousel_env.games.carousel.envs.render_text import render_text
+from carousel_env.games.carousel.solver import compile_ahead
 from training.envs import layout_of
 from training.policies import load_policy
 

@@ -27,8 +27,8 @@ from typing import Any, TextIO
 
 from carousel_env.core.cards import hand_str, parse_hand, parse_table, table_str
 from carousel_env.core.errors import CarouselError
-from carousel_env.engine.rules import Rules, Variant, carousel, manipulation_rummy
-from carousel_env.solver import TIME_BUDGET_S, SolveResult, solve
+from carousel_env.games.carousel.engine.rules import Rules, Variant, carousel, manipulation_rummy
+from carousel_env.games.carousel.solver import TIME_BUDGET_S, SolveResult, solve
 
 VARIANTS = tuple(v.value for v in Variant)
 BATCH_KEYS = ("table", "hand", "variant", "players", "decks")

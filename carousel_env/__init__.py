@@ -1,19 +1,16 @@
-"""Carousel: a manipulation-rummy card game as a rules engine, an exact play solver, a
-PettingZoo environment and scripted players.
+"""The rummy family as rules engines, exact solvers, PettingZoo environments and players:
+Carousel (the default) with its Manipulation Rummy variant, and Gin Rummy.
 
-The layers, each importing only the ones before it (checked by ``lint-imports``):
+The layers, lowest first, each importing only the ones before it (``lint-imports``):
 
-* ``carousel_env.core``: what belongs to no game: cards and notation, errors, the registry
-  of games.
+* ``carousel_env.core``: what belongs to no game: cards and notation, the shared errors,
+  the registry of games.
 * ``carousel_env.envkit``: what every game's env shares: wrappers, seats, seeds, drawing.
-* ``carousel_env.games``: a folder per game beyond Carousel (``gin_rummy``), each with its
-  rules, engine, exact meld solver, observation and env.
-* ``carousel_env.engine``: Carousel's melds, the manipulation check, scoring, rules, the game.
-* ``carousel_env.solver``: the exact rearrangement solver (``solve``, ``has_play``).
-* ``carousel_env.envs``: the PettingZoo AEC env, its wrappers, observation encoding and
-  the renderers.
-* ``carousel_env.agents``: scripted players, the policy registry and the match runner.
-* ``carousel_env.single_agent``: one learning seat against agents, as a Gymnasium env.
+* ``carousel_env.games``: a folder per game, none importing another:
+  ``games.carousel`` (engine, solver, envs, agents, vector) and ``games.gin_rummy``
+  (rules, melds, engine, observation, env).
+* ``carousel_env.single_agent`` and ``carousel_env.integrations``: one learning seat as a
+  Gymnasium env, and the RL libraries' adapters.
 
 ``carousel_env.env(game=...)`` and ``carousel_env.raw_env(game=...)`` are the environments'
 entry points (Carousel by default; the PettingZoo ids are ``carousel/<game>_v0``).

@@ -11,17 +11,17 @@ played by given policies.
 
 Or ``gymnasium.make("carousel_env.single_agent:Carousel-v0", opponents="smart")``; many
 games at once: ``gymnasium.make_vec("carousel_env.single_agent:Carousel-v0", num_envs=64,
-vectorization_mode="vector_entry_point")`` (:mod:`carousel_env.vector.gym`).
+vectorization_mode="vector_entry_point")`` (:mod:`carousel_env.games.carousel.vector.gym`).
 
-* ``opponents``: a scripted policy's name (:mod:`carousel_env.agents.registry`, the
+* ``opponents``: a scripted policy's name (:mod:`carousel_env.games.carousel.agents.registry`, the
   ``search@N`` player included), a callable ``(observation, action_mask) -> action``, a view
-  policy (:class:`carousel_env.agents.search.ViewPolicy`, handed its seat's view), or a list
+  policy (:class:`carousel_env.games.carousel.agents.search.ViewPolicy`, handed its seat's view), or a list
   of those, one per other seat in seat order after the learner.
 * ``learner_seat``: a seat number, or ``"random"`` (drawn at each reset from the reset's
   seed) so the learner plays from every position.
 * ``illegal_reward`` (-1): an illegal action ends the episode with this reward (like the
   wrapped AEC env); ``None`` makes it raise ``IllegalAction`` instead.
-* Every other keyword is the AEC env's configuration (:mod:`carousel_env.envs.aec`).
+* Every other keyword is the AEC env's configuration (:mod:`carousel_env.games.carousel.envs.aec`).
 
 Observation: the AEC observation vector (a ``Box``); the action mask is
 ``action_masks()`` and ``info["action_mask"]``. Actions: as in the AEC env. Reward: the
@@ -37,10 +37,10 @@ from collections.abc import Sequence
 import gymnasium as gym
 import numpy as np
 
-from carousel_env.agents.baselines import Policy
-from carousel_env.agents.match import policy_action
-from carousel_env.agents.registry import resolve_policy
-from carousel_env.envs.aec import raw_env
+from carousel_env.games.carousel.agents.baselines import Policy
+from carousel_env.games.carousel.agents.match import policy_action
+from carousel_env.games.carousel.agents.registry import resolve_policy
+from carousel_env.games.carousel.envs.aec import raw_env
 
 
 class CarouselSingleAgentEnv(gym.Env):
@@ -166,7 +166,7 @@ def _register() -> None:
             entry_point="carousel_env.single_agent:CarouselSingleAgentEnv",
             # gym.make_vec("Carousel-v0", num_envs=N, vectorization_mode="vector_entry_point"):
             # the compiled vector env's Gymnasium form, not N copies of this one.
-            vector_entry_point="carousel_env.vector.gym:CarouselGymVectorEnv",
+            vector_entry_point="carousel_env.games.carousel.vector.gym:CarouselGymVectorEnv",
         )
 
 

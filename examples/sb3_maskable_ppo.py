@@ -13,7 +13,7 @@ import argparse
 
 from sb3_contrib import MaskablePPO
 
-from carousel_env.agents.match import play_match
+from carousel_env.games.carousel.agents.match import play_match
 from carousel_env.single_agent import CarouselSingleAgentEnv
 
 

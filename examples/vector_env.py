@@ -14,8 +14,8 @@ import argparse
 import numpy as np
 from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
-from carousel_env.vector import CarouselVectorEnv
-from carousel_env.vector.gym import CarouselGymVectorEnv
+from carousel_env.games.carousel.vector import CarouselVectorEnv
+from carousel_env.games.carousel.vector.gym import CarouselGymVectorEnv
 
 
 def random_legal(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from carousel_env import solver
 from carousel_env.core.cards import JOKER
-from carousel_env.engine.manipulation import check_play
-from carousel_env.engine.positions import check_position
-from carousel_env.solver import solve
+from carousel_env.games.carousel import solver
+from carousel_env.games.carousel.engine.manipulation import check_play
+from carousel_env.games.carousel.engine.positions import check_position
+from carousel_env.games.carousel.solver import solve
 from tests.support.stored import AGENT_POSITIONS, StoredPosition, agent_positions
 
 SETS = {"agent-2p": 2, "agent-3p": 3, "agent-4p": 4, "agent-5p": 5}  # set -> players

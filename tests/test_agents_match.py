@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from carousel_env.agents.baselines import greedy
-from carousel_env.agents.match import (
+from carousel_env.core.errors import CarouselError
+from carousel_env.games.carousel.agents.baselines import greedy
+from carousel_env.games.carousel.agents.match import (
     Episode,
     EpisodeResult,
     MatchResult,
@@ -17,11 +18,10 @@ from carousel_env.agents.match import (
     rotated_seats,
     round_robin,
 )
-from carousel_env.agents.registry import UnknownPolicyError, get_policy, policy_names, resolve_policy
-from carousel_env.core.errors import CarouselError
-from carousel_env.engine.game import allowed, new_game
-from carousel_env.engine.rules import carousel
-from carousel_env.envs.aec import raw_env
+from carousel_env.games.carousel.agents.registry import UnknownPolicyError, get_policy, policy_names, resolve_policy
+from carousel_env.games.carousel.engine.game import allowed, new_game
+from carousel_env.games.carousel.engine.rules import carousel
+from carousel_env.games.carousel.envs.aec import raw_env
 
 
 def test_names_and_seeded_policies():

@@ -8,14 +8,14 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from carousel_env.agents.baselines import _position, greedy
-from carousel_env.agents.registry import get_policy
 from carousel_env.core.cards import hand_str, parse_hand, parse_table
-from carousel_env.engine.game import Phase, new_game
-from carousel_env.engine.rules import by_name, carousel
-from carousel_env.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK, decision, raw_env
-from carousel_env.envs.observation import encode, layout
-from carousel_env.solver import solve
+from carousel_env.games.carousel.agents.baselines import _position, greedy
+from carousel_env.games.carousel.agents.registry import get_policy
+from carousel_env.games.carousel.engine.game import Phase, new_game
+from carousel_env.games.carousel.engine.rules import by_name, carousel
+from carousel_env.games.carousel.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK, decision, raw_env
+from carousel_env.games.carousel.envs.observation import encode, layout
+from carousel_env.games.carousel.solver import solve
 
 
 def decisions(n=2, seed=0, count=25, **config):

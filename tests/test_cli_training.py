@@ -11,7 +11,7 @@ import pytest
 
 from carousel_cli.main import main
 from carousel_cli.play import parse_choice, play
-from carousel_env.agents.search import SearchPlayer
+from carousel_env.games.carousel.agents.search import SearchPlayer
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 

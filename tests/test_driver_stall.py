@@ -5,7 +5,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import threading
 
-from carousel_env.agents.match import Episode
+from carousel_env.games.carousel.agents.match import Episode
 from training import runners
 
 

@@ -12,11 +12,11 @@ import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
 import carousel_env
-from carousel_env.agents.baselines import greedy
 from carousel_env.core.errors import IllegalAction
-from carousel_env.engine.game import Phase
-from carousel_env.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, INFO_KEYS, KNOCK, raw_env
-from carousel_env.envs.config import EnvConfigError
+from carousel_env.games.carousel.agents.baselines import greedy
+from carousel_env.games.carousel.engine.game import Phase
+from carousel_env.games.carousel.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, INFO_KEYS, KNOCK, raw_env
+from carousel_env.games.carousel.envs.config import EnvConfigError
 
 # Short episodes keep the API tests quick; the game-length episode has its own tests.
 PLAYERS = [2, 3, 4, 5]
@@ -280,7 +280,7 @@ def test_round_result_info_and_round_rewards():
 def test_registered_with_pettingzoo():
     import pettingzoo
 
-    import carousel_env.envs.aec  # noqa: F401  (registers on import)
+    import carousel_env.games.carousel.envs.aec  # noqa: F401  (registers on import)
 
     e = pettingzoo.make("aec", "carousel/carousel_v0", num_players=3)
     e.reset(seed=0)

@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from carousel_env.agents.baselines import greedy
 from carousel_env.core.cards import parse_card, parse_hand
-from carousel_env.engine.game import ActionKind, Phase, apply, new_game
-from carousel_env.engine.rules import manipulation_rummy
-from carousel_env.envs.aec import DRAW_AGAIN, FORCED_DRAW_NAME, raw_env
-from carousel_env.solver import can_play, solve
+from carousel_env.games.carousel.agents.baselines import greedy
+from carousel_env.games.carousel.engine.game import ActionKind, Phase, apply, new_game
+from carousel_env.games.carousel.engine.rules import manipulation_rummy
+from carousel_env.games.carousel.envs.aec import DRAW_AGAIN, FORCED_DRAW_NAME, raw_env
+from carousel_env.games.carousel.solver import can_play, solve
 
 PLAYERS = 3
 SEED = 0  # greedy's game from this deal has forced draws at reset and in most steps

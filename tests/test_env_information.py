@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from carousel_env.core.cards import JOKER, TABLE_JOKER, parse_hand, parse_table
-from carousel_env.engine.game import ActionKind, GameState, Phase, apply, new_game, next_round
-from carousel_env.engine.rules import Rules
-from carousel_env.envs.aec import decision
-from carousel_env.envs.observation import encode, layout
-from carousel_env.solver import can_play
+from carousel_env.games.carousel.engine.game import ActionKind, GameState, Phase, apply, new_game, next_round
+from carousel_env.games.carousel.engine.rules import Rules
+from carousel_env.games.carousel.envs.aec import decision
+from carousel_env.games.carousel.envs.observation import encode, layout
+from carousel_env.games.carousel.solver import can_play
 
 K = 8
 LAY = layout(K)

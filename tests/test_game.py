@@ -7,12 +7,12 @@ import pytest
 
 from carousel_env.core.cards import hand_points, parse_hand, parse_table
 from carousel_env.core.errors import IllegalAction
-from carousel_env.engine.errors import IllegalPlay
-from carousel_env.engine.game import ActionKind, Phase, allowed, apply, card_count, new_game, next_round
-from carousel_env.engine.manipulation import Play
-from carousel_env.engine.rules import carousel, manipulation_rummy
-from carousel_env.engine.scoring import RoundEnd
-from carousel_env.solver import can_play, solve
+from carousel_env.games.carousel.engine.errors import IllegalPlay
+from carousel_env.games.carousel.engine.game import ActionKind, Phase, allowed, apply, card_count, new_game, next_round
+from carousel_env.games.carousel.engine.manipulation import Play
+from carousel_env.games.carousel.engine.rules import carousel, manipulation_rummy
+from carousel_env.games.carousel.engine.scoring import RoundEnd
+from carousel_env.games.carousel.solver import can_play, solve
 
 DRAW, KNOCK, END, PLAY = ActionKind.DRAW_AGAIN, ActionKind.KNOCK, ActionKind.END_TURN, ActionKind.PLAY
 

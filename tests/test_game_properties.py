@@ -9,11 +9,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from carousel_env.core.cards import JOKER, face, hand_points, is_table_joker, make_deck
-from carousel_env.engine.game import MAX_ROUNDS, ActionKind, GameState, Phase, allowed, apply, new_game, next_round
-from carousel_env.engine.melds import is_valid_meld
-from carousel_env.engine.rules import RoundBonus, Rules, Variant
-from carousel_env.engine.scoring import RoundEnd, finish_game, score_round
-from carousel_env.solver import can_play, solve
+from carousel_env.games.carousel.engine.game import (
+    MAX_ROUNDS,
+    ActionKind,
+    GameState,
+    Phase,
+    allowed,
+    apply,
+    new_game,
+    next_round,
+)
+from carousel_env.games.carousel.engine.melds import is_valid_meld
+from carousel_env.games.carousel.engine.rules import RoundBonus, Rules, Variant
+from carousel_env.games.carousel.engine.scoring import RoundEnd, finish_game, score_round
+from carousel_env.games.carousel.solver import can_play, solve
 
 
 def all_cards(state: GameState) -> Counter:

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from carousel_env import solver
-from carousel_env.engine.manipulation import check_play
+from carousel_env.games.carousel import solver
+from carousel_env.games.carousel.engine.manipulation import check_play
 from tests.support.stored import HARD_SOURCE, STALLED_HAND, hard_positions
 
 

@@ -20,7 +20,7 @@ from ray.rllib.core.columns import Columns  # noqa: E402
 from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner  # noqa: E402
 from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa: E402
 
-from carousel_env.agents.match import play_match  # noqa: E402
+from carousel_env.games.carousel.agents.match import play_match  # noqa: E402
 from carousel_env.integrations.rllib import MASK_KEY, OBS_KEY, CarouselMultiAgentEnv, register  # noqa: E402
 from training import checkpoint  # noqa: E402
 from training.config import ConfigError, format_config  # noqa: E402

@@ -14,8 +14,8 @@ from tianshou.data import Collector, CollectStats, VectorReplayBuffer
 from tianshou.env import DummyVectorEnv
 
 import carousel_env
-from carousel_env.agents.baselines import greedy
 from carousel_env.core.errors import IllegalAction
+from carousel_env.games.carousel.agents.baselines import greedy
 from carousel_env.integrations.tianshou import SETTLE_ACTION, OwnTurnRewards, tianshou_env
 from tests.support.examples import load_example
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from carousel_cli.main import main
-from carousel_env.agents.registry import UnknownPolicyError
+from carousel_env.games.carousel.agents.registry import UnknownPolicyError
 from training.leaderboard import (
     BASELINES,
     README_END,

@@ -5,9 +5,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from carousel_env.core.cards import JOKER, parse_hand, parse_table
-from carousel_env.engine.errors import IllegalPlay, PlayRule
-from carousel_env.engine.manipulation import Play, check_play, is_legal_play, remaining_hand
-from carousel_env.engine.rules import carousel
+from carousel_env.games.carousel.engine.errors import IllegalPlay, PlayRule
+from carousel_env.games.carousel.engine.manipulation import Play, check_play, is_legal_play, remaining_hand
+from carousel_env.games.carousel.engine.rules import carousel
 
 ONE_DECK = carousel(2)
 TWO_DECKS = carousel(3)

@@ -3,8 +3,8 @@
 import pytest
 
 from carousel_env.core.cards import parse_meld, parse_table, table_str
-from carousel_env.engine.melds import MeldKind, canonical_table, is_valid_meld, meld_kind, sort_meld
-from carousel_env.engine.rules import carousel, manipulation_rummy
+from carousel_env.games.carousel.engine.melds import MeldKind, canonical_table, is_valid_meld, meld_kind, sort_meld
+from carousel_env.games.carousel.engine.rules import carousel, manipulation_rummy
 
 CAROUSEL = carousel(3)
 VARIANT = manipulation_rummy(4)

@@ -29,9 +29,9 @@ from carousel_env.core.cards import (
     rank_of,
     suit_of,
 )
-from carousel_env.engine.manipulation import Play, check_play, is_legal_play
-from carousel_env.engine.melds import is_valid_meld
-from carousel_env.engine.rules import Rules, carousel, manipulation_rummy
+from carousel_env.games.carousel.engine.manipulation import Play, check_play, is_legal_play
+from carousel_env.games.carousel.engine.melds import is_valid_meld
+from carousel_env.games.carousel.engine.rules import Rules, carousel, manipulation_rummy
 from tests.support.milp_reference import MilpReferenceError, milp_best, milp_play, templates
 from tests.support.positions import synthetic_positions
 

@@ -18,13 +18,13 @@ from hypothesis import strategies as st
 from carousel_cli import solve as cli
 from carousel_env.core.cards import JOKER, hand_str, is_table_joker, joker_as, parse_hand, parse_table, table_str
 from carousel_env.core.errors import CarouselError
-from carousel_env.engine import positions
-from carousel_env.engine.errors import ImpossiblePosition, PositionRule
-from carousel_env.engine.manipulation import Play, check_play, is_legal_play
-from carousel_env.engine.positions import check_position, is_possible_position
-from carousel_env.engine.rules import Rules, carousel, manipulation_rummy
-from carousel_env.envs.aec import FIRST_SUGGESTION, raw_env
-from carousel_env.solver import has_play, solve
+from carousel_env.games.carousel.engine import positions
+from carousel_env.games.carousel.engine.errors import ImpossiblePosition, PositionRule
+from carousel_env.games.carousel.engine.manipulation import Play, check_play, is_legal_play
+from carousel_env.games.carousel.engine.positions import check_position, is_possible_position
+from carousel_env.games.carousel.engine.rules import Rules, carousel, manipulation_rummy
+from carousel_env.games.carousel.envs.aec import FIRST_SUGGESTION, raw_env
+from carousel_env.games.carousel.solver import has_play, solve
 from tests.support.positions import synthetic_positions
 
 ONE = carousel(2)  # one deck, one joker

@@ -2,8 +2,8 @@
 
 import pytest
 
-from carousel_env.engine.rules import RoundBonus, carousel, manipulation_rummy
-from carousel_env.engine.scoring import RoundEnd, finish_game, game_winner, score_round
+from carousel_env.games.carousel.engine.rules import RoundBonus, carousel, manipulation_rummy
+from carousel_env.games.carousel.engine.scoring import RoundEnd, finish_game, game_winner, score_round
 
 FOUR = carousel(4)
 

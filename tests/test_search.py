@@ -12,16 +12,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from carousel_env.agents import search as search_module
-from carousel_env.agents.match import engine_player, play_match
-from carousel_env.agents.registry import UnknownPolicyError, get_policy, is_policy_name, policy_names
-from carousel_env.agents.search import SearchPlayer, ViewPolicy, is_view_policy, rollout, rollout_action
 from carousel_env.core.cards import JOKER, is_table_joker, make_deck, parse_hand
-from carousel_env.engine.game import ActionKind, GameState, Phase, apply, new_game, next_round
-from carousel_env.engine.information import SeatView, determinize, seat_view
-from carousel_env.engine.rules import Rules, carousel, manipulation_rummy
-from carousel_env.envs.aec import FIRST_SUGGESTION, decision
-from carousel_env.solver import can_play
+from carousel_env.games.carousel.agents import search as search_module
+from carousel_env.games.carousel.agents.match import engine_player, play_match
+from carousel_env.games.carousel.agents.registry import UnknownPolicyError, get_policy, is_policy_name, policy_names
+from carousel_env.games.carousel.agents.search import SearchPlayer, ViewPolicy, is_view_policy, rollout, rollout_action
+from carousel_env.games.carousel.engine.game import ActionKind, GameState, Phase, apply, new_game, next_round
+from carousel_env.games.carousel.engine.information import SeatView, determinize, seat_view
+from carousel_env.games.carousel.engine.rules import Rules, carousel, manipulation_rummy
+from carousel_env.games.carousel.envs.aec import FIRST_SUGGESTION, decision
+from carousel_env.games.carousel.solver import can_play
 
 RULES = [carousel(2), carousel(3), carousel(4), carousel(5), manipulation_rummy(3), manipulation_rummy(5)]
 

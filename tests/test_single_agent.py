@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from carousel_env.agents.search import SearchPlayer
+from carousel_env.games.carousel.agents.search import SearchPlayer
 from carousel_env.single_agent import CarouselSingleAgentEnv
 from tests.support.examples import load_example
 from tests.support.view_policies import SeatRecorder

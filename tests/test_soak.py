@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from carousel_env.core.cards import parse_table
-from carousel_env.engine.game import GameState
+from carousel_env.games.carousel.engine.game import GameState
 from tests.support import soak, soak_checks
 
 # 1,000 complete games over both variants, 2-5 players and the three scripted players, on

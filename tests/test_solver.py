@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from carousel_env.core.cards import JOKER, NUM_CARDS, hand_str, is_table_joker, parse_hand, parse_table, table_str
-from carousel_env.engine.manipulation import Play, check_play
-from carousel_env.engine.rules import carousel, manipulation_rummy
-from carousel_env.solver import Suggestion, has_play, solve
+from carousel_env.games.carousel.engine.manipulation import Play, check_play
+from carousel_env.games.carousel.engine.rules import carousel, manipulation_rummy
+from carousel_env.games.carousel.solver import Suggestion, has_play, solve
 from tests.support.milp_reference import milp_best
 from tests.support.positions import synthetic_positions
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from carousel_env import solver
-from carousel_env.engine.manipulation import check_play
-from carousel_env.solver import solve
+from carousel_env.games.carousel import solver
+from carousel_env.games.carousel.engine.manipulation import check_play
+from carousel_env.games.carousel.solver import solve
 from tests.support.stored import StoredPosition
 
 

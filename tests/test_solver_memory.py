@@ -1,4 +1,4 @@
-"""The per-solve memory measure (``benchmarks/bench_solver_memory``) and the stress set.
+"""The per-solve memory measure (``tests.support.solver_memory``) and the stress set.
 
 The measure must see the arrays numba allocates (``tracemalloc`` does not): a light
 position's solve grows the resident set by almost nothing, a heavy stored one (within the
@@ -17,9 +17,10 @@ import json
 
 import pytest
 
-from benchmarks.bench_solver_memory import STRESS, measure
 from carousel_env.core.cards import parse_hand, parse_table
-from carousel_env.solver import solve
+from carousel_env.games.carousel.solver import solve
+from tests.data.generate_stress_positions import OUT as STRESS
+from tests.support.solver_memory import measure
 from tests.support.stored import rules_of
 
 LIGHT = {"table": "3C 4C 5C 6C | 3D 4D 5D 6D", "hand": "6H 7C", "decks": 1, "variant": "carousel"}

@@ -18,13 +18,14 @@ import numpy as np
 import pytest
 
 import carousel_env
-from carousel_env import solver
+from carousel_env.core import compiled as _cache
 from carousel_env.core.cards import JOKER, parse_hand, parse_table
-from carousel_env.engine.manipulation import check_play
-from carousel_env.engine.rules import carousel
-from carousel_env.envs.config import EnvConfig, EnvConfigError
-from carousel_env.solver import _cache, _position_arrays, milp, pipeline
-from carousel_env.vector import CarouselVectorEnv, kernel
+from carousel_env.games.carousel import solver
+from carousel_env.games.carousel.engine.manipulation import check_play
+from carousel_env.games.carousel.engine.rules import carousel
+from carousel_env.games.carousel.envs.config import EnvConfig, EnvConfigError
+from carousel_env.games.carousel.solver import _position_arrays, milp, pipeline
+from carousel_env.games.carousel.vector import CarouselVectorEnv, kernel
 from tests.support.stored import STALLED_HAND, STALLED_TABLE, agent_positions
 
 

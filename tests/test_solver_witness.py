@@ -1,4 +1,4 @@
-"""Witnesses (``carousel_env.solver.witness``) and the solves they settle.
+"""Witnesses (``carousel_env.games.carousel.solver.witness``) and the solves they settle.
 
 A witness search must find a table exactly when one exists (it is exact, not a
 heuristic), and a solve settled by witnesses must give the same optima and the same slots
@@ -12,11 +12,11 @@ import itertools
 import numpy as np
 import pytest
 
-from carousel_env import solver
 from carousel_env.core.cards import card_points, parse_hand, parse_table, table_str
-from carousel_env.engine.manipulation import Play, check_play
-from carousel_env.engine.rules import carousel
-from carousel_env.solver import build, prepare, witness
+from carousel_env.games.carousel import solver
+from carousel_env.games.carousel.engine.manipulation import Play, check_play
+from carousel_env.games.carousel.engine.rules import carousel
+from carousel_env.games.carousel.solver import build, prepare, witness
 
 NO_JOKER = np.int64(0)
 WIDE = witness.ROOM  # the witnesses' own width

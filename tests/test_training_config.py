@@ -13,7 +13,7 @@ import yaml
 
 from carousel_cli.main import main
 from carousel_env.core.errors import CarouselError
-from carousel_env.envs.observation import ObservationLayout
+from carousel_env.games.carousel.envs.observation import ObservationLayout
 from training import checkpoint
 from training.config import (
     ConfigError,

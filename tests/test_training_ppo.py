@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 import torch
 
-from carousel_env.envs.aec import NUM_FIXED_ACTIONS
-from carousel_env.envs.observation import ObservationLayout
+from carousel_env.games.carousel.envs.aec import NUM_FIXED_ACTIONS
+from carousel_env.games.carousel.envs.observation import ObservationLayout
 from training.config import TrainConfig
 from training.network import Agent, MaskedCategorical
 from training.ppo import Batch, gae, lr_at, normalize, ppo_losses, update_policy

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 import torch
 
-from carousel_env.agents.match import Episode, EpisodeResult
-from carousel_env.agents.registry import UnknownPolicyError
-from carousel_env.envs.observation import ObservationLayout
+from carousel_env.games.carousel.agents.match import Episode, EpisodeResult
+from carousel_env.games.carousel.agents.registry import UnknownPolicyError
+from carousel_env.games.carousel.envs.observation import ObservationLayout
 from training import checkpoint
 from training.config import load_config
 from training.envs import EnvSpec

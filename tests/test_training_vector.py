@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 import torch
 
-from carousel_env.agents.match import Episode
-from carousel_env.envs.observation import layout
-from carousel_env.vector import CarouselVectorEnv
+from carousel_env.games.carousel.agents.match import Episode
+from carousel_env.games.carousel.envs.observation import layout
+from carousel_env.games.carousel.vector import CarouselVectorEnv
 from training import runners
 from training.envs import EnvSpec
 from training.network import Agent

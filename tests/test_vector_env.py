@@ -10,15 +10,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from carousel_env.core import compiled as _cache
 from carousel_env.core.cards import parse_hand, parse_table
 from carousel_env.core.errors import IllegalAction
-from carousel_env.engine.game import new_game
-from carousel_env.engine.scoring import RoundEnd
-from carousel_env.envs.aec import decision, raw_env
-from carousel_env.envs.config import EnvConfigError
-from carousel_env.envs.observation import encode, upper_bounds
-from carousel_env.solver import _cache
-from carousel_env.vector import WAIT, CarouselVectorEnv, kernel
+from carousel_env.games.carousel.engine.game import new_game
+from carousel_env.games.carousel.engine.scoring import RoundEnd
+from carousel_env.games.carousel.envs.aec import decision, raw_env
+from carousel_env.games.carousel.envs.config import EnvConfigError
+from carousel_env.games.carousel.envs.observation import encode, upper_bounds
+from carousel_env.games.carousel.vector import WAIT, CarouselVectorEnv, kernel
 
 
 def _uniform(rng: np.random.Generator, mask: np.ndarray) -> int:

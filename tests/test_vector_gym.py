@@ -10,13 +10,13 @@ import pytest
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
-from carousel_env.agents.registry import UnknownPolicyError
-from carousel_env.agents.search import SearchPlayer
 from carousel_env.core.errors import IllegalAction
-from carousel_env.envs.aec import INFO_KEYS
-from carousel_env.envs.config import EnvConfigError
+from carousel_env.games.carousel.agents.registry import UnknownPolicyError
+from carousel_env.games.carousel.agents.search import SearchPlayer
+from carousel_env.games.carousel.envs.aec import INFO_KEYS
+from carousel_env.games.carousel.envs.config import EnvConfigError
+from carousel_env.games.carousel.vector.gym import CarouselGymVectorEnv
 from carousel_env.single_agent import CarouselSingleAgentEnv
-from carousel_env.vector.gym import CarouselGymVectorEnv
 from tests.support.examples import load_example
 from tests.support.view_policies import SeatRecorder
 
@@ -297,7 +297,7 @@ def test_view_policy_opponents_decide_from_their_own_seat_view():
 def test_gymnasium_make_vec_builds_the_compiled_vector_env():
     import gymnasium
 
-    from carousel_env.vector.gym import CarouselGymVectorEnv
+    from carousel_env.games.carousel.vector.gym import CarouselGymVectorEnv
 
     envs = gymnasium.make_vec(
         "carousel_env.single_agent:Carousel-v0",

@@ -21,7 +21,7 @@ import numpy as np
 import torch
 
 from carousel_env.core.errors import CarouselError
-from carousel_env.envs.observation import ObservationLayout
+from carousel_env.games.carousel.envs.observation import ObservationLayout
 
 FORMAT = "carousel-ppo"
 VERSION = 1

@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 import yaml
 
 from carousel_env.core.errors import CarouselError
-from carousel_env.envs.config import EPISODES, REWARDS
+from carousel_env.games.carousel.envs.config import EPISODES, REWARDS
 from training.envs import DEFAULT_ENV_FACTORY, EnvSpec
 
 C = TypeVar("C")  # a config dataclass

@@ -5,7 +5,7 @@ AEC API (``reset``, ``agent_selection``, ``last``, ``step``, ``rewards``, ``agen
 the few Carousel-specific facts gathered here: the env's options (``EnvSpec``), its
 observation layout and the engine state an episode's result is read from. The one
 exception is ``training.runners.VectorRunner``, which steps Carousel's own games through
-the vector env (``carousel_env.vector``) when ``EnvSpec.vector`` says so. Tests swap in
+the vector env (``carousel_env.games.carousel.vector``) when ``EnvSpec.vector`` says so. Tests swap in
 a fake environment through ``env_factory`` ("module:function"), which also works in
 spawned worker processes because it is a name, not an object.
 """
@@ -16,8 +16,8 @@ import importlib
 from dataclasses import dataclass
 from typing import Any
 
-from carousel_env.engine.game import GameState
-from carousel_env.envs.observation import ObservationLayout
+from carousel_env.games.carousel.engine.game import GameState
+from carousel_env.games.carousel.envs.observation import ObservationLayout
 
 DEFAULT_ENV_FACTORY = "carousel_env:env"
 
@@ -25,7 +25,7 @@ DEFAULT_ENV_FACTORY = "carousel_env:env"
 @dataclass(frozen=True)
 class EnvSpec:
     """Everything needed to build an environment copy (picklable, sent to workers). An
-    option left None takes the environment's own default (``carousel_env.envs.config``)."""
+    option left None takes the environment's own default (``carousel_env.games.carousel.envs.config``)."""
 
     num_players: int
     k_suggestions: int | None = None

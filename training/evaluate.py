@@ -17,7 +17,7 @@ round points minus the opponents' mean), and the candidate's knock, go-out and u
 rates (undercut: share of its knocks that were undercut).
 
 The games run on training's driver (``episodes.play_episodes``), not on the match runner
-of ``carousel_env.agents.match``: a network candidate decides in batches across game
+of ``carousel_env.games.carousel.agents.match``: a network candidate decides in batches across game
 copies. Both leave the same ``EpisodeResult``, whose ``score`` (win, draw share, loss)
 the win rate counts.
 """
@@ -32,9 +32,9 @@ from typing import Any, TypeVar
 
 import torch
 
-from carousel_env.agents.match import Episode, EpisodeResult
 from carousel_env.core.errors import CarouselError
-from carousel_env.envs.observation import ObservationLayout
+from carousel_env.games.carousel.agents.match import Episode, EpisodeResult
+from carousel_env.games.carousel.envs.observation import ObservationLayout
 from training.envs import EnvSpec, layout_for
 from training.episodes import play_episodes
 from training.network import Agent
@@ -256,7 +256,7 @@ def evaluate(
     if inexact:  # the games stay legal; the players chose among the best plays found
         print(
             f"carousel: {inexact} solver answers in these games were not proven exact within the time budget "
-            "(carousel_env.solver.TIME_BUDGET_S)",
+            "(carousel_env.games.carousel.solver.TIME_BUDGET_S)",
             file=sys.stderr,
             flush=True,
         )

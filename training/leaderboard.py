@@ -26,19 +26,13 @@ its own matches, a retrained checkpoint replays its. Delete the file after chang
 scripted player's code. Results do not depend on ``--workers`` (the networks sample from
 generators seeded per match, over a fixed number of game copies).
 
-Cost: a search player's rollouts make it most of the bill. The shipped leaderboard
-(``docs/LEADERBOARD.md``: 7 agents, the defaults below, ``--workers 2`` on the project's
-2-core machine while an evaluation and tests shared it) took 38 minutes: 21 heads-up
-matches of 60 games in 12 minutes, 35 four-player tables of 24 games in 26. Seconds per
-game there: heads-up without search 0.03-0.07, against ``search@4`` 0.3-0.8, against
-``search@16`` 0.8-2.2; at 4 players, a table without search 0.06-0.7, with ``search@4``
-0.3-1.3, with ``search@16`` 1.0-5.1. The defaults: :data:`SEARCH_BUDGETS` 4 and 16,
+Cost: a search player's rollouts make it most of the bill; the shipped leaderboard's time,
+its seconds per game by opponent and the widths of its intervals are in
+``benchmarks/RESULTS.md`` (2026-11-24). The defaults: :data:`SEARCH_BUDGETS` 4 and 16,
 :data:`HEADS_UP_GAMES` 60 a pair (30 deals), :data:`FOUR_PLAYER_GAMES` 24 a table (6
-deals). An 8th agent adds 7 pairs and 35 tables (about 40 minutes more), a 9th 8 pairs and
-56 tables: lower ``--four-player-games`` as the roster grows. The intervals that result
-(openskill's sigma settles slowly, and no lower than about 1.5): mu +- 2 sigma of +-3.7
-to +-5.6 heads-up (360 games an agent) and +-3.6 to +-3.9 at 4 players (480 games an
-agent), the widest for the agents at the ends of the table.
+deals). An 8th agent adds 7 pairs and 35 tables, a 9th 8 pairs and 56 tables: lower
+``--four-player-games`` as the roster grows. openskill's sigma settles slowly, so the
+intervals stay wider for the agents at the ends of the table.
 """
 
 from __future__ import annotations
@@ -57,8 +51,8 @@ from pathlib import Path
 
 import torch
 
-from carousel_env.agents.match import Episode, EpisodeResult
 from carousel_env.core.errors import CarouselError
+from carousel_env.games.carousel.agents.match import Episode, EpisodeResult
 from training.envs import EnvSpec, layout_for
 from training.episodes import play_episodes
 from training.evaluate import deals_for, eval_specs

@@ -13,8 +13,8 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from carousel_env.envs.aec import NUM_FIXED_ACTIONS
-from carousel_env.envs.observation import ObservationLayout
+from carousel_env.games.carousel.envs.aec import NUM_FIXED_ACTIONS
+from carousel_env.games.carousel.envs.observation import ObservationLayout
 
 
 class MaskedCategorical:

@@ -1,7 +1,7 @@
 """Who plays each seat of training's games, and the network policies.
 
 A seat's :class:`Controller` is the learner, a scripted policy (by its name in
-``carousel_env.agents.registry``), a past learner from the opponent pool (by its entry id)
+``carousel_env.games.carousel.agents.registry``), a past learner from the opponent pool (by its entry id)
 or another network the caller holds (evaluation's candidate and checkpoint opponents, by
 a key). Network policies are batched across game copies in the learner process. Scripted
 policies act inside whichever process steps their environment (see ``runners.Runner``):
@@ -22,10 +22,10 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from carousel_env.agents.baselines import Policy
-from carousel_env.agents.registry import UnknownPolicyError, get_policy, is_policy_name
-from carousel_env.agents.search import ViewPolicy
-from carousel_env.envs.observation import ObservationLayout
+from carousel_env.games.carousel.agents.baselines import Policy
+from carousel_env.games.carousel.agents.registry import UnknownPolicyError, get_policy, is_policy_name
+from carousel_env.games.carousel.agents.search import ViewPolicy
+from carousel_env.games.carousel.envs.observation import ObservationLayout
 from training import checkpoint
 from training.network import Agent
 
@@ -140,7 +140,7 @@ def load_policy(name: str, layout: ObservationLayout, seed: int) -> Policy | Vie
     """An agent by name deciding one position at a time (terminal play): a checkpoint's
     network as a callable ``(observation, action_mask) -> action``, sampling from its own
     generator seeded with ``seed``, or a scripted policy seeded with ``seed`` (the search
-    player is a view policy: step it with ``carousel_env.agents.match.policy_action``)."""
+    player is a view policy: step it with ``carousel_env.games.carousel.agents.match.policy_action``)."""
     if not is_checkpoint_name(name):
         return get_policy(scripted_controller(name).name, seed=seed)
     policy = load_network_policy(name, layout, seed=seed)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from carousel_env.agents.match import Episode, EpisodeResult
+from carousel_env.games.carousel.agents.match import Episode, EpisodeResult
 from training.episodes import act_batched
 from training.network import Agent
 from training.policies import LEARNER, Controller, NetworkPolicy

@@ -5,7 +5,7 @@
   engine state, through the match runner's loop). A seat controlled by a network stops the
   copy and is reported back, so network decisions are batched across copies
   (``episodes.act_batched``).
-* ``VectorRunner`` does the same over one :class:`~carousel_env.vector.CarouselVectorEnv`:
+* ``VectorRunner`` does the same over one :class:`~carousel_env.games.carousel.vector.CarouselVectorEnv`:
   each step moves every copy that has an action in one compiled call. It plays the very
   same games as ``Runner`` (``tests/test_training_vector.py``) and is what training uses
   for Carousel's own env; ``Runner`` remains for other env factories (the tests' stand-in).
@@ -14,7 +14,7 @@
 * ``Driver`` owns the runners: one in-process (``num_workers=0``) or one per worker
   process. Its ``step`` hands network actions out and gathers the next decision points.
 
-``Runner`` steps a copy with the match runner's loop (``carousel_env.agents.match``), and a
+``Runner`` steps a copy with the match runner's loop (``carousel_env.games.carousel.agents.match``), and a
 finished episode leaves the same ``EpisodeResult`` (``VectorRunner`` too); this driver exists beside that one
 because network seats here wait to be decided in batches, in other processes too.
 
@@ -34,11 +34,11 @@ from typing import Any, NamedTuple
 import numpy as np
 import torch
 
-from carousel_env.agents.baselines import Policy
-from carousel_env.agents.match import Episode, EpisodeResult, advance_to_decision
-from carousel_env.agents.registry import get_policy
-from carousel_env.solver import compile_ahead, solve_counts
-from carousel_env.vector import WAIT, CarouselVectorEnv, FinishedGame, VectorStep
+from carousel_env.games.carousel.agents.baselines import Policy
+from carousel_env.games.carousel.agents.match import Episode, EpisodeResult, advance_to_decision
+from carousel_env.games.carousel.agents.registry import get_policy
+from carousel_env.games.carousel.solver import compile_ahead, solve_counts
+from carousel_env.games.carousel.vector import WAIT, CarouselVectorEnv, FinishedGame, VectorStep
 from training.envs import DEFAULT_ENV_FACTORY, EnvSpec, game_state, make_env
 from training.policies import Controller, ControllerKind
 
@@ -204,7 +204,7 @@ class WorkerFailure:
 
 class WorkerAnswer(NamedTuple):
     """A worker's step: its copies' reports, and its process's solves so far that were not
-    proven exact (``carousel_env.solver.solve_counts``)."""
+    proven exact (``carousel_env.games.carousel.solver.solve_counts``)."""
 
     reports: list[Report]
     solver_inexact: int

@@ -36,7 +36,7 @@ GAMES: dict[str, GameSpec] = {
         GameSpec(
             "carousel",
             "Carousel (and Manipulation Rummy)",
-            "carousel_env.envs.aec",
+            "carousel_env.games.carousel.envs.aec",
             2,
             5,
             ("carousel", "manipulation_rummy"),

@@ -29,7 +29,7 @@ What the adapter does over the PettingZoo AEC env (``carousel_env.env``, wrapped
 
 ``env_config`` keys are the env's keyword arguments (``num_players``, ``variant``,
 ``round_bonus``, ``k_suggestions``, ``episode``, ``reward``, ``reward_scale``;
-``carousel_env.envs.aec`` documents them) plus ``seed``: the seed of the first reset when
+``carousel_env.games.carousel.envs.aec`` documents them) plus ``seed``: the seed of the first reset when
 RLlib passes none (``config.debugging(seed=...)`` unset). Later resets draw their deals
 from the env's own generator, so a seeded run deals the same games again. An env that
 RLlib builds (its config is an ``EnvContext``) mixes its runner's ``worker_index`` and its
@@ -49,7 +49,7 @@ from ray.rllib.env.env_context import EnvContext
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.tune.registry import register_env
 
-from carousel_env.envs.aec import env as carousel_aec_env
+from carousel_env.games.carousel.envs.aec import env as carousel_aec_env
 
 ENV_NAME = "carousel"
 OBS_KEY = "observations"  # the env's "observation", renamed for RLlib's masking convention

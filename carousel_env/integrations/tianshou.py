@@ -26,7 +26,7 @@ from pettingzoo import AECEnv
 from tianshou.env import PettingZooEnv
 
 from carousel_env.core.errors import IllegalAction
-from carousel_env.envs.aec import env as carousel_aec_env
+from carousel_env.games.carousel.envs.aec import env as carousel_aec_env
 
 SETTLE_ACTION = 0  # the one legal action of a settlement turn
 

@@ -3,10 +3,10 @@
     .venv/bin/python -m tests.data.generate_agent_positions
 
 How it is built: the shipped agents play seeded full games against themselves in the
-Carousel env (``carousel_env.agents.match.play_match``, every seat the checkpoint's network
+Carousel env (``carousel_env.games.carousel.agents.match.play_match``, every seat the checkpoint's network
 sampling from a generator of its own, ``training.policies.load_policy`` as ``carousel play``
 loads it): ``checkpoints/ppo_2p`` heads-up, ``checkpoints/ppo_4p`` at 3, 4 and 5 players.
-Every time the env asks the solver for a decision's suggestions (``carousel_env.envs.aec.decision``
+Every time the env asks the solver for a decision's suggestions (``carousel_env.games.carousel.envs.aec.decision``
 at a state where a play is allowed, the decisions the env takes on its own included), the
 table and the acting player's hand are recorded. Each set's recorded positions are
 deduplicated (the first occurrence kept) and thinned to ``keep`` positions spread evenly over
@@ -31,13 +31,13 @@ from pathlib import Path
 
 import torch
 
-from carousel_env.agents.match import play_match
 from carousel_env.core.cards import Hand, Table, hand_str, table_str
-from carousel_env.engine.game import ActionKind, GameState, allowed
-from carousel_env.engine.rules import carousel
-from carousel_env.envs import aec
-from carousel_env.envs.config import EnvConfig
-from carousel_env.envs.observation import layout
+from carousel_env.games.carousel.agents.match import play_match
+from carousel_env.games.carousel.engine.game import ActionKind, GameState, allowed
+from carousel_env.games.carousel.engine.rules import carousel
+from carousel_env.games.carousel.envs import aec
+from carousel_env.games.carousel.envs.config import EnvConfig
+from carousel_env.games.carousel.envs.observation import layout
 from tests.data.generate_solver_positions import record
 from training.policies import load_policy
 

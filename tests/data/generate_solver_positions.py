@@ -19,9 +19,9 @@ import random
 from pathlib import Path
 
 from carousel_env.core.cards import hand_str, table_str
-from carousel_env.engine.game import ActionKind, Phase, allowed, apply, new_game, next_round
-from carousel_env.engine.rules import Rules, carousel, manipulation_rummy
-from carousel_env.solver import can_play
+from carousel_env.games.carousel.engine.game import ActionKind, Phase, allowed, apply, new_game, next_round
+from carousel_env.games.carousel.engine.rules import Rules, carousel, manipulation_rummy
+from carousel_env.games.carousel.solver import can_play
 from tests.support.milp_reference import milp_best, milp_play
 from tests.support.positions import synthetic_positions
 

@@ -25,7 +25,7 @@ import random
 from pathlib import Path
 
 from carousel_env.core.cards import JOKER, hand_str, table_str
-from carousel_env.engine.rules import carousel
+from carousel_env.games.carousel.engine.rules import carousel
 from tests.support import positions as gen
 
 OUT = Path(__file__).resolve().parent / "solver_stress_positions.jsonl"
@@ -84,7 +84,7 @@ def candidates(n: int, seed: int):
 
 def measure(items: list[dict], timeout: float) -> list[tuple[float, float] | None]:
     """(peak MiB, seconds) per item; ``None`` for one whose worker ran past ``timeout``."""
-    from benchmarks.bench_solver_memory import measure as bench_measure
+    from tests.support.solver_memory import measure as bench_measure
 
     out: list[tuple[float, float] | None] = [None] * len(items)
     for r in bench_measure([json.dumps(item) for item in items], 10, timeout=timeout):

@@ -15,8 +15,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from carousel_env.envs.aec import NUM_FIXED_ACTIONS
-from carousel_env.envs.observation import ObservationLayout
+from carousel_env.games.carousel.envs.aec import NUM_FIXED_ACTIONS
+from carousel_env.games.carousel.envs.observation import ObservationLayout
 
 GLOBAL = 6
 SLOT_F = 3

@@ -27,8 +27,21 @@ def is_meld(cards) -> bool:
 
 
 def all_melds(hand) -> list[frozenset]:
+    """Every meld within ``hand``: each rank's 3 or 4 cards, each suit's consecutive stretches."""
     hand = sorted(hand)
-    return [frozenset(s) for n in range(3, len(hand) + 1) for s in combinations(hand, n) if is_meld(s)]
+    melds = []
+    for rank in range(1, 14):
+        same = [c for c in hand if rank_of(c) == rank]
+        melds += [frozenset(s) for n in (3, 4) for s in combinations(same, n)]
+    for suit in range(4):
+        ranks = {rank_of(c): c for c in hand if suit_of(c) == suit}
+        for low in range(1, 12):
+            for high in range(low + 2, 14):
+                if not all(r in ranks for r in range(low, high + 1)):
+                    break
+                melds.append(frozenset(ranks[r] for r in range(low, high + 1)))
+    assert all(is_meld(m) for m in melds)
+    return melds
 
 
 def min_deadwood(hand) -> int:

@@ -1,9 +1,9 @@
 """An independent MILP reference for the play solver (tests and benchmarks only).
 
 It answers "what is the best legal play?" for one position, with a model that shares no
-code with ``carousel_env.solver``: only the card encoding (``cards``) and the rules
+code with ``carousel_env.games.carousel.solver``: only the card encoding (``cards``) and the rules
 configuration (``rules``) are imported, and witnesses are judged by
-``carousel_env.engine.manipulation.check_play``.
+``carousel_env.games.carousel.engine.manipulation.check_play``.
 
 Formulation
 ===========
@@ -74,7 +74,7 @@ an "optimal" point that violates a row, or stop at a suboptimal point. ``scipy.o
    remaining failure mode (a feasible but suboptimal point reported with a matching wrong
    bound), independent of the fast solver.
 
-:func:`milp_play` turns the solution into a concrete :class:`~carousel_env.engine.manipulation.Play`
+:func:`milp_play` turns the solution into a concrete :class:`~carousel_env.games.carousel.engine.manipulation.Play`
 (templates filled with real units first, then jokers, each meld in reading order), so
 tests can confirm the optimum is achievable with ``check_play``.
 """
@@ -91,9 +91,9 @@ import scipy.sparse as sp
 from scipy.optimize import Bounds, LinearConstraint, milp
 
 from carousel_env.core.cards import JOKER, NUM_CARDS, POINTS, TABLE_JOKER, Hand, Table, face, joker_as, make_card
-from carousel_env.engine.manipulation import Play
-from carousel_env.engine.melds import sort_meld
-from carousel_env.engine.rules import Rules
+from carousel_env.games.carousel.engine.manipulation import Play
+from carousel_env.games.carousel.engine.melds import sort_meld
+from carousel_env.games.carousel.engine.rules import Rules
 
 Objective = Literal["points", "cards"]
 

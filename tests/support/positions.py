@@ -41,8 +41,8 @@ from carousel_env.core.cards import (
     rank_of,
     suit_of,
 )
-from carousel_env.engine.melds import is_valid_meld, sort_meld
-from carousel_env.engine.rules import Rules
+from carousel_env.games.carousel.engine.melds import is_valid_meld, sort_meld
+from carousel_env.games.carousel.engine.rules import Rules
 
 
 def synthetic_positions(n: int, seed: int, decks: int, jokers: int, rules: Rules) -> Iterator[tuple[Table, Hand]]:

@@ -43,9 +43,9 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from carousel_env.agents.baselines import Policy
-from carousel_env.agents.registry import get_policy, policy_names
-from carousel_env.engine.rules import Variant
+from carousel_env.games.carousel.agents.baselines import Policy
+from carousel_env.games.carousel.agents.registry import get_policy, policy_names
+from carousel_env.games.carousel.engine.rules import Variant
 from tests.support.soak_checks import CheckedEnv, GameChecker
 
 # (variant, round_bonus) of the tables played, drawn with equal chances.

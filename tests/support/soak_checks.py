@@ -15,11 +15,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from carousel_env.core.cards import JOKER, card_str, is_table_joker, make_deck, meld_str, rank_of
-from carousel_env.engine.game import MAX_ROUNDS, ActionKind, GameState, Phase, allowed
-from carousel_env.engine.melds import is_valid_meld_cached
-from carousel_env.engine.rules import RoundBonus, Rules, Variant
-from carousel_env.engine.scoring import RoundEnd
-from carousel_env.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, INFO_KEYS, KNOCK, raw_env
+from carousel_env.games.carousel.engine.game import MAX_ROUNDS, ActionKind, GameState, Phase, allowed
+from carousel_env.games.carousel.engine.melds import is_valid_meld_cached
+from carousel_env.games.carousel.engine.rules import RoundBonus, Rules, Variant
+from carousel_env.games.carousel.engine.scoring import RoundEnd
+from carousel_env.games.carousel.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, INFO_KEYS, KNOCK, raw_env
 
 REWARD_SCALE = 0.01  # the env's default for its default reward, round_score
 RETURN_TOLERANCE = 1e-9

@@ -19,7 +19,7 @@ from functools import cache
 from pathlib import Path
 
 from carousel_env.core.cards import Hand, Table, parse_hand, parse_table
-from carousel_env.engine.rules import Rules, carousel, manipulation_rummy
+from carousel_env.games.carousel.engine.rules import Rules, carousel, manipulation_rummy
 
 STORED_POSITIONS = Path(__file__).resolve().parents[1] / "data" / "solver_positions.jsonl"
 AGENT_POSITIONS = Path(__file__).resolve().parents[1] / "data" / "agent_positions.jsonl"

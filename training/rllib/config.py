@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from carousel_env.core.errors import CarouselError
-from carousel_env.envs.config import EPISODES, REWARDS, EnvConfig
+from carousel_env.games.carousel.envs.config import EPISODES, REWARDS, EnvConfig
 from training.config import (  # the same strict loading as TrainConfig's (saving, printing: there too)
     ConfigError,
     _documented,
@@ -33,7 +33,7 @@ class RllibConfig:
 
     # ---- environment
     num_players: int = _documented(2, "players at the table (2 to 5)")
-    variant: str = _documented("carousel", "rules variant of the environment (carousel_env.envs.aec)")
+    variant: str = _documented("carousel", "rules variant of the environment (carousel_env.games.carousel.envs.aec)")
     k_suggestions: int = _documented(8, "solver suggestions offered per decision (action slots 3..3+K-1)")
     episode: str = _documented("round", "episode unit of the environment: 'round' or 'game'")
     reward: str = _documented(

@@ -28,7 +28,7 @@ from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.core.rl_module.torch import TorchRLModule
 
-from carousel_env.envs.aec import NUM_FIXED_ACTIONS, observation_layout
+from carousel_env.games.carousel.envs.aec import NUM_FIXED_ACTIONS, observation_layout
 from carousel_env.integrations.rllib import MASK_KEY, OBS_KEY
 from training import checkpoint
 from training.network import Agent

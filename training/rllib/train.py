@@ -38,7 +38,7 @@ import torch
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 
-from carousel_env.envs.aec import observation_layout
+from carousel_env.games.carousel.envs.aec import observation_layout
 from carousel_env.integrations.rllib import CarouselMultiAgentEnv
 from training import checkpoint
 from training.config import save_config

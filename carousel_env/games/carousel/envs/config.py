@@ -1,0 +1,92 @@
+"""Validated configuration of the Carousel environment (see :mod:`carousel_env.games.carousel.envs.aec`).
+
+Every bad value raises :class:`EnvConfigError` naming the offending key, so a typo in a
+training config fails at construction with a message that says what to fix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from carousel_env.core.errors import CarouselError
+from carousel_env.games.carousel.engine.rules import Rules
+from carousel_env.games.carousel.solver import TIME_BUDGET_S
+
+EPISODES = ("game", "round")
+REWARDS = ("round_score", "game_result")
+RENDER_MODES = ("human", "ansi", "rgb_array")
+# Default reward_scale per reward kind: round_score differences are tens of points, so
+# 1/100 keeps per-round rewards near [-1, 1]; game_result is already in [-1, 1].
+DEFAULT_REWARD_SCALE = {"round_score": 0.01, "game_result": 1.0}
+
+
+class EnvConfigError(CarouselError):
+    """A bad environment configuration value; ``key`` names the offending key."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(f"carousel env config {key!r}: {message}")
+        self.key = key
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class EnvConfig:
+    num_players: int = 2
+    variant: str = "carousel"
+    round_bonus: str = "losers"
+    k_suggestions: int = 8
+    episode: str = "game"
+    reward: str = "round_score"
+    reward_scale: float | None = None  # None: DEFAULT_REWARD_SCALE[reward]
+    render_mode: str | None = None
+    render_observer: int | None = None  # seat whose hand render shows; None: the player to act
+    solve_time_budget: float = TIME_BUDGET_S  # seconds per solve before the best found is used
+
+    def __post_init__(self) -> None:
+        if not _is_int(self.num_players) or not 2 <= self.num_players <= 5:
+            raise EnvConfigError("num_players", f"must be an int from 2 to 5, got {self.num_players!r}")
+        try:
+            rules = Rules(num_players=self.num_players, variant=self.variant, round_bonus=self.round_bonus)
+        except CarouselError as exc:
+            key = "round_bonus" if "round_bonus" in str(exc) else "variant"
+            raise EnvConfigError(key, str(exc)) from None
+        object.__setattr__(self, "variant", rules.variant.value)
+        object.__setattr__(self, "round_bonus", rules.round_bonus.value)
+        if not _is_int(self.k_suggestions) or not 1 <= self.k_suggestions <= 64:
+            raise EnvConfigError("k_suggestions", f"must be an int from 1 to 64, got {self.k_suggestions!r}")
+        if self.episode not in EPISODES:
+            raise EnvConfigError("episode", f"must be one of {EPISODES}, got {self.episode!r}")
+        if self.reward not in REWARDS:
+            raise EnvConfigError("reward", f"must be one of {REWARDS}, got {self.reward!r}")
+        if self.reward_scale is None:
+            object.__setattr__(self, "reward_scale", DEFAULT_REWARD_SCALE[self.reward])
+        elif isinstance(self.reward_scale, bool) or not isinstance(self.reward_scale, (int, float)):
+            raise EnvConfigError("reward_scale", f"must be a number, got {self.reward_scale!r}")
+        elif not self.reward_scale > 0:
+            raise EnvConfigError("reward_scale", f"must be positive, got {self.reward_scale!r}")
+        budget = self.solve_time_budget
+        if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not 0.001 <= budget <= 3600:
+            raise EnvConfigError("solve_time_budget", f"must be a number of seconds from 0.001 to 3600, got {budget!r}")
+        if self.render_mode is not None and self.render_mode not in RENDER_MODES:
+            raise EnvConfigError("render_mode", f"must be None or one of {RENDER_MODES}, got {self.render_mode!r}")
+        if self.render_observer is not None and (
+            not _is_int(self.render_observer) or not 0 <= self.render_observer < self.num_players
+        ):
+            raise EnvConfigError(
+                "render_observer", f"must be None or a seat 0..{self.num_players - 1}, got {self.render_observer!r}"
+            )
+
+    @property
+    def rules(self) -> Rules:
+        return Rules(num_players=self.num_players, variant=self.variant, round_bonus=self.round_bonus)
+
+    @classmethod
+    def from_kwargs(cls, **config: object) -> EnvConfig:
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(config) - known)
+        if unknown:
+            raise EnvConfigError(unknown[0], f"unknown key (known keys: {', '.join(sorted(known))})")
+        return cls(**config)  # type: ignore[arg-type]

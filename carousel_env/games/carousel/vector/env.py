@@ -1,0 +1,399 @@
+"""Carousel as a vector environment: ``N`` games stepped together, every seat's view batched.
+
+.. code-block:: python
+
+    import numpy as np
+    from carousel_env.games.carousel.vector import CarouselVectorEnv
+
+    venv = CarouselVectorEnv(num_envs=64, num_players=2)
+    step = venv.reset(seed=0)                     # games seeded 0..63
+    rng = np.random.default_rng(0)
+    for _ in range(1000):
+        legal = step.action_mask.astype(bool)      # (N, 3 + K): the acting seat's mask
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in legal])
+        step = venv.step(actions)
+        step.rewards                               # (N, players): every seat, acting or not
+
+Each game advances by one decision of its acting seat per ``step``; ``to_play[i]`` is the
+seat whose observation (``observation[i]``) and mask (``action_mask[i]``) the row holds.
+Actions, observations, masks, rewards and the env's configuration are exactly the AEC
+env's (:mod:`carousel_env.games.carousel.envs.aec`): decisions with one legal action are taken by the
+env, ``rewards[i, s]`` is what seat ``s`` earned in the step (round ends, the game's end),
+and ``tests/test_vector_env.py`` requires both envs to agree at every step of seeded games.
+
+Episodes reset themselves in the step that ends them: ``terminated[i]`` is True, the
+rewards are the episode's last, and the row's observation is already the next episode's
+first decision; ``info.finished`` holds the ended game (its rounds, totals, result and
+every seat's final observation). With ``autoreset=False`` a finished row keeps its final
+state (empty mask) until ``reset_rows`` deals it a new game. A row given the action
+``WAIT`` (-1) does not move in that step: drivers that decide some seats elsewhere step
+the rows that are ready, and ``policy_moves`` gives the actions of seats played by
+policies (scripted players, the search player). Game seeds follow the AEC env:
+``reset(seed=s)`` gives game ``i`` the seed ``s + i`` and each later episode of game ``i``
+a seed drawn from ``random.Random(s + i)``, so row ``i`` plays the games
+``raw_env().reset(seed=s + i)`` and then ``reset()`` would.
+
+How: the positions live in arrays (:class:`~carousel_env.games.carousel.vector.arrays.GameArrays`), and
+one compiled call makes every game's action, takes the forced decisions, solves the next
+decisions and another encodes the observations (``kernel``, ``encode``); Python runs only
+once per round of a game (the engine deals and scores it). Both variants: Manipulation
+Rummy's draws for a player who cannot play are forced actions, counted in
+``num_auto_actions`` as the AEC env counts them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import NamedTuple
+
+import numpy as np
+
+from carousel_env.core import compiled
+from carousel_env.core.cards import NUM_CARDS, hand_points
+from carousel_env.core.errors import IllegalAction
+from carousel_env.games.carousel.agents.baselines import Policy
+from carousel_env.games.carousel.agents.match import state_action
+from carousel_env.games.carousel.engine.game import GameState, deal_round, new_game, round_outcome
+from carousel_env.games.carousel.engine.scoring import GameResult, RoundScore
+from carousel_env.games.carousel.envs.aec import INFO_KEYS, NUM_FIXED_ACTIONS, action_name, round_rewards
+from carousel_env.games.carousel.envs.config import EnvConfig, EnvConfigError
+from carousel_env.games.carousel.envs.observation import ObservationLayout, layout
+from carousel_env.games.carousel.solver import can_play, compile_ahead
+from carousel_env.games.carousel.vector import encode, kernel
+from carousel_env.games.carousel.vector.arrays import GameArrays
+from carousel_env.games.carousel.vector.kernel import CURRENT, DEALER, HAS_LAST, ROUND_INDEX
+
+WAIT = -1  # the action of a row that does not move in a step
+_MAX_SEED = 2**63  # seeds are kept in int64 arrays
+
+
+def _seed(value: object, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not -_MAX_SEED <= value < _MAX_SEED:
+        raise ValueError(f"{where}: a seed must be an int in [-2**63, 2**63), got {value!r}")
+    return int(value)
+
+
+def _row(value: object, num_envs: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < num_envs:
+        raise ValueError(f"reset_rows: a row must be an int in 0..{num_envs - 1}, got {value!r}")
+    return int(value)
+
+
+class FinishedGame(NamedTuple):
+    """An episode that ended in a step: its row, its game seed, its rounds (the engine's
+    scores), the running totals, the game's result when the game itself ended, and every
+    seat's final observation (the AEC env's ``observe`` once the episode is over)."""
+
+    env: int
+    seed: int
+    rounds: tuple[RoundScore, ...]
+    scores: tuple[int, ...]
+    result: GameResult | None
+    observations: np.ndarray  # (players, size) float32
+
+
+class VectorInfo(NamedTuple):
+    """Per row, what the AEC env's infos hold (``INFO_KEYS``), plus the rows' game seeds
+    and the episodes that ended. ``CarouselVectorEnv.solver_inexact`` sums
+    ``solver_inexact`` over the env's life."""
+
+    num_auto_actions: np.ndarray  # (N,) actions the env took since the last step
+    rounds_ended: np.ndarray  # (N,)
+    round_points: np.ndarray  # (N, players) points of those rounds, summed
+    game_over: np.ndarray  # (N,) bool: the game ended in this step
+    solver_inexact: np.ndarray  # (N,) solves of this step not proven exact (see carousel_env.games.carousel.solver)
+    seeds: np.ndarray  # (N,) the game seed each row plays now (after any reset)
+    finished: tuple[FinishedGame, ...]
+
+
+class VectorStep(NamedTuple):
+    observation: np.ndarray  # (N, size) float32: the acting seat's observation
+    action_mask: np.ndarray  # (N, 3 + K) int8
+    to_play: np.ndarray  # (N,) the acting seat
+    rewards: np.ndarray  # (N, players) float64
+    terminated: np.ndarray  # (N,) bool: the episode ended (the row now plays the next one)
+    info: VectorInfo
+
+
+assert VectorInfo._fields[:5] == INFO_KEYS  # the AEC env's info keys, in its order
+
+
+class CarouselVectorEnv:
+    """``num_envs`` Carousel games stepped together (see the module docstring)."""
+
+    def __init__(self, num_envs: int, autoreset: bool = True, **config: object) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise EnvConfigError("num_envs", f"must be an int >= 1, got {num_envs!r}")
+        if not isinstance(autoreset, bool):
+            raise EnvConfigError("autoreset", f"must be True or False, got {autoreset!r}")
+        self.autoreset = autoreset
+        self.config = EnvConfig.from_kwargs(**config)
+        if self.config.render_mode is not None:
+            raise EnvConfigError("render_mode", "the vector env does not render (render one game with env())")
+        self.num_envs = num_envs
+        self.rules = self.config.rules
+        self.num_players = self.rules.num_players
+        self.k = self.config.k_suggestions
+        self.observation_layout: ObservationLayout = layout(self.k)
+        self.num_actions = NUM_FIXED_ACTIONS + self.k
+        self.arrays = GameArrays.empty(num_envs, self.rules, self.k)
+        rules = self.rules
+        limit = -1 if rules.knock_limit is None else rules.knock_limit
+        max_draws = 1 << 30 if rules.max_draws is None else rules.max_draws
+        budget_us = round(self.config.solve_time_budget * 1e6)
+        self._rule = np.array([limit, max_draws, rules.ace_low, rules.ace_high, rules.must_play, budget_us], np.int64)
+        # Manipulation Rummy's deals draw for a player who cannot play: the engine asks the solver.
+        self._can_play = can_play if rules.must_play else None
+        # Copies per card (the observation's "unseen" channel), then the deck size.
+        self._deck = np.array([rules.decks] * NUM_CARDS + [rules.jokers, rules.deck_size], np.float64)
+        self._seed_rngs = [random.Random(0) for _ in range(num_envs)]  # each row's next game seeds
+        self._seeds = np.zeros(num_envs, np.int64)
+        self._rounds: list[list[RoundScore]] = [[] for _ in range(num_envs)]
+        self._over = np.zeros(num_envs, np.bool_)  # the row's episode ended (no autoreset): it waits
+        self._results: list[GameResult | None] = [None] * num_envs
+        self._obs = np.zeros((num_envs, self.observation_layout.size), np.float32)
+        self._rows = np.arange(num_envs, dtype=np.int64)
+        self._acting = np.ones(num_envs, np.bool_)
+        self._ready = False
+        self.solver_inexact = 0  # solves not proven exact within the time budget, over every step
+
+    # ------------------------------------------------------------ API
+
+    @staticmethod
+    def compile_ahead(**config: object) -> None:
+        """Compile (or load from numba's cache) every compiled part a vector env of this
+        config uses: its turns, its observations and the solver's witness search, which
+        a game otherwise compiles at its first crowded table (``solver.compile_ahead``: on
+        a cold cache with two CPUs, a second process compiles the witness search while this
+        one compiles the rest). For a trainer before its first step, and before it starts
+        workers that build vector envs: they then load the code from the cache instead of
+        each compiling it at the same time."""
+        venv = CarouselVectorEnv(1, **config)  # a bad config raises here, before a process starts
+        compile_ahead(lambda: venv.reset(seed=0))
+
+    def reset(self, seed: int | list[int] | None = None) -> VectorStep:
+        """Deal a new game in every row: seeds ``seed + i`` (an int), one per row (a
+        list), or drawn at random (None: fresh ones, not a continuation of an earlier
+        seed as the AEC env's ``reset()``). A bad seed raises before any row changes."""
+        if seed is None:  # as the AEC env: a fresh generator's first game seed, per row
+            seeds = [random.Random().getrandbits(62) for _ in range(self.num_envs)]
+        elif isinstance(seed, (list, tuple, np.ndarray)):
+            seeds = [_seed(s, "reset") for s in seed]
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"reset: {len(seeds)} seeds for {self.num_envs} games")
+        else:
+            first = _seed(seed, "reset")
+            seeds = [_seed(first + i, "reset") for i in range(self.num_envs)]
+        return self._deal(list(range(self.num_envs)), seeds)
+
+    def step(self, actions) -> VectorStep:
+        """Every row's acting seat makes ``actions[row]``; a row given ``WAIT`` (-1) does not
+        move (its rewards are 0; a finished row without autoreset must wait). An illegal
+        action raises ``IllegalAction`` naming its row, and no game moves."""
+        if not self._ready:
+            raise IllegalAction("call reset() before step()")
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
+            raise IllegalAction(
+                f"actions must be {self.num_envs} ints (one per game), got {np.shape(actions)} {acts.dtype}"
+            )
+        acts = acts.astype(np.int64)
+        moving = acts != WAIT
+        bad = moving & ((acts < 0) | (acts >= self.num_actions))
+        if not bad.any():
+            bad = moving & (self.arrays.mask[self._rows, np.where(moving, acts, 0)] == 0)
+        if bad.any():
+            g = int(np.flatnonzero(bad)[0])
+            a = int(acts[g])
+            legal = (
+                ", ".join(action_name(i) for i in np.flatnonzero(self.arrays.mask[g])) or "none (the episode is over)"
+            )
+            what = f"{a} ({action_name(a)})" if 0 <= a < self.num_actions else f"{a} (out of 0..{self.num_actions - 1})"
+            raise IllegalAction(f"game {g}: action {what} is not legal now; legal: {legal}")
+        rewards = np.zeros((self.num_envs, self.num_players))
+        info = self._blank_info()
+        terminated = self._run(np.where(moving, acts, kernel.SKIP), rewards, info)
+        return self._result(rewards, terminated, info)
+
+    def reset_rows(self, rows, seeds) -> VectorStep:
+        """Deal a new game with ``seeds[j]`` in row ``rows[j]``; the other rows do not move
+        (before any ``reset``, they wait over, with empty masks, until dealt). Each such
+        row's later games draw their seeds from ``random.Random(seeds[j])``. Bad rows or
+        seeds raise before any row changes."""
+        rows = [_row(r, self.num_envs) for r in rows]
+        seeds = [_seed(s, "reset_rows") for s in seeds]
+        if len(rows) != len(seeds) or len(set(rows)) != len(rows):
+            raise ValueError(f"reset_rows: rows must be distinct, one seed each; got rows {rows}, seeds {seeds}")
+        if not self._ready:  # rows not dealt yet wait, over, for their own reset_rows
+            self._over[:] = True
+            self.arrays.phase[:] = kernel.GAME_OVER
+        return self._deal(rows, seeds)
+
+    def game_state(self, g: int) -> GameState:
+        """Game ``g`` as an engine state (for view policies, tests and debugging)."""
+        state = self.arrays.read(g, self.rules, int(self._seeds[g]), tuple(self._rounds[g]))
+        return replace(state, game_result=self._results[g], can_play=self._can_play)
+
+    def policy_moves(
+        self, step: VectorStep, rows: Iterable[int], policy_at: Callable[[int, int], Policy | None]
+    ) -> np.ndarray:
+        """Actions for ``step(...)``: in each row of ``rows``, the action of the policy
+        ``policy_at(row, seat)`` of its acting seat (None: that seat decides elsewhere);
+        ``WAIT`` in every other row. A view policy gets its seat's view of the row's game.
+        Drivers of scripted seats (training's runner, the Gymnasium form) call it until
+        no row moves."""
+        moves = np.full(self.num_envs, WAIT, np.int64)
+        for r in rows:
+            seat = int(step.to_play[r])
+            policy = policy_at(r, seat)
+            if policy is not None:
+                state = lambda r=r: self.game_state(r)  # noqa: E731  (read only for a view policy)
+                moves[r] = state_action(policy, state, seat, step.observation[r], step.action_mask[r])
+        return moves
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    # ------------------------------------------------------------ internals
+
+    def _blank_info(self) -> dict:
+        n, p = self.num_envs, self.num_players
+        return {
+            "num_auto_actions": np.zeros(n, np.int64),
+            "rounds_ended": np.zeros(n, np.int64),
+            "round_points": np.zeros((n, p), np.int64),
+            "game_over": np.zeros(n, np.bool_),
+            "solver_inexact": np.zeros(n, np.int64),
+            "finished": [],
+        }
+
+    def _deal(self, rows: list[int], seeds: list[int]) -> VectorStep:
+        """New games in ``rows`` (seeds already checked), then every row's next decision."""
+        actions = np.full(self.num_envs, kernel.SKIP, np.int64)
+        info = self._blank_info()
+        for g, s in zip(rows, seeds):
+            self._seed_rngs[g] = random.Random(s)
+            info["num_auto_actions"][g] += self._start_game(g, s)
+            actions[g] = kernel.DEALT
+        rewards = np.zeros((self.num_envs, self.num_players))
+        terminated = self._run(actions, rewards, info)
+        self._ready = True
+        return self._result(rewards, terminated, info)
+
+    def _start_game(self, g: int, seed: int) -> int:
+        """Deal game ``seed`` in row ``g``; returns the draws the deal forced (Manipulation Rummy)."""
+        self._seeds[g] = seed
+        self._rounds[g] = []
+        self._over[g] = False
+        self._results[g] = None
+        state = new_game(self.rules, seed, can_play=self._can_play)
+        self.arrays.write(g, state, None)
+        return len(state.forced_draws)
+
+    def _kernel(self, actions: np.ndarray) -> None:
+        a = self.arrays
+        args = (
+            a.hands, a.hand_len, a.units, a.n_units, a.meld_len, a.n_melds, a.stock, a.stock_len, a.turn, a.phase,
+            a.round_end, a.who, a.packed, a.slot_at, a.mask, a.auto, actions, np.int64(self.k),
+            np.int64(self.num_players), self._rule,
+        )  # fmt: skip
+        kernel.inexact_games.clear()
+        compiled.first_call(kernel.step_games, *args)
+
+    def _run(self, actions: np.ndarray, rewards: np.ndarray, info: dict) -> np.ndarray:
+        """Make ``actions`` (-1: a fresh deal), then end, score and deal rounds (Python,
+        once per round) until every row waits for a decision; returns which episodes ended."""
+        terminated = np.zeros(self.num_envs, np.bool_)
+        a = self.arrays
+        while True:
+            self._kernel(actions)
+            np.add.at(info["solver_inexact"], kernel.inexact_games, 1)
+            # A new episode's forced actions belong to it, not to the step that ended the last.
+            info["num_auto_actions"] += np.where((actions != kernel.SKIP) & ~terminated, a.auto, 0)
+            ended = np.flatnonzero((a.phase == kernel.ROUND_OVER) & ~self._over)
+            if not len(ended):
+                return terminated
+            actions = np.full(self.num_envs, kernel.SKIP, np.int64)
+            for g in ended.tolist():
+                self._end_round(int(g), rewards, info, terminated)
+                actions[g] = kernel.DEALT
+
+    def _end_round(self, g: int, rewards: np.ndarray, info: dict, terminated: np.ndarray) -> None:
+        """Score game ``g``'s round (the engine's scoring), pay it, then deal the next round
+        or, at the episode's end, the next game."""
+        a, rules = self.arrays, self.rules
+        end = kernel.END_CODES[a.round_end[g]]
+        who = int(a.who[g])
+        values = [hand_points(a.hand(g, p)) for p in range(self.num_players)]
+        outcome = round_outcome(
+            rules,
+            values,
+            tuple(a.scores[g].tolist()),
+            tuple(a.rounds_won[g].tolist()),
+            int(a.board[g, ROUND_INDEX]),
+            int(a.board[g, DEALER]),
+            end,
+            knocker=who if end is kernel.END_CODES[kernel.KNOCKED] else None,
+            went_out=who if end is kernel.END_CODES[kernel.WENT_OUT] else None,
+        )
+        self._rounds[g].append(outcome.result)
+        rewards[g] += round_rewards(self.config, outcome.result, outcome.game)
+        info["rounds_ended"][g] += 1
+        info["round_points"][g] += outcome.result.points
+        over = outcome.game is not None or self.config.episode == "round"
+        if over:
+            # The row becomes the engine's final state (totals, rounds won, the round's points,
+            # phase), which every seat's final observation shows; then, with autoreset, a new game.
+            a.scores[g], a.rounds_won[g], a.last_points[g] = outcome.scores, outcome.rounds_won, outcome.result.points
+            a.board[g, HAS_LAST] = 1
+            a.phase[g] = kernel.GAME_OVER if outcome.game is not None else kernel.ROUND_OVER
+            self._over[g], self._results[g] = True, outcome.game
+            info["game_over"][g] = outcome.game is not None
+            rounds = tuple(self._rounds[g])
+            finished = FinishedGame(g, int(self._seeds[g]), rounds, outcome.scores, outcome.game, self._final(g))
+            info["finished"].append(finished)
+            terminated[g] = True
+            if self.autoreset:
+                self._start_game(g, self._seed_rngs[g].getrandbits(62))
+            return
+        dealer = (int(a.board[g, DEALER]) + 1) % self.num_players
+        round_index = int(a.board[g, ROUND_INDEX]) + 1
+        state = deal_round(
+            rules, int(self._seeds[g]), round_index, dealer, outcome.scores, outcome.rounds_won, self._can_play
+        )
+        a.write(g, state, outcome.result)
+        info["num_auto_actions"][g] += len(state.forced_draws)
+
+    def _final(self, g: int) -> np.ndarray:
+        """Every seat's observation of row ``g``'s final state (no suggestions)."""
+        seats = np.arange(self.num_players, dtype=np.int64)
+        out = np.zeros((self.num_players, self.observation_layout.size), np.float32)
+        self._encode(out, np.full(self.num_players, g, np.int64), seats, np.zeros(self.num_players, np.bool_))
+        return out
+
+    def _encode(self, out: np.ndarray, games: np.ndarray, observers: np.ndarray, acting: np.ndarray) -> None:
+        a = self.arrays
+        args = (
+            out, games, observers, acting, a.hands, a.hand_len, a.units, a.n_units, a.meld_len, a.n_melds,
+            a.stock_len, a.turn, a.phase, a.scores, a.rounds_won, a.last_points, a.board, a.packed, a.slot_at,
+            self._deck, np.int64(self._rule[0]),
+        )  # fmt: skip
+        compiled.first_call(encode.encode_games, *args)
+
+    def _result(self, rewards: np.ndarray, terminated: np.ndarray, info: dict) -> VectorStep:
+        a = self.arrays
+        self.solver_inexact += int(info["solver_inexact"].sum())
+        to_play = a.turn[:, CURRENT].copy()
+        self._encode(self._obs, self._rows, to_play, self._acting)
+        vector_info = VectorInfo(
+            info["num_auto_actions"],
+            info["rounds_ended"],
+            info["round_points"],
+            info["game_over"],
+            info["solver_inexact"],
+            self._seeds.copy(),
+            tuple(info["finished"]),
+        )
+        return VectorStep(self._obs.copy(), a.mask.copy(), to_play, rewards, terminated, vector_info)

@@ -1,0 +1,380 @@
+"""The vector env's compiled turns: the rules of a Carousel round a second time, over arrays.
+
+:mod:`carousel_env.games.carousel.engine.game` is the reference; this module repeats what happens within
+a round (draws, plays, knocks, turn ends, the stock running out, final turns) so that one
+compiled call steps every game of a :class:`~carousel_env.games.carousel.vector.arrays.GameArrays` with
+no Python per game. Deals and round ends stay with the engine (once per round, in
+Python): this code stops a game at ``ROUND_OVER``. ``tests/test_vector_env.py`` plays
+seeded games through both and requires the same observations, masks, rewards and scores
+at every step.
+
+Compile time: numba compiles each jitted function as its own library and links (and
+optimizes again) every callee's code into each caller, so the solver's code would be
+emitted once per level of calls between it and ``step_games``. The functions on that path
+are inlined (``inline="always"``), all but ``_solve``, the one call of the solver (inlined
+at its two call sites, the solver's code would be emitted twice into ``step_games``): the
+solver is linked into ``_solve`` and ``step_games`` only.
+
+Per game ``g`` a decision is: the kinds allowed (as ``engine.game.allowed``), the solver's
+packed answer in ``packed[g]`` (as ``carousel_env.games.carousel.solver.solve``, witness rounds
+included), the action mask; a decision with one legal action is taken at once (as the AEC
+env's ``_settle``) and counted in ``auto[g]``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from numba import njit, objmode
+
+from carousel_env.core import compiled
+from carousel_env.games.carousel.engine.game import MAX_TURNS_PER_ROUND, Phase
+from carousel_env.games.carousel.engine.scoring import RoundEnd
+from carousel_env.games.carousel.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK
+from carousel_env.games.carousel.solver import (
+    FIRST_SWEEP_LEVEL,
+    FULL_SWEEP_STATES,
+    MEMORY_CAP_BYTES,
+    answer_by_programs,
+    witness_rounds,
+)
+from carousel_env.games.carousel.solver import SOURCES as SOLVER_SOURCES
+from carousel_env.games.carousel.solver.answer import BEST_CARDS, COUNT, HEADER_SIZE, REC_LISTS
+from carousel_env.games.carousel.solver.pipeline import solve_packed
+from carousel_env.games.carousel.solver.prepare import CARD_POINTS
+
+_HERE = Path(__file__).resolve().parent
+_GAME = _HERE.parent
+# The compiled turns embed the solver's code and the constants of the engine's turns and
+# scoring and of the observation layout: their cache depends on all of them (the compiled
+# modules only: editing env.py keeps the cache).
+SOURCES = (
+    *SOLVER_SOURCES,
+    _HERE / "kernel.py",
+    _HERE / "encode.py",
+    _GAME / "engine" / "game.py",
+    _GAME / "engine" / "scoring.py",
+    _GAME / "envs" / "observation.py",
+)
+compiled.name_entry_points(
+    {
+        "step_games": ("the vector env's turns (the solver included)", 25),
+        "encode_games": ("the vector env's observations", 3),
+    }
+)
+compiled.drop_stale_cache(_HERE / "__pycache__", SOURCES)  # before numba loads this module's cache
+
+PHASE_CODES = tuple(Phase)  # code i is PHASE_CODES[i] (the observation's phase order too)
+DRAWN, PLAYED, FINAL_TURN, MUST_PLAY, ROUND_OVER, GAME_OVER = range(len(PHASE_CODES))
+END_CODES = (None, *RoundEnd)  # code 0: the round goes on
+NO_END = 0
+KNOCKED, WENT_OUT, STOCK_OUT, TURN_CAP = (
+    END_CODES.index(e) for e in (RoundEnd.KNOCK, RoundEnd.GOING_OUT, RoundEnd.STOCK_EXHAUSTED, RoundEnd.TURN_CAP)
+)
+# What ``step_games`` does with a row besides making its action.
+DEALT = -1  # the row was just dealt: take its forced decisions, solve its first decision
+SKIP = -2  # leave the row as it is
+# Columns of the ``turn`` and ``board`` arrays (``arrays.GameArrays``).
+CURRENT, DRAWS, TURNS, FINAL_LEFT = range(4)  # FINAL_LEFT -1: the stock is not exhausted
+DEALER, ROUND_INDEX, HAS_LAST = range(3)
+# Entries of the ``rule`` array the env passes: knock limit (-1: none), max draws, ace low,
+# ace high, must play, the solver's time budget per solve (microseconds).
+KNOCK_LIMIT_RULE, MAX_DRAWS_RULE, ACE_LOW_RULE, ACE_HIGH_RULE, MUST_PLAY_RULE, SOLVE_BUDGET_RULE = range(6)
+
+
+@njit(cache=True)
+def _hand_value(hands, hand_len, g, p):
+    total = 0
+    for i in range(hand_len[g, p]):
+        total += CARD_POINTS[hands[g, p, i]]
+    return total
+
+
+# ---------------------------------------------------------------- the solver
+
+
+# The games whose solve, in the compiled call under way, was not proven exact within the
+# time budget, once per such solve: ``_rest_of_solve`` appends, the env reads and clears.
+inexact_games: list[int] = []
+
+
+def _rest_of_solve(units, hand, ace_low, ace_high, k, knock_limit, gave_up, budget_us, g):
+    """The solver's own witness rounds, or its integer programs when the sweep gave up,
+    called back from the compiled turns for game ``g``: about one decision in 40 (a crowded
+    table) needs them, and linking the witness search into this module's compiled code
+    would add its compile time again (``core.compiled``)."""
+    args = (units, hand, bool(ace_low), bool(ace_high), int(k), int(knock_limit), budget_us / 1e6)
+    found = answer_by_programs(*args) if gave_up else witness_rounds(*args)
+    if not found.exact:
+        inexact_games.append(int(g))
+    return found.packed
+
+
+@njit(cache=True)
+def _solve(units, hand, ace_low, ace_high, k, knock_limit, budget_us, g):
+    """``carousel_env.games.carousel.solver.solve``'s packed answer for game ``g``: one sweep, then (rarely)
+    the witness rounds or the integer programs, within ``budget_us`` microseconds."""
+    level, cap = np.int64(FIRST_SWEEP_LEVEL), np.int64(MEMORY_CAP_BYTES)
+    packed = solve_packed(units, hand, ace_low, ace_high, k, knock_limit, np.int64(FULL_SWEEP_STATES), level, cap)
+    if packed.shape[0] > 1:
+        return packed
+    gave_up = packed.shape[0] == 1
+    with objmode(packed="int64[:]"):
+        packed = _rest_of_solve(units, hand, ace_low, ace_high, k, knock_limit, gave_up, budget_us, g)
+    return packed
+
+
+@njit(cache=True, inline="always")
+def _solve_turn(hands, hand_len, units, n_units, g, p, k, rule):
+    """The packed answer of seat ``p``'s hand on game ``g``'s table."""
+    hand = hands[g, p, : hand_len[g, p]].copy()
+    ace_low, ace_high = rule[ACE_LOW_RULE] != 0, rule[ACE_HIGH_RULE] != 0
+    budget = rule[SOLVE_BUDGET_RULE]
+    return _solve(units[g, : n_units[g]], hand, ace_low, ace_high, k, rule[KNOCK_LIMIT_RULE], budget, g)
+
+
+# ---------------------------------------------------------------- turns
+
+
+@njit(cache=True)
+def _end_round(phase, round_end, who, g, end, seat):
+    phase[g] = ROUND_OVER
+    round_end[g] = end
+    who[g] = seat
+
+
+@njit(cache=True)
+def _draw(hands, hand_len, stock, stock_len, draws, g, p):
+    """The top stock card into seat ``p``'s hand, kept sorted."""
+    stock_len[g] -= 1
+    card = stock[g, stock_len[g]]
+    i = hand_len[g, p]
+    while i > 0 and hands[g, p, i - 1] > card:
+        hands[g, p, i] = hands[g, p, i - 1]
+        i -= 1
+    hands[g, p, i] = card
+    hand_len[g, p] += 1
+    draws[g] += 1
+
+
+@njit(cache=True, inline="always")
+def _begin_turn(hands, hand_len, units, n_units, stock, stock_len, turn, phase, round_end, who, auto, g, k, rule):
+    """Begin the current player's turn; returns whether they pass at once (Manipulation
+    Rummy: no play and the stock empty), which the caller handles as a turn's end."""
+    turn[g, DRAWS] = 0
+    turn[g, TURNS] += 1
+    if turn[g, TURNS] > MAX_TURNS_PER_ROUND:
+        _end_round(phase, round_end, who, g, TURN_CAP, -1)
+        return False
+    final = turn[g, FINAL_LEFT] >= 0
+    p = turn[g, CURRENT]
+    if rule[MUST_PLAY_RULE] == 0:
+        if final:
+            phase[g] = FINAL_TURN
+        else:
+            _draw(hands, hand_len, stock, stock_len, turn[:, DRAWS], g, p)
+            phase[g] = DRAWN
+        return False
+    # Manipulation Rummy: draw one card at a time until a play exists; each is a forced action.
+    while _solve_turn(hands, hand_len, units, n_units, g, p, k, rule)[1] < 0:
+        if stock_len[g] == 0:
+            phase[g] = FINAL_TURN if final else DRAWN
+            return True
+        auto[g] += 1
+        _draw(hands, hand_len, stock, stock_len, turn[:, DRAWS], g, p)
+    phase[g] = MUST_PLAY
+    return False
+
+
+@njit(cache=True, inline="always")
+def _end_turn(hands, hand_len, units, n_units, stock, stock_len, turn, phase, round_end, who, auto, g, k, rule,
+              players):  # fmt: skip
+    """End the current turn and begin the next; a player who passes at once ends theirs
+    too (a loop, where the engine recurses)."""
+    while True:
+        if turn[g, FINAL_LEFT] >= 0:
+            if turn[g, FINAL_LEFT] == 1:  # the last final turn: the round ends (the count stays 1)
+                _end_round(phase, round_end, who, g, STOCK_OUT, -1)
+                return
+            turn[g, FINAL_LEFT] -= 1
+        elif stock_len[g] == 0:
+            turn[g, FINAL_LEFT] = players  # every player, the next one first, takes one more turn
+        turn[g, CURRENT] = (turn[g, CURRENT] + 1) % players
+        if not _begin_turn(hands, hand_len, units, n_units, stock, stock_len, turn, phase, round_end, who, auto, g,
+                           k, rule):  # fmt: skip
+            return
+
+
+@njit(cache=True)
+def _play(hands, hand_len, units, n_units, meld_len, n_melds, phase, round_end, who, packed, at, g, p):
+    """Make the suggestion packed at ``packed[g, at:]``: its hand after, its new table."""
+    at += REC_LISTS
+    at += 1 + packed[g, at]  # the cards added
+    n = packed[g, at]
+    for i in range(n):
+        hands[g, p, i] = packed[g, at + 1 + i]
+    hand_len[g, p] = n
+    at += 1 + n
+    melds = packed[g, at]
+    total = 0
+    for m in range(melds):
+        meld_len[g, m] = packed[g, at + 1 + m]
+        total += meld_len[g, m]
+    at += 1 + melds
+    for i in range(total):
+        units[g, i] = packed[g, at + i]
+    n_melds[g] = melds
+    n_units[g] = total
+    if phase[g] != FINAL_TURN:
+        phase[g] = PLAYED
+    if n == 0:
+        _end_round(phase, round_end, who, g, WENT_OUT, p)
+
+
+@njit(cache=True, inline="always")
+def _decide(hands, hand_len, units, n_units, stock_len, turn, phase, packed, slot_at, mask, g, k, rule):
+    """Fill game ``g``'s decision (mask, packed answer, slot offsets); returns the number
+    of legal actions. ``rule``: knock limit (-1: none), max draws, ace low, ace high, must
+    play (Manipulation Rummy)."""
+    for a in range(mask.shape[1]):
+        mask[g, a] = 0
+    packed[g, COUNT] = 0
+    ph = phase[g]
+    if ph in (ROUND_OVER, GAME_OVER):
+        return 0
+    p = turn[g, CURRENT]
+    drawn_out = turn[g, DRAWS] >= rule[MAX_DRAWS_RULE]
+    play = ph != DRAWN or not drawn_out
+    if ph == DRAWN:
+        if not drawn_out and stock_len[g] > 0:
+            mask[g, DRAW_AGAIN] = 1
+        else:
+            mask[g, END_TURN] = 1
+    elif ph != MUST_PLAY:  # a player who must play may do nothing else
+        mask[g, END_TURN] = 1
+    if rule[KNOCK_LIMIT_RULE] >= 0 and _hand_value(hands, hand_len, g, p) <= rule[KNOCK_LIMIT_RULE]:
+        mask[g, KNOCK] = 1
+    legal = mask[g, DRAW_AGAIN] + mask[g, KNOCK] + mask[g, END_TURN]
+    if play:
+        answer = _solve_turn(hands, hand_len, units, n_units, g, p, k, rule)
+        count = 0 if answer[BEST_CARDS] < 0 else min(answer[COUNT], k)
+        for i in range(answer.shape[0]):  # a loop: a slice assignment compiles far more code
+            packed[g, i] = answer[i]
+        packed[g, COUNT] = count
+        at = HEADER_SIZE
+        for s in range(count):
+            slot_at[g, s] = at
+            mask[g, FIRST_SUGGESTION + s] = 1
+            at += REC_LISTS
+            at += 1 + answer[at]
+            at += 1 + answer[at]
+            melds = answer[at]
+            total = 0
+            for m in range(melds):
+                total += answer[at + 1 + m]
+            at += 1 + melds + total
+        legal += count
+    return legal
+
+
+@njit(cache=True, inline="always")
+def _apply(
+    hands,
+    hand_len,
+    units,
+    n_units,
+    meld_len,
+    n_melds,
+    stock,
+    stock_len,
+    turn,
+    phase,
+    round_end,
+    who,
+    packed,
+    slot_at,
+    auto,
+    g,
+    action,
+    k,
+    rule,
+    players,
+):
+    p = turn[g, CURRENT]
+    if action == DRAW_AGAIN:
+        _draw(hands, hand_len, stock, stock_len, turn[:, DRAWS], g, p)
+    elif action == END_TURN:
+        _end_turn(
+            hands, hand_len, units, n_units, stock, stock_len, turn, phase, round_end, who, auto, g, k, rule, players
+        )
+    elif action == KNOCK:
+        _end_round(phase, round_end, who, g, KNOCKED, p)
+    else:
+        at = slot_at[g, action - FIRST_SUGGESTION]
+        _play(hands, hand_len, units, n_units, meld_len, n_melds, phase, round_end, who, packed, at, g, p)
+
+
+@njit(cache=True)
+def step_games(
+    hands,
+    hand_len,
+    units,
+    n_units,
+    meld_len,
+    n_melds,
+    stock,
+    stock_len,
+    turn,
+    phase,
+    round_end,
+    who,
+    packed,
+    slot_at,
+    mask,
+    auto,
+    actions,
+    k,
+    players,
+    rule,
+):
+    """For every game ``g`` but the ``SKIP`` ones: make action ``actions[g]`` (none when
+    ``DEALT``: the game was just dealt), then take every forced decision until a real one or
+    the round's end. ``auto[g]`` counts the forced ones. Actions are legal: the caller
+    checked them against the masks."""
+    for g in range(actions.shape[0]):
+        if actions[g] == SKIP:
+            continue
+        auto[g] = 0
+        action = actions[g]
+        while True:  # the action, then each forced one (one call site: _apply is inlined)
+            if action != DEALT:
+                _apply(
+                    hands,
+                    hand_len,
+                    units,
+                    n_units,
+                    meld_len,
+                    n_melds,
+                    stock,
+                    stock_len,
+                    turn,
+                    phase,
+                    round_end,
+                    who,
+                    packed,
+                    slot_at,
+                    auto,
+                    g,
+                    action,
+                    k,
+                    rule,
+                    players,
+                )
+            legal = _decide(hands, hand_len, units, n_units, stock_len, turn, phase, packed, slot_at, mask, g, k, rule)
+            if legal != 1:
+                break
+            action = 0
+            while mask[g, action] == 0:
+                action += 1
+            auto[g] += 1

@@ -1,8 +1,0 @@
-"""Carousel's vector environment: many games stepped by one compiled call (``env``), the
-rules of a round over arrays (``kernel``), the observations over arrays (``encode``), and
-its single-agent Gymnasium ``VectorEnv`` form (``carousel_env.vector.gym``, imported on
-its own: it brings in the scripted players)."""
-
-from carousel_env.vector.env import WAIT, CarouselVectorEnv, FinishedGame, VectorInfo, VectorStep
-
-__all__ = ["WAIT", "CarouselVectorEnv", "FinishedGame", "VectorInfo", "VectorStep"]
