@@ -18,7 +18,7 @@ entry points (Carousel by default; the PettingZoo ids are ``carousel/<game>_v0``
 
 __version__ = "0.3.0"
 
-__all__ = ["env", "raw_env"]
+__all__ = ["env", "raw_env", "vector_env"]
 
 
 def env(game: str = "carousel", **config: object):
@@ -34,3 +34,11 @@ def raw_env(game: str = "carousel", **config: object):
     from carousel_env.core.registry import env_module
 
     return env_module(game).raw_env(**config)
+
+
+def vector_env(game: str = "carousel", num_envs: int = 1, **config: object):
+    """The compiled vector env of ``game``: ``num_envs`` games stepped together, with the AEC
+    env's actions, observations, masks and rewards (``config`` as ``env``'s, no rendering)."""
+    from carousel_env.core.registry import vector_env_class
+
+    return vector_env_class(game)(num_envs, **config)

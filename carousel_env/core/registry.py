@@ -16,11 +16,13 @@ DEFAULT_GAME = "carousel"
 
 
 class GameSpec(NamedTuple):
-    """A registered game: ``env_module`` defines ``raw_env`` and ``env``."""
+    """A registered game: ``env_module`` defines ``raw_env`` and ``env``; ``vector_env`` names
+    its vector env class as ``module:Class`` (``num_envs`` first, then the env's config)."""
 
     name: str
     title: str
     env_module: str
+    vector_env: str
     min_players: int
     max_players: int
     variants: tuple[str, ...] = ()  # rules configurations selectable by name (a config key)
@@ -34,14 +36,23 @@ GAMES: dict[str, GameSpec] = {
     spec.name: spec
     for spec in (
         GameSpec(
-            "carousel",
-            "Carousel (and Manipulation Rummy)",
-            "carousel_env.games.carousel.envs.aec",
-            2,
-            5,
-            ("carousel", "manipulation_rummy"),
+            name="carousel",
+            title="Carousel (and Manipulation Rummy)",
+            env_module="carousel_env.games.carousel.envs.aec",
+            vector_env="carousel_env.games.carousel.vector:CarouselVectorEnv",
+            min_players=2,
+            max_players=5,
+            variants=("carousel", "manipulation_rummy"),
         ),
-        GameSpec("gin_rummy", "Gin Rummy", "carousel_env.games.gin_rummy.env", 2, 2, ("book", "openspiel", "eaai")),
+        GameSpec(
+            name="gin_rummy",
+            title="Gin Rummy",
+            env_module="carousel_env.games.gin_rummy.env",
+            vector_env="carousel_env.games.gin_rummy.vector:GinVectorEnv",
+            min_players=2,
+            max_players=2,
+            variants=("book", "openspiel", "eaai"),
+        ),
     )
 }
 
@@ -63,3 +74,9 @@ def game_spec(name: str) -> GameSpec:
 def env_module(name: str):
     """The env module of game ``name`` (imported now: it registers with PettingZoo)."""
     return importlib.import_module(game_spec(name).env_module)
+
+
+def vector_env_class(name: str) -> type:
+    """The vector env class of game ``name`` (imported now)."""
+    module, _, cls = game_spec(name).vector_env.partition(":")
+    return getattr(importlib.import_module(module), cls)

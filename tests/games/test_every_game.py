@@ -83,6 +83,36 @@ def test_soak_slice(game):
         assert sum(total.values()) == pytest.approx(0, abs=1e-9)
 
 
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_vector_env_agrees_with_the_aec_env(game):
+    """Seeded games stepped through the vector env and through one AEC env per row, with the
+    same random legal actions: the same observations, masks, seats, rewards and ends."""
+    n, seed = 3, 7
+    venv = carousel_env.vector_env(game=game, num_envs=n, **QUICK[game])
+    aecs = [carousel_env.raw_env(game=game, **QUICK[game]) for _ in range(n)]
+    step = venv.reset(seed=seed)
+    for i, env in enumerate(aecs):
+        env.reset(seed=seed + i)
+    rng = np.random.default_rng(seed)
+    ended = 0
+    for _ in range(150):
+        for i, env in enumerate(aecs):
+            obs = env.observe(env.agent_selection)
+            assert env.possible_agents[step.to_play[i]] == env.agent_selection
+            assert np.array_equal(step.action_mask[i], obs["action_mask"])
+            assert np.array_equal(step.observation[i], obs["observation"])
+        actions = np.array([int(rng.choice(np.flatnonzero(m))) for m in step.action_mask])
+        step = venv.step(actions)
+        for i, env in enumerate(aecs):
+            env.step(int(actions[i]))
+            assert step.rewards[i].tolist() == pytest.approx([env.rewards[a] for a in env.possible_agents])
+            assert step.terminated[i] == all(env.terminations.values())
+            if step.terminated[i]:
+                ended += 1
+                env.reset()
+    assert ended > 0
+
+
 def test_unknown_game_is_named():
     with pytest.raises(UnknownGame, match="unknown game 'gin' \\(games: carousel, gin_rummy\\)"):
         carousel_env.env(game="gin")

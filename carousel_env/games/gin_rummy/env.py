@@ -72,7 +72,6 @@ per seat), ``game_over``. The detail is on the raw env: ``auto_actions`` and ``h
 from __future__ import annotations
 
 from enum import IntEnum
-from functools import cache
 from typing import ClassVar
 
 import numpy as np
@@ -176,8 +175,28 @@ def engine_move(action: int, knocks: tuple) -> Move:
     return Move(MoveKind.KNOCK, arrangement=knocks[action - GinAction.FIRST_KNOCK][0])
 
 
-@cache
-def _own_deadwood(hand: gm.Mask, eleven: bool) -> int:
+def episode_ends(config: GinEnvConfig, state: GinState) -> bool:
+    """Whether the episode ends with the hand just over in ``state``."""
+    return state.phase is Phase.GAME_OVER or config.episode == "hand"
+
+
+def hand_rewards(config: GinEnvConfig, result: HandResult, state: GinState) -> list[float]:
+    """Both seats' rewards for the hand that ended with ``result`` (``state``: after it), by
+    ``config.reward`` (see Rewards): zero-sum."""
+    scale = config.reward_scale
+    paid = [0.0, 0.0]
+    if config.reward == "score":
+        for points in [result.points] + ([state.game_result.bonuses] if state.game_result else []):
+            paid = [paid[s] + scale * (points[s] - points[1 - s]) for s in range(NUM_PLAYERS)]
+    elif episode_ends(config, state):
+        final = state.game_result.totals if state.game_result else result.points
+        sign = (final[0] > final[1]) - (final[0] < final[1])
+        paid = [scale * sign, -scale * sign]
+    return paid
+
+
+def own_deadwood(hand: gm.Mask, eleven: bool) -> int:
+    """The observer's deadwood: of 11 cards after the best discard while it discards."""
     return gm.deadwood_after_discard(hand) if eleven else gm.deadwood(hand)
 
 
@@ -264,7 +283,7 @@ class raw_env(AECEnv):
             state = self._state
             acting = seat == state.current and not self._over
             eleven = state.phase is Phase.DISCARD and seat == state.current
-            own = _own_deadwood(state.hands[seat], eleven)
+            own = own_deadwood(state.hands[seat], eleven)
             vec = encode(state, seat, self._knocks if acting else (), own, self.observation_layout)
             obs = {"observation": vec, "action_mask": self._mask if acting else self._zero_mask}
             self._obs_cache[agent] = obs
@@ -308,7 +327,7 @@ class raw_env(AECEnv):
             state = self._state
             if state.over:
                 self._hand_over(state.last_hand, state)
-                if state.phase is Phase.GAME_OVER or self.config.episode == "hand":
+                if episode_ends(self.config, state):
                     self._over = True
                     self._mask, self._knocks = self._zero_mask, ()
                     self.terminations = dict.fromkeys(self.agents, True)
@@ -326,16 +345,7 @@ class raw_env(AECEnv):
 
     def _hand_over(self, result: HandResult, state: GinState) -> None:
         self._hands.append(result)
-        scale = self.config.reward_scale
-        paid = [0.0, 0.0]
-        ends = state.phase is Phase.GAME_OVER or self.config.episode == "hand"
-        if self.config.reward == "score":
-            for points in [result.points] + ([state.game_result.bonuses] if state.game_result else []):
-                paid = [paid[s] + scale * (points[s] - points[1 - s]) for s in range(NUM_PLAYERS)]
-        elif ends:
-            final = state.game_result.totals if state.game_result else result.points
-            sign = (final[0] > final[1]) - (final[0] < final[1])
-            paid = [scale * sign, -scale * sign]
+        paid = hand_rewards(self.config, result, state)
         for seat, agent in enumerate(self.possible_agents):
             self.rewards[agent] += paid[seat]
 

@@ -43,7 +43,6 @@ Rummy's draws for a player who cannot play are forced actions, counted in
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import NamedTuple
@@ -52,7 +51,7 @@ import numpy as np
 
 from carousel_env.core import compiled
 from carousel_env.core.cards import NUM_CARDS, hand_points
-from carousel_env.core.errors import IllegalAction
+from carousel_env.envkit.vector import WAIT, VectorDriver
 from carousel_env.games.carousel.agents.baselines import Policy
 from carousel_env.games.carousel.agents.match import state_action
 from carousel_env.games.carousel.engine.game import GameState, deal_round, new_game, round_outcome
@@ -64,21 +63,6 @@ from carousel_env.games.carousel.solver import can_play, compile_ahead
 from carousel_env.games.carousel.vector import encode, kernel
 from carousel_env.games.carousel.vector.arrays import GameArrays
 from carousel_env.games.carousel.vector.kernel import CURRENT, DEALER, HAS_LAST, ROUND_INDEX
-
-WAIT = -1  # the action of a row that does not move in a step
-_MAX_SEED = 2**63  # seeds are kept in int64 arrays
-
-
-def _seed(value: object, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not -_MAX_SEED <= value < _MAX_SEED:
-        raise ValueError(f"{where}: a seed must be an int in [-2**63, 2**63), got {value!r}")
-    return int(value)
-
-
-def _row(value: object, num_envs: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < num_envs:
-        raise ValueError(f"reset_rows: a row must be an int in 0..{num_envs - 1}, got {value!r}")
-    return int(value)
 
 
 class FinishedGame(NamedTuple):
@@ -120,19 +104,14 @@ class VectorStep(NamedTuple):
 assert VectorInfo._fields[:5] == INFO_KEYS  # the AEC env's info keys, in its order
 
 
-class CarouselVectorEnv:
+class CarouselVectorEnv(VectorDriver):
     """``num_envs`` Carousel games stepped together (see the module docstring)."""
 
     def __init__(self, num_envs: int, autoreset: bool = True, **config: object) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise EnvConfigError("num_envs", f"must be an int >= 1, got {num_envs!r}")
-        if not isinstance(autoreset, bool):
-            raise EnvConfigError("autoreset", f"must be True or False, got {autoreset!r}")
-        self.autoreset = autoreset
+        super().__init__(num_envs, autoreset, error=EnvConfigError)
         self.config = EnvConfig.from_kwargs(**config)
         if self.config.render_mode is not None:
             raise EnvConfigError("render_mode", "the vector env does not render (render one game with env())")
-        self.num_envs = num_envs
         self.rules = self.config.rules
         self.num_players = self.rules.num_players
         self.k = self.config.k_suggestions
@@ -148,15 +127,10 @@ class CarouselVectorEnv:
         self._can_play = can_play if rules.must_play else None
         # Copies per card (the observation's "unseen" channel), then the deck size.
         self._deck = np.array([rules.decks] * NUM_CARDS + [rules.jokers, rules.deck_size], np.float64)
-        self._seed_rngs = [random.Random(0) for _ in range(num_envs)]  # each row's next game seeds
-        self._seeds = np.zeros(num_envs, np.int64)
         self._rounds: list[list[RoundScore]] = [[] for _ in range(num_envs)]
-        self._over = np.zeros(num_envs, np.bool_)  # the row's episode ended (no autoreset): it waits
         self._results: list[GameResult | None] = [None] * num_envs
         self._obs = np.zeros((num_envs, self.observation_layout.size), np.float32)
-        self._rows = np.arange(num_envs, dtype=np.int64)
         self._acting = np.ones(num_envs, np.bool_)
-        self._ready = False
         self.solver_inexact = 0  # solves not proven exact within the time budget, over every step
 
     # ------------------------------------------------------------ API
@@ -172,64 +146,6 @@ class CarouselVectorEnv:
         each compiling it at the same time."""
         venv = CarouselVectorEnv(1, **config)  # a bad config raises here, before a process starts
         compile_ahead(lambda: venv.reset(seed=0))
-
-    def reset(self, seed: int | list[int] | None = None) -> VectorStep:
-        """Deal a new game in every row: seeds ``seed + i`` (an int), one per row (a
-        list), or drawn at random (None: fresh ones, not a continuation of an earlier
-        seed as the AEC env's ``reset()``). A bad seed raises before any row changes."""
-        if seed is None:  # as the AEC env: a fresh generator's first game seed, per row
-            seeds = [random.Random().getrandbits(62) for _ in range(self.num_envs)]
-        elif isinstance(seed, (list, tuple, np.ndarray)):
-            seeds = [_seed(s, "reset") for s in seed]
-            if len(seeds) != self.num_envs:
-                raise ValueError(f"reset: {len(seeds)} seeds for {self.num_envs} games")
-        else:
-            first = _seed(seed, "reset")
-            seeds = [_seed(first + i, "reset") for i in range(self.num_envs)]
-        return self._deal(list(range(self.num_envs)), seeds)
-
-    def step(self, actions) -> VectorStep:
-        """Every row's acting seat makes ``actions[row]``; a row given ``WAIT`` (-1) does not
-        move (its rewards are 0; a finished row without autoreset must wait). An illegal
-        action raises ``IllegalAction`` naming its row, and no game moves."""
-        if not self._ready:
-            raise IllegalAction("call reset() before step()")
-        acts = np.asarray(actions)
-        if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
-            raise IllegalAction(
-                f"actions must be {self.num_envs} ints (one per game), got {np.shape(actions)} {acts.dtype}"
-            )
-        acts = acts.astype(np.int64)
-        moving = acts != WAIT
-        bad = moving & ((acts < 0) | (acts >= self.num_actions))
-        if not bad.any():
-            bad = moving & (self.arrays.mask[self._rows, np.where(moving, acts, 0)] == 0)
-        if bad.any():
-            g = int(np.flatnonzero(bad)[0])
-            a = int(acts[g])
-            legal = (
-                ", ".join(action_name(i) for i in np.flatnonzero(self.arrays.mask[g])) or "none (the episode is over)"
-            )
-            what = f"{a} ({action_name(a)})" if 0 <= a < self.num_actions else f"{a} (out of 0..{self.num_actions - 1})"
-            raise IllegalAction(f"game {g}: action {what} is not legal now; legal: {legal}")
-        rewards = np.zeros((self.num_envs, self.num_players))
-        info = self._blank_info()
-        terminated = self._run(np.where(moving, acts, kernel.SKIP), rewards, info)
-        return self._result(rewards, terminated, info)
-
-    def reset_rows(self, rows, seeds) -> VectorStep:
-        """Deal a new game with ``seeds[j]`` in row ``rows[j]``; the other rows do not move
-        (before any ``reset``, they wait over, with empty masks, until dealt). Each such
-        row's later games draw their seeds from ``random.Random(seeds[j])``. Bad rows or
-        seeds raise before any row changes."""
-        rows = [_row(r, self.num_envs) for r in rows]
-        seeds = [_seed(s, "reset_rows") for s in seeds]
-        if len(rows) != len(seeds) or len(set(rows)) != len(rows):
-            raise ValueError(f"reset_rows: rows must be distinct, one seed each; got rows {rows}, seeds {seeds}")
-        if not self._ready:  # rows not dealt yet wait, over, for their own reset_rows
-            self._over[:] = True
-            self.arrays.phase[:] = kernel.GAME_OVER
-        return self._deal(rows, seeds)
 
     def game_state(self, g: int) -> GameState:
         """Game ``g`` as an engine state (for view policies, tests and debugging)."""
@@ -253,8 +169,17 @@ class CarouselVectorEnv:
                 moves[r] = state_action(policy, state, seat, step.observation[r], step.action_mask[r])
         return moves
 
-    def close(self) -> None:
-        """Nothing to release."""
+    # ------------------------------------------------------------ the driver's hooks
+
+    def _masks(self) -> np.ndarray:
+        return self.arrays.mask
+
+    def _action_name(self, action: int) -> str:
+        return action_name(action)
+
+    def _wait_all(self) -> None:
+        super()._wait_all()
+        self.arrays.phase[:] = kernel.GAME_OVER
 
     # ------------------------------------------------------------ internals
 
@@ -268,19 +193,6 @@ class CarouselVectorEnv:
             "solver_inexact": np.zeros(n, np.int64),
             "finished": [],
         }
-
-    def _deal(self, rows: list[int], seeds: list[int]) -> VectorStep:
-        """New games in ``rows`` (seeds already checked), then every row's next decision."""
-        actions = np.full(self.num_envs, kernel.SKIP, np.int64)
-        info = self._blank_info()
-        for g, s in zip(rows, seeds):
-            self._seed_rngs[g] = random.Random(s)
-            info["num_auto_actions"][g] += self._start_game(g, s)
-            actions[g] = kernel.DEALT
-        rewards = np.zeros((self.num_envs, self.num_players))
-        terminated = self._run(actions, rewards, info)
-        self._ready = True
-        return self._result(rewards, terminated, info)
 
     def _start_game(self, g: int, seed: int) -> int:
         """Deal game ``seed`` in row ``g``; returns the draws the deal forced (Manipulation Rummy)."""
@@ -356,7 +268,7 @@ class CarouselVectorEnv:
             info["finished"].append(finished)
             terminated[g] = True
             if self.autoreset:
-                self._start_game(g, self._seed_rngs[g].getrandbits(62))
+                self._start_game(g, self._next_seed(g))
             return
         dealer = (int(a.board[g, DEALER]) + 1) % self.num_players
         round_index = int(a.board[g, ROUND_INDEX]) + 1

@@ -29,6 +29,7 @@ import numpy as np
 from numba import njit, objmode
 
 from carousel_env.core import compiled
+from carousel_env.envkit.vector import DEALT, SKIP
 from carousel_env.games.carousel.engine.game import MAX_TURNS_PER_ROUND, Phase
 from carousel_env.games.carousel.engine.scoring import RoundEnd
 from carousel_env.games.carousel.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK
@@ -73,8 +74,8 @@ KNOCKED, WENT_OUT, STOCK_OUT, TURN_CAP = (
     END_CODES.index(e) for e in (RoundEnd.KNOCK, RoundEnd.GOING_OUT, RoundEnd.STOCK_EXHAUSTED, RoundEnd.TURN_CAP)
 )
 # What ``step_games`` does with a row besides making its action.
-DEALT = -1  # the row was just dealt: take its forced decisions, solve its first decision
-SKIP = -2  # leave the row as it is
+# DEALT (the row was just dealt: take its forced decisions, solve its first decision) and
+# SKIP (leave the row as it is): the shared driver's codes (envkit.vector).
 # Columns of the ``turn`` and ``board`` arrays (``arrays.GameArrays``).
 CURRENT, DRAWS, TURNS, FINAL_LEFT = range(4)  # FINAL_LEFT -1: the stock is not exhausted
 DEALER, ROUND_INDEX, HAS_LAST = range(3)

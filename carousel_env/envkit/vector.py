@@ -1,0 +1,180 @@
+"""The shared driver of every game's vector env: ``N`` games stepped together over a game's
+compiled kernel.
+
+The driver owns what does not depend on the game: the rows' game seeds (``reset(seed=s)``
+gives row ``i`` the seed ``s + i`` and each later episode of the row a seed drawn from
+``random.Random(s + i)``, as the AEC env's ``reset()`` would), the check of every action
+against the row's mask (an illegal one raises ``IllegalAction`` naming the row, and no row
+moves), ``WAIT`` rows, ``reset_rows``, and autoreset. A game's vector env subclasses
+:class:`VectorDriver` and supplies the game: how a row is dealt (``_start_game``), how
+actions run until every row waits for a decision (``_run``, which also ends episodes), the
+masks, the action names, the infos and the step's result.
+
+The protocol with a kernel: a row's entry in the actions array is an action, ``DEALT`` (the
+row was just dealt: take its forced decisions and compute its first decision) or ``SKIP``.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from carousel_env.core.errors import CarouselError, IllegalAction
+
+WAIT = -1  # a user's action for a row that does not move in a step
+DEALT = -1  # the kernel's code for a row just dealt
+SKIP = -2  # the kernel's code for a row left as it is
+_MAX_SEED = 2**63  # seeds are kept in int64 arrays
+
+
+class VectorConfigError(CarouselError):
+    """A bad vector env argument; ``key`` names it."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(f"vector env {key!r}: {message}")
+        self.key = key
+
+
+def check_seed(value: object, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not -_MAX_SEED <= value < _MAX_SEED:
+        raise ValueError(f"{where}: a seed must be an int in [-2**63, 2**63), got {value!r}")
+    return int(value)
+
+
+def check_row(value: object, num_envs: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < num_envs:
+        raise ValueError(f"reset_rows: a row must be an int in 0..{num_envs - 1}, got {value!r}")
+    return int(value)
+
+
+class VectorDriver:
+    """Rows, seeds, action checks and autoreset for ``num_envs`` games (see the module
+    docstring). Subclasses set ``num_players`` and ``num_actions`` and define the hooks."""
+
+    num_players: int
+    num_actions: int
+
+    def __init__(self, num_envs: int, autoreset: bool, error: type = VectorConfigError) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise error("num_envs", f"must be an int >= 1, got {num_envs!r}")
+        if not isinstance(autoreset, bool):
+            raise error("autoreset", f"must be True or False, got {autoreset!r}")
+        self.num_envs = num_envs
+        self.autoreset = autoreset
+        self._seed_rngs = [random.Random(0) for _ in range(num_envs)]  # each row's next game seeds
+        self._seeds = np.zeros(num_envs, np.int64)
+        self._over = np.zeros(num_envs, np.bool_)  # the row's episode ended (no autoreset): it waits
+        self._rows = np.arange(num_envs, dtype=np.int64)
+        self._ready = False
+
+    # ------------------------------------------------------------ hooks
+
+    def _start_game(self, g: int, seed: int) -> int:
+        """Deal game ``seed`` in row ``g``; returns the automatic actions of the deal."""
+        raise NotImplementedError
+
+    def _run(self, actions: np.ndarray, rewards: np.ndarray, info: dict) -> np.ndarray:
+        """Make ``actions`` (``DEALT``, ``SKIP`` or an action per row), end what ends, until
+        every row waits; returns which episodes ended."""
+        raise NotImplementedError
+
+    def _masks(self) -> np.ndarray:
+        """(N, num_actions) the acting seats' masks."""
+        raise NotImplementedError
+
+    def _action_name(self, action: int) -> str:
+        raise NotImplementedError
+
+    def _blank_info(self) -> dict:
+        raise NotImplementedError
+
+    def _result(self, rewards: np.ndarray, terminated: np.ndarray, info: dict):
+        raise NotImplementedError
+
+    def _wait_all(self) -> None:
+        """Before the first deal of ``reset_rows``: every row waits, over, with an empty mask."""
+        self._over[:] = True
+
+    # ------------------------------------------------------------ API
+
+    def reset(self, seed: int | list[int] | None = None):
+        """Deal a new game in every row: seeds ``seed + i`` (an int), one per row (a
+        list), or drawn at random (None). A bad seed raises before any row changes."""
+        if seed is None:  # as the AEC env: a fresh generator's first game seed, per row
+            seeds = [random.Random().getrandbits(62) for _ in range(self.num_envs)]
+        elif isinstance(seed, (list, tuple, np.ndarray)):
+            seeds = [check_seed(s, "reset") for s in seed]
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"reset: {len(seeds)} seeds for {self.num_envs} games")
+        else:
+            first = check_seed(seed, "reset")
+            seeds = [check_seed(first + i, "reset") for i in range(self.num_envs)]
+        return self._deal(list(range(self.num_envs)), seeds)
+
+    def step(self, actions):
+        """Every row's acting seat makes ``actions[row]``; a row given ``WAIT`` (-1) does not
+        move (its rewards are 0; a finished row without autoreset must wait). An illegal
+        action raises ``IllegalAction`` naming its row, and no game moves."""
+        if not self._ready:
+            raise IllegalAction("call reset() before step()")
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_envs,) or not np.issubdtype(acts.dtype, np.integer):
+            raise IllegalAction(
+                f"actions must be {self.num_envs} ints (one per game), got {np.shape(actions)} {acts.dtype}"
+            )
+        acts = acts.astype(np.int64)
+        moving = acts != WAIT
+        masks = self._masks()
+        bad = moving & ((acts < 0) | (acts >= self.num_actions))
+        if not bad.any():
+            bad = moving & (masks[self._rows, np.where(moving, acts, 0)] == 0)
+        if bad.any():
+            g = int(np.flatnonzero(bad)[0])
+            a = int(acts[g])
+            names = ", ".join(self._action_name(i) for i in np.flatnonzero(masks[g]))
+            legal = names or "none (the episode is over)"
+            if 0 <= a < self.num_actions:
+                what = f"{a} ({self._action_name(a)})"
+            else:
+                what = f"{a} (out of 0..{self.num_actions - 1})"
+            raise IllegalAction(f"game {g}: action {what} is not legal now; legal: {legal}")
+        rewards = np.zeros((self.num_envs, self.num_players))
+        info = self._blank_info()
+        terminated = self._run(np.where(moving, acts, SKIP), rewards, info)
+        return self._result(rewards, terminated, info)
+
+    def reset_rows(self, rows, seeds):
+        """Deal a new game with ``seeds[j]`` in row ``rows[j]``; the other rows do not move
+        (before any ``reset``, they wait over, with empty masks, until dealt). Each such
+        row's later games draw their seeds from ``random.Random(seeds[j])``. Bad rows or
+        seeds raise before any row changes."""
+        rows = [check_row(r, self.num_envs) for r in rows]
+        seeds = [check_seed(s, "reset_rows") for s in seeds]
+        if len(rows) != len(seeds) or len(set(rows)) != len(rows):
+            raise ValueError(f"reset_rows: rows must be distinct, one seed each; got rows {rows}, seeds {seeds}")
+        if not self._ready:  # rows not dealt yet wait, over, for their own reset_rows
+            self._wait_all()
+        return self._deal(rows, seeds)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    # ------------------------------------------------------------ internals
+
+    def _next_seed(self, g: int) -> int:
+        """Row ``g``'s next episode's game seed (autoreset)."""
+        return self._seed_rngs[g].getrandbits(62)
+
+    def _deal(self, rows: list[int], seeds: list[int]):
+        """New games in ``rows`` (seeds already checked), then every row's next decision."""
+        actions = np.full(self.num_envs, SKIP, np.int64)
+        info = self._blank_info()
+        for g, s in zip(rows, seeds):
+            self._seed_rngs[g] = random.Random(s)
+            info["num_auto_actions"][g] += self._start_game(g, s)
+            actions[g] = DEALT
+        rewards = np.zeros((self.num_envs, self.num_players))
+        terminated = self._run(actions, rewards, info)
+        self._ready = True
+        return self._result(rewards, terminated, info)

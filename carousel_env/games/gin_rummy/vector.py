@@ -1,0 +1,296 @@
+"""Gin Rummy as a vector environment: ``N`` games stepped together, every row's acting seat
+batched, over the compiled turns (:mod:`carousel_env.games.gin_rummy.kernel`) and the
+family's shared driver (:mod:`carousel_env.envkit.vector`).
+
+.. code-block:: python
+
+    import numpy as np
+    from carousel_env.games.gin_rummy.vector import GinVectorEnv
+
+    venv = GinVectorEnv(num_envs=64, preset="openspiel")
+    step = venv.reset(seed=0)                       # games seeded 0..63
+    rng = np.random.default_rng(0)
+    for _ in range(1000):
+        legal = step.action_mask.astype(bool)        # (N, 55 + K)
+        step = venv.step(np.array([rng.choice(np.flatnonzero(m)) for m in legal]))
+
+Actions, observations, masks, rewards and the configuration are the AEC env's
+(:mod:`carousel_env.games.gin_rummy.env`): ``to_play[i]`` is the seat whose observation and
+mask row ``i`` holds, decisions with one legal action are taken by the env, ``rewards[i, s]``
+is what seat ``s`` earned in the step. Seeds, ``WAIT``, ``reset_rows`` and autoreset are the
+shared driver's (the same as Carousel's vector env): with autoreset the row of an episode
+that ended already shows the next episode, and ``info.finished`` holds the ended game with
+both seats' final observations. ``tests/games/test_gin_vector.py`` requires both envs to
+agree at every step of seeded games.
+
+How: the moves within a hand run compiled; the engine deals, lists the knocks where one is
+legal, and makes the moves that end a hand (once per hand, in Python).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from carousel_env.core import compiled
+from carousel_env.core.cards import NUM_CARDS
+from carousel_env.envkit.vector import DEALT, SKIP, WAIT, VectorDriver
+from carousel_env.games.gin_rummy import kernel
+from carousel_env.games.gin_rummy import melds as gm
+from carousel_env.games.gin_rummy.config import GinEnvConfig, GinEnvConfigError
+from carousel_env.games.gin_rummy.engine import GameResult, GinState, HandResult, Phase, StockEnd, apply, new_game
+from carousel_env.games.gin_rummy.engine import next_hand as deal_next_hand
+from carousel_env.games.gin_rummy.env import (
+    INFO_KEYS,
+    NUM_FIXED_ACTIONS,
+    GinAction,
+    action_name,
+    engine_move,
+    episode_ends,
+    hand_rewards,
+    ordered_knocks,
+    own_deadwood,
+)
+from carousel_env.games.gin_rummy.observation import ObservationLayout, encode, layout
+from carousel_env.games.gin_rummy.rules import NUM_PLAYERS
+
+__all__ = ["WAIT", "GinFinishedGame", "GinVectorEnv", "GinVectorInfo", "GinVectorStep"]
+
+
+class GinFinishedGame(NamedTuple):
+    """An episode that ended in a step: its row, game seed, hands, scores, the game's result
+    (None when the episode was a hand of a match) and both seats' final observations."""
+
+    env: int
+    seed: int
+    hands: tuple[HandResult, ...]
+    scores: tuple[int, int]
+    result: GameResult | None
+    observations: np.ndarray  # (2, size) float32
+
+
+class GinVectorInfo(NamedTuple):
+    """Per row, the AEC env's infos (``INFO_KEYS``), the rows' game seeds and the episodes
+    that ended."""
+
+    num_auto_actions: np.ndarray  # (N,)
+    hands_ended: np.ndarray  # (N,)
+    hand_points: np.ndarray  # (N, 2)
+    game_over: np.ndarray  # (N,) bool
+    seeds: np.ndarray  # (N,)
+    finished: tuple[GinFinishedGame, ...]
+
+
+class GinVectorStep(NamedTuple):
+    observation: np.ndarray  # (N, size) float32: the acting seat's observation
+    action_mask: np.ndarray  # (N, 55 + K) int8
+    to_play: np.ndarray  # (N,)
+    rewards: np.ndarray  # (N, 2) float64
+    terminated: np.ndarray  # (N,) bool
+    info: GinVectorInfo
+
+
+assert GinVectorInfo._fields[:4] == INFO_KEYS  # the AEC env's info keys, in its order
+
+
+class GinVectorEnv(VectorDriver):
+    """``num_envs`` Gin Rummy games stepped together (see the module docstring)."""
+
+    num_players = NUM_PLAYERS
+
+    def __init__(self, num_envs: int, autoreset: bool = True, **config: object) -> None:
+        super().__init__(num_envs, autoreset, error=GinEnvConfigError)
+        self.config = GinEnvConfig.from_kwargs(**config)
+        if self.config.render_mode is not None:
+            raise GinEnvConfigError("render_mode", "the vector env does not render (render one game with env())")
+        self.rules = self.config.rules
+        self.k = self.config.k_knocks
+        self.observation_layout: ObservationLayout = layout(self.k)
+        self.num_actions = NUM_FIXED_ACTIONS + self.k
+        self.arrays = kernel.GinArrays.empty(num_envs, self.num_actions)
+        rules = self.rules
+        self._rule = np.array(
+            [rules.knock_limit, rules.discard_taken_upcard, rules.stock_end is StockEnd.WALL, rules.upcard_limits],
+            np.int64,
+        )
+        # The knock suggestions of each row's decision, as the AEC env's ``knocks``, and as arrays.
+        self._knocks: list[tuple] = [()] * num_envs
+        k = self.k
+        self._slots = (
+            np.zeros(num_envs, np.int64),
+            np.zeros((num_envs, k), np.int64),
+            np.zeros((num_envs, k), np.int64),
+            np.zeros((num_envs, k), np.int64),
+            np.zeros((num_envs, k), np.int64),
+            np.zeros((num_envs, k), np.int64),
+        )
+        self._game: list[GinState | None] = [None] * num_envs  # each row's state at its hand's deal
+        self._hands: list[list[HandResult]] = [[] for _ in range(num_envs)]
+        self._obs = np.zeros((num_envs, self.observation_layout.size), np.float32)
+
+    # ------------------------------------------------------------ reading and writing rows
+
+    def game_state(self, g: int) -> GinState:
+        """Row ``g``'s game as an engine state (for tests, policies and debugging)."""
+        a, dealt = self.arrays, self._game[g]
+        if dealt is None or dealt.over:
+            return dealt
+        return GinState(
+            rules=self.rules,
+            phase=kernel.PHASES[int(a.phase[g])],
+            current=int(a.current[g]),
+            dealer=int(a.dealer[g]),
+            hands=(int(a.hands[g, 0]), int(a.hands[g, 1])),
+            stock=dealt.stock,
+            stock_top=int(a.stock_top[g]),
+            discards=tuple(int(c) for c in a.pile[g, : a.pile_len[g]]),
+            passed=(bool(a.passed[g, 0]), bool(a.passed[g, 1])),
+            taken=int(a.taken[g]),
+            known=(int(a.known[g, 0]), int(a.known[g, 1])),
+            declined=(int(a.declined[g, 0]), int(a.declined[g, 1])),
+            discarded=(int(a.discarded[g, 0]), int(a.discarded[g, 1])),
+            upcard_draws=int(a.upcard_draws[g]),
+            returned_in_a_row=int(a.returned[g]),
+            scores=dealt.scores,
+            hands_won=dealt.hands_won,
+            hand_index=dealt.hand_index,
+            seed=dealt.seed,
+        )
+
+    def _write(self, g: int, state: GinState) -> None:
+        """Row ``g`` becomes ``state`` (a hand just dealt, or a finished one)."""
+        a = self.arrays
+        self._game[g] = state
+        a.hands[g] = state.hands
+        a.deck[g] = state.stock
+        a.stock_top[g] = state.stock_top
+        a.pile_len[g] = len(state.discards)
+        a.pile[g, : len(state.discards)] = state.discards
+        a.phase[g] = kernel.PHASES.index(state.phase)
+        a.current[g] = state.current
+        a.dealer[g] = state.dealer
+        a.passed[g] = state.passed
+        a.taken[g] = state.taken
+        a.known[g], a.declined[g], a.discarded[g] = state.known, state.declined, state.discarded
+        a.upcard_draws[g], a.returned[g] = state.upcard_draws, state.returned_in_a_row
+        a.scores[g], a.hands_won[g] = state.scores, state.hands_won
+
+    # ------------------------------------------------------------ the driver's hooks
+
+    def _masks(self) -> np.ndarray:
+        return self.arrays.mask
+
+    def _action_name(self, action: int) -> str:
+        return action_name(action)
+
+    def _wait_all(self) -> None:
+        super()._wait_all()
+        self.arrays.phase[:] = kernel.GAME_OVER
+        self.arrays.mask[:] = 0
+
+    def _blank_info(self) -> dict:
+        n = self.num_envs
+        return {
+            "num_auto_actions": np.zeros(n, np.int64),
+            "hands_ended": np.zeros(n, np.int64),
+            "hand_points": np.zeros((n, NUM_PLAYERS), np.int64),
+            "game_over": np.zeros(n, np.bool_),
+            "finished": [],
+        }
+
+    def _start_game(self, g: int, seed: int) -> int:
+        self._seeds[g] = seed
+        self._hands[g] = []
+        self._over[g] = False
+        self._write(g, new_game(self.rules, seed))
+        return 0
+
+    def _run(self, actions: np.ndarray, rewards: np.ndarray, info: dict) -> np.ndarray:
+        """Make ``actions``, then let the engine end hands and deal, until every row waits."""
+        terminated = np.zeros(self.num_envs, np.bool_)
+        a = self.arrays
+        moved = actions != SKIP
+        knocks = np.flatnonzero(actions >= GinAction.FIRST_KNOCK)
+        moves = {int(g): engine_move(int(actions[g]), self._knocks[g]) for g in knocks}
+        while True:
+            compiled.first_call(kernel.gin_step_games, a, actions, self._rule)
+            info["num_auto_actions"] += np.where((actions != SKIP) & ~terminated, a.auto, 0)
+            actions = np.full(self.num_envs, SKIP, np.int64)
+            for g in np.flatnonzero(a.pending != kernel.NO_MOVE).tolist():
+                pending = int(a.pending[g])
+                a.pending[g] = kernel.NO_MOVE
+                move = moves.pop(g, None) or engine_move(pending, ())
+                if self._end_hand(g, apply(self.game_state(g), move), rewards, info, terminated):
+                    actions[g] = DEALT
+            if (actions == SKIP).all():
+                break
+            moved |= actions != SKIP
+        self._list_knocks(np.flatnonzero(moved).tolist())
+        return terminated
+
+    def _end_hand(self, g: int, state: GinState, rewards, info, terminated) -> bool:
+        """Pay the hand that ended in ``state``; deal the next hand or game (True), or leave
+        the row over, waiting (False)."""
+        result = state.last_hand
+        self._hands[g].append(result)
+        rewards[g] += hand_rewards(self.config, result, state)
+        info["hands_ended"][g] += 1
+        info["hand_points"][g] += result.points
+        if not episode_ends(self.config, state):
+            self._write(g, deal_next_hand(state))
+            return True
+        info["game_over"][g] = state.phase is Phase.GAME_OVER
+        self._write(g, state)
+        final = np.stack([encode(state, seat, (), own_deadwood(state.hands[seat], False), self.observation_layout)
+                          for seat in range(NUM_PLAYERS)])  # fmt: skip
+        info["finished"].append(
+            GinFinishedGame(g, int(self._seeds[g]), tuple(self._hands[g]), state.scores, state.game_result, final)
+        )
+        terminated[g] = True
+        self._over[g] = True
+        if self.autoreset:
+            self._start_game(g, self._next_seed(g))
+            return True
+        self.arrays.mask[g] = 0
+        return False
+
+    def _list_knocks(self, rows: list[int]) -> None:
+        """The engine's knock suggestions in ``rows`` where a knock is legal (the slots and
+        their mask); the other rows keep theirs."""
+        a = self.arrays
+        counts, deadwood, spots, discard, sets, runs = self._slots
+        for g in rows:
+            counts[g] = 0
+            self._knocks[g] = ()
+            if not a.can_knock[g] or self._over[g]:
+                continue
+            found = tuple(ordered_knocks(self.game_state(g))[: self.k])
+            self._knocks[g] = found
+            counts[g] = len(found)
+            a.mask[g, GinAction.FIRST_KNOCK : GinAction.FIRST_KNOCK + len(found)] = 1
+            for s, (arrangement, spot) in enumerate(found):
+                deadwood[g, s], spots[g, s], discard[g, s] = arrangement.deadwood, spot, arrangement.discard
+                sets[g, s] = gm.mask_of(c for m in arrangement.melds if not m.is_run for c in m.cards)
+                runs[g, s] = gm.mask_of(c for m in arrangement.melds if m.is_run for c in m.cards)
+
+    def _result(self, rewards: np.ndarray, terminated: np.ndarray, info: dict) -> GinVectorStep:
+        a = self.arrays
+        compiled.first_call(kernel.gin_encode_rows, self._obs, a, self._slots, self._rule)
+        for g in np.flatnonzero(self._over).tolist():  # a finished row waiting: player 0's final view
+            state = self._game[g]
+            if state is not None:
+                self._obs[g] = encode(state, 0, (), own_deadwood(state.hands[0], False), self.observation_layout)
+        vector_info = GinVectorInfo(
+            info["num_auto_actions"],
+            info["hands_ended"],
+            info["hand_points"],
+            info["game_over"],
+            self._seeds.copy(),
+            tuple(info["finished"]),
+        )
+        to_play = np.where(self._over, 0, a.current)
+        return GinVectorStep(self._obs.copy(), a.mask.copy(), to_play, rewards, terminated, vector_info)
+
+
+assert kernel.MELD_MASKS.shape[0] == NUM_CARDS
