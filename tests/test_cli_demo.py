@@ -24,3 +24,28 @@ def test_demo_names_an_unknown_policy_and_the_known_ones(capsys):
 def test_demo_wants_one_policy_or_one_per_player():
     with pytest.raises(SystemExit, match=r"one per player \(3\), got 2"):
         main(["demo", "--players", "3", "--policy", "greedy", "smart"])
+
+
+def test_demo_plays_gin_rummy(capsys):
+    assert main(["demo", "--game", "gin_rummy", "--preset", "openspiel", "--policy", "greedy", "random"]) == 0
+    out = capsys.readouterr().out
+    assert "Gin Rummy, hand 1" in out and "Game over" in out and "player 0: " in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--game", "gin_rummy", "--players", "3"], "--players is a Carousel option"),
+        (["--game", "gin_rummy", "--policy", "smart"], "unknown Gin Rummy player 'smart'"),
+        (["--game", "gin_rummy", "--policy", "greedy", "greedy", "random"], "one name or two"),
+        (["--preset", "openspiel"], "--preset is a Gin Rummy option"),
+    ],
+)
+def test_demo_options_belong_to_their_game(argv, message, capsys):
+    try:
+        code = main(["demo", *argv])
+    except SystemExit as exc:
+        code, text = exc.code, str(exc)
+    else:
+        text = capsys.readouterr().err
+    assert code != 0 and message in text + capsys.readouterr().err
