@@ -342,11 +342,14 @@ def allowed(state: GameState) -> frozenset[ActionKind]:
     can_knock = knock_limit is not None and sum(map(POINTS.__getitem__, state.hands[state.current])) <= knock_limit
     max_draws = rules.max_draws
     drawn_out = max_draws is not None and state.draws_this_turn >= max_draws
-    return _allowed_kinds(phase, drawn_out, bool(state.stock), can_knock)
+    return allowed_kinds(phase, drawn_out, bool(state.stock), can_knock)
 
 
 @cache  # called on every decision and every action, with a handful of distinct arguments
-def _allowed_kinds(phase: Phase, drawn_out: bool, stock_left: bool, can_knock: bool) -> frozenset[ActionKind]:
+def allowed_kinds(phase: Phase, drawn_out: bool, stock_left: bool, can_knock: bool) -> frozenset[ActionKind]:
+    """The rule of :func:`allowed` for a round under way, over its inputs: the phase, the
+    turn's draws used up, cards left in the stock, a hand worth the knock (the vector
+    kernel reads it as a table)."""
     if phase is Phase.MUST_PLAY:
         return frozenset({ActionKind.PLAY})
     kinds: set[ActionKind] = set()

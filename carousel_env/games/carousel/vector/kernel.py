@@ -15,10 +15,11 @@ are inlined (``inline="always"``), all but ``_solve``, the one call of the solve
 at its two call sites, the solver's code would be emitted twice into ``step_games``): the
 solver is linked into ``_solve`` and ``step_games`` only.
 
-Per game ``g`` a decision is: the kinds allowed (as ``engine.game.allowed``), the solver's
-packed answer in ``packed[g]`` (as ``carousel_env.games.carousel.solver.solve``, witness rounds
-included), the action mask; a decision with one legal action is taken at once (as the AEC
-env's ``_settle``) and counted in ``auto[g]``.
+Per game ``g`` a decision is: the kinds allowed (the engine's own rule,
+``engine.game.allowed_kinds``, read as the table ``ALLOWED``: the kernel computes only its
+inputs), the solver's packed answer in ``packed[g]`` (as ``carousel_env.games.carousel.solver.solve``,
+witness rounds included), the action mask; a decision with one legal action is taken at
+once (as the AEC env's ``_settle``) and counted in ``auto[g]``.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from numba import njit, objmode
 
 from carousel_env.core import compiled
 from carousel_env.envkit.vector import DEALT, SKIP
-from carousel_env.games.carousel.engine.game import MAX_TURNS_PER_ROUND, Phase
+from carousel_env.games.carousel.engine.game import MAX_TURNS_PER_ROUND, ActionKind, Phase, allowed_kinds
 from carousel_env.games.carousel.engine.scoring import RoundEnd
 from carousel_env.games.carousel.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK
 from carousel_env.games.carousel.solver import (
@@ -76,6 +77,18 @@ KNOCKED, WENT_OUT, STOCK_OUT, TURN_CAP = (
 # What ``step_games`` does with a row besides making its action.
 # DEALT (the row was just dealt: take its forced decisions, solve its first decision) and
 # SKIP (leave the row as it is): the shared driver's codes (envkit.vector).
+# The engine's rule of which kinds of action are allowed (``engine.game.allowed_kinds``), as
+# a table over its inputs: ALLOWED[phase, draws used up, stock left, hand worth a knock] is
+# 1 per kind of KINDS. Rounds that are over allow nothing.
+KINDS = (ActionKind.DRAW_AGAIN, ActionKind.KNOCK, ActionKind.END_TURN, ActionKind.PLAY)
+DRAW_AGAIN_KIND, KNOCK_KIND, END_TURN_KIND, PLAY_KIND = range(len(KINDS))
+ALLOWED = np.zeros((len(PHASE_CODES), 2, 2, 2, len(KINDS)), np.int64)
+for _code, _phase in enumerate(PHASE_CODES):
+    if _phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+        continue
+    for _drawn_out, _stock_left, _can_knock in np.ndindex(2, 2, 2):
+        _kinds = allowed_kinds(_phase, bool(_drawn_out), bool(_stock_left), bool(_can_knock))
+        ALLOWED[_code, _drawn_out, _stock_left, _can_knock] = [kind in _kinds for kind in KINDS]
 # Columns of the ``turn`` and ``board`` arrays (``arrays.GameArrays``).
 CURRENT, DRAWS, TURNS, FINAL_LEFT = range(4)  # FINAL_LEFT -1: the stock is not exhausted
 DEALER, ROUND_INDEX, HAS_LAST = range(3)
@@ -245,18 +258,16 @@ def _decide(hands, hand_len, units, n_units, stock_len, turn, phase, packed, slo
     if ph in (ROUND_OVER, GAME_OVER):
         return 0
     p = turn[g, CURRENT]
-    drawn_out = turn[g, DRAWS] >= rule[MAX_DRAWS_RULE]
-    play = ph != DRAWN or not drawn_out
-    if ph == DRAWN:
-        if not drawn_out and stock_len[g] > 0:
-            mask[g, DRAW_AGAIN] = 1
-        else:
-            mask[g, END_TURN] = 1
-    elif ph != MUST_PLAY:  # a player who must play may do nothing else
-        mask[g, END_TURN] = 1
-    if rule[KNOCK_LIMIT_RULE] >= 0 and _hand_value(hands, hand_len, g, p) <= rule[KNOCK_LIMIT_RULE]:
-        mask[g, KNOCK] = 1
+    drawn_out = 1 if turn[g, DRAWS] >= rule[MAX_DRAWS_RULE] else 0
+    stock_left = 1 if stock_len[g] > 0 else 0
+    limit = rule[KNOCK_LIMIT_RULE]
+    can_knock = 1 if limit >= 0 and _hand_value(hands, hand_len, g, p) <= limit else 0
+    kinds = ALLOWED[ph, drawn_out, stock_left, can_knock]
+    mask[g, DRAW_AGAIN] = kinds[DRAW_AGAIN_KIND]
+    mask[g, KNOCK] = kinds[KNOCK_KIND]
+    mask[g, END_TURN] = kinds[END_TURN_KIND]
     legal = mask[g, DRAW_AGAIN] + mask[g, KNOCK] + mask[g, END_TURN]
+    play = kinds[PLAY_KIND] == 1
     if play:
         answer = _solve_turn(hands, hand_len, units, n_units, g, p, k, rule)
         count = 0 if answer[BEST_CARDS] < 0 else min(answer[COUNT], k)
