@@ -4,7 +4,7 @@ engine's :class:`~carousel_env.games.carousel.engine.game.GameState`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -25,11 +25,11 @@ from carousel_env.games.carousel.vector.kernel import (
 )
 
 
-@dataclass
-class GameArrays:
+class GameArrays(NamedTuple):
     """``N`` games of ``P`` seats: hands (sorted, ``hand_len`` used), the table (units in
     meld order, ``meld_len`` per meld), the stock (top last), turn state, totals, and the
-    current decision (the solver's packed answer, its slots' offsets, the mask)."""
+    current decision (the solver's packed answer, its slots' offsets, the mask). One typed
+    value: the compiled turns and observations take it whole."""
 
     hands: np.ndarray  # (N, P, deck) card codes
     hand_len: np.ndarray  # (N, P)

@@ -54,24 +54,24 @@ SIZE_REASON = len(SLOT_NAMES)  # the named slots are reasons 0-3; every ``size_n
 
 
 @njit(cache=True)
-def _old_melds_kept(units, n_units, meld_len, n_melds, packed, at, g):
+def _old_melds_kept(a, at, g):
     """Whether every meld on game ``g``'s table, each copy of a repeated one included, is
     a meld of the table packed at ``at`` (each new meld matched once)."""
-    new_melds = packed[g, at]
+    new_melds = a.packed[g, at]
     lengths = at + 1
     first = at + 1 + new_melds
     matched = np.zeros(new_melds, dtype=np.bool_)
     start = 0
-    for m in range(n_melds[g]):
-        size = meld_len[g, m]
+    for m in range(a.n_melds[g]):
+        size = a.meld_len[g, m]
         found = False
         unit_at = first
         for j in range(new_melds):
-            other = packed[g, lengths + j]
+            other = a.packed[g, lengths + j]
             if other == size and not matched[j]:
                 same = True
                 for i in range(size):
-                    if packed[g, unit_at + i] != units[g, start + i]:
+                    if a.packed[g, unit_at + i] != a.units[g, start + i]:
                         same = False
                         break
                 if same:
@@ -86,20 +86,20 @@ def _old_melds_kept(units, n_units, meld_len, n_melds, packed, at, g):
 
 
 @njit(cache=True)
-def _encode_slot(v, base, packed, at, g, knock_limit, units, n_units, meld_len, n_melds):
+def _encode_slot(a, v, base, at, g, knock_limit):
     slot, cards, jokers, points, after_points = (
-        packed[g, at + REC_SLOT],
-        packed[g, at + REC_CARDS],
-        packed[g, at + REC_JOKERS],
-        packed[g, at + REC_POINTS],
-        packed[g, at + REC_AFTER_POINTS],
+        a.packed[g, at + REC_SLOT],
+        a.packed[g, at + REC_CARDS],
+        a.packed[g, at + REC_JOKERS],
+        a.packed[g, at + REC_POINTS],
+        a.packed[g, at + REC_AFTER_POINTS],
     )
     at += REC_LISTS
     v[base + VALID] = 1.0
-    for i in range(packed[g, at]):
-        v[base + CARDS + packed[g, at + 1 + i]] += 1.0
-    at += 1 + packed[g, at]
-    after_size = packed[g, at]
+    for i in range(a.packed[g, at]):
+        v[base + CARDS + a.packed[g, at + 1 + i]] += 1.0
+    at += 1 + a.packed[g, at]
+    after_size = a.packed[g, at]
     at += 1 + after_size
     v[base + NUM] = cards / SIZE_SCALE
     v[base + POINTS] = points / POINTS_SCALE
@@ -109,48 +109,26 @@ def _encode_slot(v, base, packed, at, g, knock_limit, units, n_units, meld_len, 
     v[base + GOES_OUT] = 1.0 if after_size == 0 else 0.0
     v[base + KNOCK_AFTER] = 1.0 if knock_limit >= 0 and after_points <= knock_limit else 0.0
     v[base + REASON + min(slot, SIZE_REASON)] = 1.0
-    v[base + MELDS_AFTER] = packed[g, at] / SIZE_SCALE
-    v[base + CHANGES] = 0.0 if _old_melds_kept(units, n_units, meld_len, n_melds, packed, at, g) else 1.0
+    v[base + MELDS_AFTER] = a.packed[g, at] / SIZE_SCALE
+    v[base + CHANGES] = 0.0 if _old_melds_kept(a, at, g) else 1.0
 
 
 @njit(cache=True)
-def encode_games(
-    out,
-    games,
-    observers,
-    acting,
-    hands,
-    hand_len,
-    units,
-    n_units,
-    meld_len,
-    n_melds,
-    stock_len,
-    turn,
-    phase,
-    scores,
-    rounds_won,
-    last_points,
-    board,
-    packed,
-    slot_at,
-    deck,
-    knock_limit,
-):
+def encode_games(a, out, games, observers, acting, deck, knock_limit):
     """``out[i]`` = the observation of seat ``observers[i]`` in game ``games[i]``, with the
-    suggestions when ``acting[i]``. ``board[g]``: dealer, round index, has a last round;
+    suggestions when ``acting[i]``. ``a.board[g]``: dealer, round index, has a last round;
     ``deck``: copies per card (52: jokers), then the deck size."""
-    players = hand_len.shape[1]
+    players = a.hand_len.shape[1]
     for i in range(games.shape[0]):
         g, o = games[i], observers[i]
         v = out[i]
         v[:] = 0.0
-        for j in range(hand_len[g, o]):
-            c = hands[g, o, j]
+        for j in range(a.hand_len[g, o]):
+            c = a.hands[g, o, j]
             v[HAND + c] += 1.0
             v[UNSEEN + c] += 1.0
-        for j in range(n_units[g]):
-            u = units[g, j]
+        for j in range(a.n_units[g]):
+            u = a.units[g, j]
             if u < NUM_CARDS:
                 v[TCARDS + u] += 1.0
                 v[UNSEEN + u] += 1.0
@@ -160,58 +138,47 @@ def encode_games(
         for c in range(NUM_CARDS + 1):
             v[UNSEEN + c] = deck[c] - v[UNSEEN + c]
         value = 0
-        for j in range(hand_len[g, o]):
-            value += CARD_POINTS[hands[g, o, j]]
-        has_last = board[g, HAS_LAST] != 0
-        v[SELF] = hand_len[g, o] / SIZE_SCALE
+        for j in range(a.hand_len[g, o]):
+            value += CARD_POINTS[a.hands[g, o, j]]
+        has_last = a.board[g, HAS_LAST] != 0
+        v[SELF] = a.hand_len[g, o] / SIZE_SCALE
         v[SELF + 1] = value / POINTS_SCALE
         v[SELF + 2] = 1.0 if knock_limit >= 0 and value <= knock_limit else 0.0
-        v[SELF + 3] = scores[g, o] / SCORE_SCALE
-        v[SELF + 4] = rounds_won[g, o] / 10.0
+        v[SELF + 3] = a.scores[g, o] / SCORE_SCALE
+        v[SELF + 4] = a.rounds_won[g, o] / 10.0
         if has_last:
-            v[SELF + 5] = last_points[g, o] / POINTS_SCALE
+            v[SELF + 5] = a.last_points[g, o] / POINTS_SCALE
         at = OPPONENTS
         for rel in range(1, players):
             p = (o + rel) % players
             v[at] = 1.0
-            v[at + 1] = hand_len[g, p] / SIZE_SCALE
-            v[at + 2] = scores[g, p] / SCORE_SCALE
-            v[at + 3] = rounds_won[g, p] / 10.0
+            v[at + 1] = a.hand_len[g, p] / SIZE_SCALE
+            v[at + 2] = a.scores[g, p] / SCORE_SCALE
+            v[at + 3] = a.rounds_won[g, p] / 10.0
             if has_last:
-                v[at + 4] = last_points[g, p] / POINTS_SCALE
+                v[at + 4] = a.last_points[g, p] / POINTS_SCALE
             at += 5
-        v[DEALER_AT + (board[g, DEALER] - o + players) % players] = 1.0
-        v[TO_PLAY + (turn[g, CURRENT] - o + players) % players] = 1.0
-        v[STOCK] = stock_len[g] / deck[53]
-        v[DRAWS + min(turn[g, DRAWS_COLUMN], 3)] = 1.0
-        v[PHASE + phase[g]] = 1.0
-        if turn[g, FINAL_LEFT] >= 0:
+        v[DEALER_AT + (a.board[g, DEALER] - o + players) % players] = 1.0
+        v[TO_PLAY + (a.turn[g, CURRENT] - o + players) % players] = 1.0
+        v[STOCK] = a.stock_len[g] / deck[53]
+        v[DRAWS + min(a.turn[g, DRAWS_COLUMN], 3)] = 1.0
+        v[PHASE + a.phase[g]] = 1.0
+        if a.turn[g, FINAL_LEFT] >= 0:
             v[FINAL] = 1.0
-            v[FINAL + 1] = turn[g, FINAL_LEFT] / MAX_PLAYERS
-        v[ROUND] = board[g, ROUND_INDEX] / 10.0
-        v[MELDS] = n_melds[g] / SIZE_SCALE
-        count = packed[g, COUNT]
+            v[FINAL + 1] = a.turn[g, FINAL_LEFT] / MAX_PLAYERS
+        v[ROUND] = a.board[g, ROUND_INDEX] / 10.0
+        v[MELDS] = a.n_melds[g] / SIZE_SCALE
+        count = a.packed[g, COUNT]
         if acting[i] and count > 0:
             slots = (out.shape[1] - GLOBAL_SIZE) // SLOT_FEATURES
             best_points, best_cards = 0, 0
             for s in range(count):
-                best_points = max(best_points, packed[g, slot_at[g, s] + REC_POINTS])
-                best_cards = max(best_cards, packed[g, slot_at[g, s] + REC_CARDS])
+                best_points = max(best_points, a.packed[g, a.slot_at[g, s] + REC_POINTS])
+                best_cards = max(best_cards, a.packed[g, a.slot_at[g, s] + REC_CARDS])
             v[SOLVER] = count / slots
             v[SOLVER + 1] = best_points / POINTS_SCALE
             v[SOLVER + 2] = best_cards / SIZE_SCALE
             v[SOLVER + 3] = 1.0
             for s in range(count):
-                _encode_slot(
-                    v,
-                    GLOBAL_SIZE + s * SLOT_FEATURES,
-                    packed,
-                    slot_at[g, s],
-                    g,
-                    knock_limit,
-                    units,
-                    n_units,
-                    meld_len,
-                    n_melds,
-                )
+                _encode_slot(a, v, GLOBAL_SIZE + s * SLOT_FEATURES, a.slot_at[g, s], g, knock_limit)
     return out

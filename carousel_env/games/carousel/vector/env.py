@@ -205,13 +205,8 @@ class CarouselVectorEnv(VectorDriver):
         return len(state.forced_draws)
 
     def _kernel(self, actions: np.ndarray) -> None:
-        a = self.arrays
-        args = (
-            a.hands, a.hand_len, a.units, a.n_units, a.meld_len, a.n_melds, a.stock, a.stock_len, a.turn, a.phase,
-            a.round_end, a.who, a.packed, a.slot_at, a.mask, a.auto, actions, np.int64(self.k),
-            np.int64(self.num_players), self._rule,
-        )  # fmt: skip
         kernel.inexact_games.clear()
+        args = (self.arrays, actions, np.int64(self.k), np.int64(self.num_players), self._rule)
         compiled.first_call(kernel.step_games, *args)
 
     def _run(self, actions: np.ndarray, rewards: np.ndarray, info: dict) -> np.ndarray:
@@ -286,12 +281,7 @@ class CarouselVectorEnv(VectorDriver):
         return out
 
     def _encode(self, out: np.ndarray, games: np.ndarray, observers: np.ndarray, acting: np.ndarray) -> None:
-        a = self.arrays
-        args = (
-            out, games, observers, acting, a.hands, a.hand_len, a.units, a.n_units, a.meld_len, a.n_melds,
-            a.stock_len, a.turn, a.phase, a.scores, a.rounds_won, a.last_points, a.board, a.packed, a.slot_at,
-            self._deck, np.int64(self._rule[0]),
-        )  # fmt: skip
+        args = (self.arrays, out, games, observers, acting, self._deck, np.int64(self._rule[0]))
         compiled.first_call(encode.encode_games, *args)
 
     def _result(self, rewards: np.ndarray, terminated: np.ndarray, info: dict) -> VectorStep:

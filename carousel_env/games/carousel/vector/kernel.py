@@ -98,10 +98,10 @@ KNOCK_LIMIT_RULE, MAX_DRAWS_RULE, ACE_LOW_RULE, ACE_HIGH_RULE, MUST_PLAY_RULE, S
 
 
 @njit(cache=True)
-def _hand_value(hands, hand_len, g, p):
+def _hand_value(a, g, p):
     total = 0
-    for i in range(hand_len[g, p]):
-        total += CARD_POINTS[hands[g, p, i]]
+    for i in range(a.hand_len[g, p]):
+        total += CARD_POINTS[a.hands[g, p, i]]
     return total
 
 
@@ -140,144 +140,142 @@ def _solve(units, hand, ace_low, ace_high, k, knock_limit, budget_us, g):
 
 
 @njit(cache=True, inline="always")
-def _solve_turn(hands, hand_len, units, n_units, g, p, k, rule):
+def _solve_turn(a, g, p, k, rule):
     """The packed answer of seat ``p``'s hand on game ``g``'s table."""
-    hand = hands[g, p, : hand_len[g, p]].copy()
+    hand = a.hands[g, p, : a.hand_len[g, p]].copy()
     ace_low, ace_high = rule[ACE_LOW_RULE] != 0, rule[ACE_HIGH_RULE] != 0
     budget = rule[SOLVE_BUDGET_RULE]
-    return _solve(units[g, : n_units[g]], hand, ace_low, ace_high, k, rule[KNOCK_LIMIT_RULE], budget, g)
+    return _solve(a.units[g, : a.n_units[g]], hand, ace_low, ace_high, k, rule[KNOCK_LIMIT_RULE], budget, g)
 
 
 # ---------------------------------------------------------------- turns
 
 
 @njit(cache=True)
-def _end_round(phase, round_end, who, g, end, seat):
-    phase[g] = ROUND_OVER
-    round_end[g] = end
-    who[g] = seat
+def _end_round(a, g, end, seat):
+    a.phase[g] = ROUND_OVER
+    a.round_end[g] = end
+    a.who[g] = seat
 
 
 @njit(cache=True)
-def _draw(hands, hand_len, stock, stock_len, draws, g, p):
+def _draw(a, g, p):
     """The top stock card into seat ``p``'s hand, kept sorted."""
-    stock_len[g] -= 1
-    card = stock[g, stock_len[g]]
-    i = hand_len[g, p]
-    while i > 0 and hands[g, p, i - 1] > card:
-        hands[g, p, i] = hands[g, p, i - 1]
+    a.stock_len[g] -= 1
+    card = a.stock[g, a.stock_len[g]]
+    i = a.hand_len[g, p]
+    while i > 0 and a.hands[g, p, i - 1] > card:
+        a.hands[g, p, i] = a.hands[g, p, i - 1]
         i -= 1
-    hands[g, p, i] = card
-    hand_len[g, p] += 1
-    draws[g] += 1
+    a.hands[g, p, i] = card
+    a.hand_len[g, p] += 1
+    a.turn[g, DRAWS] += 1
 
 
 @njit(cache=True, inline="always")
-def _begin_turn(hands, hand_len, units, n_units, stock, stock_len, turn, phase, round_end, who, auto, g, k, rule):
+def _begin_turn(a, g, k, rule):
     """Begin the current player's turn; returns whether they pass at once (Manipulation
     Rummy: no play and the stock empty), which the caller handles as a turn's end."""
-    turn[g, DRAWS] = 0
-    turn[g, TURNS] += 1
-    if turn[g, TURNS] > MAX_TURNS_PER_ROUND:
-        _end_round(phase, round_end, who, g, TURN_CAP, -1)
+    a.turn[g, DRAWS] = 0
+    a.turn[g, TURNS] += 1
+    if a.turn[g, TURNS] > MAX_TURNS_PER_ROUND:
+        _end_round(a, g, TURN_CAP, -1)
         return False
-    final = turn[g, FINAL_LEFT] >= 0
-    p = turn[g, CURRENT]
+    final = a.turn[g, FINAL_LEFT] >= 0
+    p = a.turn[g, CURRENT]
     if rule[MUST_PLAY_RULE] == 0:
         if final:
-            phase[g] = FINAL_TURN
+            a.phase[g] = FINAL_TURN
         else:
-            _draw(hands, hand_len, stock, stock_len, turn[:, DRAWS], g, p)
-            phase[g] = DRAWN
+            _draw(a, g, p)
+            a.phase[g] = DRAWN
         return False
     # Manipulation Rummy: draw one card at a time until a play exists; each is a forced action.
-    while _solve_turn(hands, hand_len, units, n_units, g, p, k, rule)[1] < 0:
-        if stock_len[g] == 0:
-            phase[g] = FINAL_TURN if final else DRAWN
+    while _solve_turn(a, g, p, k, rule)[1] < 0:
+        if a.stock_len[g] == 0:
+            a.phase[g] = FINAL_TURN if final else DRAWN
             return True
-        auto[g] += 1
-        _draw(hands, hand_len, stock, stock_len, turn[:, DRAWS], g, p)
-    phase[g] = MUST_PLAY
+        a.auto[g] += 1
+        _draw(a, g, p)
+    a.phase[g] = MUST_PLAY
     return False
 
 
 @njit(cache=True, inline="always")
-def _end_turn(hands, hand_len, units, n_units, stock, stock_len, turn, phase, round_end, who, auto, g, k, rule,
-              players):  # fmt: skip
+def _end_turn(a, g, k, rule, players):
     """End the current turn and begin the next; a player who passes at once ends theirs
     too (a loop, where the engine recurses)."""
     while True:
-        if turn[g, FINAL_LEFT] >= 0:
-            if turn[g, FINAL_LEFT] == 1:  # the last final turn: the round ends (the count stays 1)
-                _end_round(phase, round_end, who, g, STOCK_OUT, -1)
+        if a.turn[g, FINAL_LEFT] >= 0:
+            if a.turn[g, FINAL_LEFT] == 1:  # the last final turn: the round ends (the count stays 1)
+                _end_round(a, g, STOCK_OUT, -1)
                 return
-            turn[g, FINAL_LEFT] -= 1
-        elif stock_len[g] == 0:
-            turn[g, FINAL_LEFT] = players  # every player, the next one first, takes one more turn
-        turn[g, CURRENT] = (turn[g, CURRENT] + 1) % players
-        if not _begin_turn(hands, hand_len, units, n_units, stock, stock_len, turn, phase, round_end, who, auto, g,
-                           k, rule):  # fmt: skip
+            a.turn[g, FINAL_LEFT] -= 1
+        elif a.stock_len[g] == 0:
+            a.turn[g, FINAL_LEFT] = players  # every player, the next one first, takes one more turn
+        a.turn[g, CURRENT] = (a.turn[g, CURRENT] + 1) % players
+        if not _begin_turn(a, g, k, rule):
             return
 
 
 @njit(cache=True)
-def _play(hands, hand_len, units, n_units, meld_len, n_melds, phase, round_end, who, packed, at, g, p):
-    """Make the suggestion packed at ``packed[g, at:]``: its hand after, its new table."""
+def _play(a, at, g, p):
+    """Make the suggestion packed at ``a.packed[g, at:]``: its hand after, its new table."""
     at += REC_LISTS
-    at += 1 + packed[g, at]  # the cards added
-    n = packed[g, at]
+    at += 1 + a.packed[g, at]  # the cards added
+    n = a.packed[g, at]
     for i in range(n):
-        hands[g, p, i] = packed[g, at + 1 + i]
-    hand_len[g, p] = n
+        a.hands[g, p, i] = a.packed[g, at + 1 + i]
+    a.hand_len[g, p] = n
     at += 1 + n
-    melds = packed[g, at]
+    melds = a.packed[g, at]
     total = 0
     for m in range(melds):
-        meld_len[g, m] = packed[g, at + 1 + m]
-        total += meld_len[g, m]
+        a.meld_len[g, m] = a.packed[g, at + 1 + m]
+        total += a.meld_len[g, m]
     at += 1 + melds
     for i in range(total):
-        units[g, i] = packed[g, at + i]
-    n_melds[g] = melds
-    n_units[g] = total
-    if phase[g] != FINAL_TURN:
-        phase[g] = PLAYED
+        a.units[g, i] = a.packed[g, at + i]
+    a.n_melds[g] = melds
+    a.n_units[g] = total
+    if a.phase[g] != FINAL_TURN:
+        a.phase[g] = PLAYED
     if n == 0:
-        _end_round(phase, round_end, who, g, WENT_OUT, p)
+        _end_round(a, g, WENT_OUT, p)
 
 
 @njit(cache=True, inline="always")
-def _decide(hands, hand_len, units, n_units, stock_len, turn, phase, packed, slot_at, mask, g, k, rule):
+def _decide(a, g, k, rule):
     """Fill game ``g``'s decision (mask, packed answer, slot offsets); returns the number
     of legal actions. ``rule``: knock limit (-1: none), max draws, ace low, ace high, must
     play (Manipulation Rummy)."""
-    for a in range(mask.shape[1]):
-        mask[g, a] = 0
-    packed[g, COUNT] = 0
-    ph = phase[g]
+    for i in range(a.mask.shape[1]):
+        a.mask[g, i] = 0
+    a.packed[g, COUNT] = 0
+    ph = a.phase[g]
     if ph in (ROUND_OVER, GAME_OVER):
         return 0
-    p = turn[g, CURRENT]
-    drawn_out = 1 if turn[g, DRAWS] >= rule[MAX_DRAWS_RULE] else 0
-    stock_left = 1 if stock_len[g] > 0 else 0
+    p = a.turn[g, CURRENT]
+    drawn_out = 1 if a.turn[g, DRAWS] >= rule[MAX_DRAWS_RULE] else 0
+    stock_left = 1 if a.stock_len[g] > 0 else 0
     limit = rule[KNOCK_LIMIT_RULE]
-    can_knock = 1 if limit >= 0 and _hand_value(hands, hand_len, g, p) <= limit else 0
+    can_knock = 1 if limit >= 0 and _hand_value(a, g, p) <= limit else 0
     kinds = ALLOWED[ph, drawn_out, stock_left, can_knock]
-    mask[g, DRAW_AGAIN] = kinds[DRAW_AGAIN_KIND]
-    mask[g, KNOCK] = kinds[KNOCK_KIND]
-    mask[g, END_TURN] = kinds[END_TURN_KIND]
-    legal = mask[g, DRAW_AGAIN] + mask[g, KNOCK] + mask[g, END_TURN]
+    a.mask[g, DRAW_AGAIN] = kinds[DRAW_AGAIN_KIND]
+    a.mask[g, KNOCK] = kinds[KNOCK_KIND]
+    a.mask[g, END_TURN] = kinds[END_TURN_KIND]
+    legal = a.mask[g, DRAW_AGAIN] + a.mask[g, KNOCK] + a.mask[g, END_TURN]
     play = kinds[PLAY_KIND] == 1
     if play:
-        answer = _solve_turn(hands, hand_len, units, n_units, g, p, k, rule)
+        answer = _solve_turn(a, g, p, k, rule)
         count = 0 if answer[BEST_CARDS] < 0 else min(answer[COUNT], k)
         for i in range(answer.shape[0]):  # a loop: a slice assignment compiles far more code
-            packed[g, i] = answer[i]
-        packed[g, COUNT] = count
+            a.packed[g, i] = answer[i]
+        a.packed[g, COUNT] = count
         at = HEADER_SIZE
         for s in range(count):
-            slot_at[g, s] = at
-            mask[g, FIRST_SUGGESTION + s] = 1
+            a.slot_at[g, s] = at
+            a.mask[g, FIRST_SUGGESTION + s] = 1
             at += REC_LISTS
             at += 1 + answer[at]
             at += 1 + answer[at]
@@ -291,102 +289,37 @@ def _decide(hands, hand_len, units, n_units, stock_len, turn, phase, packed, slo
 
 
 @njit(cache=True, inline="always")
-def _apply(
-    hands,
-    hand_len,
-    units,
-    n_units,
-    meld_len,
-    n_melds,
-    stock,
-    stock_len,
-    turn,
-    phase,
-    round_end,
-    who,
-    packed,
-    slot_at,
-    auto,
-    g,
-    action,
-    k,
-    rule,
-    players,
-):
-    p = turn[g, CURRENT]
+def _apply(a, g, action, k, rule, players):
+    p = a.turn[g, CURRENT]
     if action == DRAW_AGAIN:
-        _draw(hands, hand_len, stock, stock_len, turn[:, DRAWS], g, p)
+        _draw(a, g, p)
     elif action == END_TURN:
-        _end_turn(
-            hands, hand_len, units, n_units, stock, stock_len, turn, phase, round_end, who, auto, g, k, rule, players
-        )
+        _end_turn(a, g, k, rule, players)
     elif action == KNOCK:
-        _end_round(phase, round_end, who, g, KNOCKED, p)
+        _end_round(a, g, KNOCKED, p)
     else:
-        at = slot_at[g, action - FIRST_SUGGESTION]
-        _play(hands, hand_len, units, n_units, meld_len, n_melds, phase, round_end, who, packed, at, g, p)
+        at = a.slot_at[g, action - FIRST_SUGGESTION]
+        _play(a, at, g, p)
 
 
 @njit(cache=True)
-def step_games(
-    hands,
-    hand_len,
-    units,
-    n_units,
-    meld_len,
-    n_melds,
-    stock,
-    stock_len,
-    turn,
-    phase,
-    round_end,
-    who,
-    packed,
-    slot_at,
-    mask,
-    auto,
-    actions,
-    k,
-    players,
-    rule,
-):
+def step_games(a, actions, k, players, rule):
     """For every game ``g`` but the ``SKIP`` ones: make action ``actions[g]`` (none when
     ``DEALT``: the game was just dealt), then take every forced decision until a real one or
-    the round's end. ``auto[g]`` counts the forced ones. Actions are legal: the caller
+    the round's end. ``a.auto[g]`` counts the forced ones. Actions are legal: the caller
     checked them against the masks."""
     for g in range(actions.shape[0]):
         if actions[g] == SKIP:
             continue
-        auto[g] = 0
+        a.auto[g] = 0
         action = actions[g]
         while True:  # the action, then each forced one (one call site: _apply is inlined)
             if action != DEALT:
-                _apply(
-                    hands,
-                    hand_len,
-                    units,
-                    n_units,
-                    meld_len,
-                    n_melds,
-                    stock,
-                    stock_len,
-                    turn,
-                    phase,
-                    round_end,
-                    who,
-                    packed,
-                    slot_at,
-                    auto,
-                    g,
-                    action,
-                    k,
-                    rule,
-                    players,
-                )
-            legal = _decide(hands, hand_len, units, n_units, stock_len, turn, phase, packed, slot_at, mask, g, k, rule)
+                _apply(a, g, action, k, rule, players)
+            legal = _decide(a, g, k, rule)
             if legal != 1:
                 break
             action = 0
-            while mask[g, action] == 0:
+            while a.mask[g, action] == 0:
                 action += 1
-            auto[g] += 1
+            a.auto[g] += 1
