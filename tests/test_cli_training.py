@@ -150,3 +150,16 @@ def test_play_refuses_a_seat_the_game_does_not_have(seat, capsys):
     assert main(["play", "--checkpoint", "random", "--players", "2", "--seat", seat]) == 2
     err = capsys.readouterr().err
     assert f"--seat must be a seat from 0 to 1 with 2 players, got {seat}" in err
+
+
+def test_the_in_house_trainer_trains_manipulation_rummy(tmp_path):
+    """The env keys both trainers embed (``training.config.EnvKeys``) reach the env: a tiny
+    run on the Manipulation Rummy variant at 3 players."""
+    run = tmp_path / "mr"
+    overrides = ["variant=manipulation_rummy", "num_players=3", "eval_games=0", "total_timesteps=48", "num_envs=2"]
+    argv = ["train", "--config", str(CONFIGS / "smoke.yaml"), "--out", str(run)]
+    for override in overrides:
+        argv += ["--set", override]
+    assert main(argv) == 0
+    saved = (run / "config.yaml").read_text()
+    assert "variant: manipulation_rummy" in saved and "num_players: 3" in saved

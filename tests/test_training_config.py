@@ -294,3 +294,32 @@ def test_an_evaluation_with_nothing_to_play_is_an_error(opponents, games, messag
         evaluate("random", opponents, games=games)
     assert main(["eval", "--checkpoint", "random", "--opponents", opponents, "--games", str(games)]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_both_trainers_embed_the_env_keys_once():
+    from training.config import EnvKeys, TrainConfig
+    from training.rllib.config import RllibConfig
+
+    env_keys = [f.name for f in dataclasses.fields(EnvKeys)]
+    for cls in (TrainConfig, RllibConfig):
+        assert issubclass(cls, EnvKeys)
+        assert [f.name for f in dataclasses.fields(cls)][: len(env_keys)] == env_keys
+
+
+@pytest.mark.parametrize(
+    ("values", "key"),
+    [
+        ({"variant": "manipulation_rummy", "num_players": 2}, "variant"),
+        ({"variant": "gin"}, "variant"),
+        ({"round_bonus": "nobody"}, "round_bonus"),
+        ({"solve_time_budget": 0}, "solve_time_budget"),
+        ({"episode": "match"}, "episode"),
+    ],
+)
+def test_env_keys_are_checked_by_the_env_and_named(values, key):
+    from training.config import from_dict
+    from training.rllib.config import from_dict as rllib_from_dict
+
+    for load in (from_dict, rllib_from_dict):
+        with pytest.raises(ConfigError, match=f"config key '{key}'"):
+            load(values)

@@ -47,7 +47,7 @@ def _config(*extra: str):
 def test_episode_returns_sum_every_round_of_a_game():
     # In game episodes the env pays at every round's end, between network decisions: the
     # result's returns must hold all of it, 0.01 * (own total - the mean of the others').
-    spec = EnvSpec(num_players=2, k_suggestions=8, episode="game")
+    spec = EnvSpec.of(2, k_suggestions=8, episode="game")
     driver = Driver(spec, num_envs=1)
     rng = np.random.default_rng(0)
     reports = driver.step({}, {0: Episode(7, (LEARNER, Controller.scripted("greedy")))})
@@ -63,7 +63,7 @@ def test_episode_returns_sum_every_round_of_a_game():
 
 
 def test_rewards_are_routed_to_the_seat_that_earned_them():
-    spec = EnvSpec(num_players=3, k_suggestions=4, factory=FAKE)
+    spec = EnvSpec.of(3, FAKE, k_suggestions=4)
     driver = Driver(spec, num_envs=2)
     torch.manual_seed(0)
     agent = Agent(LAYOUT, 16, 8)
@@ -134,7 +134,7 @@ def test_controllers_sort_and_check_scripted_names():
 def test_a_search_seat_is_stepped_from_its_seat_view():
     # A runner plays a view policy from seat_view of the real engine state, not from the
     # observation (called with one, the search player raises TypeError).
-    driver = Driver(EnvSpec(num_players=3, k_suggestions=8, episode="round"), num_envs=1)
+    driver = Driver(EnvSpec.of(3, k_suggestions=8, episode="round"), num_envs=1)
     seats = (Controller.scripted("greedy"), Controller.scripted("search@1"), Controller.scripted("smart"))
     [report] = driver.step({}, {0: Episode(5, seats)})
     searcher = driver.local.scripted[0][1]

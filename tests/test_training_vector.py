@@ -24,7 +24,7 @@ def _rollout(runner_class, spec: EnvSpec, controllers, target: int):
     driver = Driver(spec, num_envs=3)
     driver.local = runner_class(spec, list(range(3)))  # the runner under test, in-process
     torch.manual_seed(0)
-    lay = layout(spec.k_suggestions)
+    lay = layout(spec.option("k_suggestions"))
     agent = Agent(lay, 32, 16)
     opponent = NetworkPolicy(Agent(lay, 32, 16), generator=torch.Generator().manual_seed(1))
     seeds = iter(range(500, 600))
@@ -45,7 +45,7 @@ def _rollout(runner_class, spec: EnvSpec, controllers, target: int):
     ],
 )
 def test_vector_runner_plays_the_aec_runners_games(players, controllers, episode):
-    spec = EnvSpec(num_players=players, k_suggestions=4, episode=episode)
+    spec = EnvSpec.of(players, k_suggestions=4, episode=episode)
     target = 120 if episode == "round" else 60
     aec = _rollout(Runner, spec, controllers, target)
     vec = _rollout(VectorRunner, spec, controllers, target)
@@ -79,7 +79,7 @@ def test_the_driver_compiles_carousels_code_before_its_first_step(monkeypatch):
 
 
 def test_worker_processes_step_vector_runners_with_the_same_games():
-    spec = EnvSpec(num_players=2, k_suggestions=4, episode="round")
+    spec = EnvSpec.of(2, k_suggestions=4, episode="round")
     controllers = (LEARNER, Controller.scripted("greedy"))
     reports = {}
     for workers in (0, 2):

@@ -23,7 +23,8 @@ from typing import Any, TypeVar
 import yaml
 
 from carousel_env.core.errors import CarouselError
-from carousel_env.games.carousel.envs.config import EPISODES, REWARDS
+from carousel_env.games.carousel.envs.config import EnvConfig, EnvConfigError
+from carousel_env.games.carousel.solver import TIME_BUDGET_S
 from training.envs import DEFAULT_ENV_FACTORY, EnvSpec
 
 C = TypeVar("C")  # a config dataclass
@@ -43,15 +44,14 @@ def _documented(default: Any, doc: str) -> Any:
 
 
 @dataclass
-class TrainConfig:
-    # ---- experiment
-    exp_name: str = _documented("ppo", "name of the run; the run directory defaults to runs/<exp_name>")
-    seed: int = _documented(1, "seed of every random generator (python, numpy, torch, deals)")
-    torch_deterministic: bool = _documented(True, "use deterministic torch kernels so CPU runs repeat exactly")
-    torch_threads: int = _documented(1, "torch intra-op threads in the learner (tiny networks run fastest on one)")
+class EnvKeys:
+    """The environment's keys, declared once: both trainers' configs (``TrainConfig`` and
+    ``training.rllib.config.RllibConfig``) embed them, as top-level YAML keys. Their checks
+    are the env's own (``EnvConfig``), each error naming its key."""
 
-    # ---- environment
-    num_players: int = _documented(2, "players at the table (2 to 5)")
+    num_players: int = _documented(2, "players at the table (2 to 5; 3 to 5 for manipulation_rummy)")
+    variant: str = _documented("carousel", "rules variant: 'carousel' or 'manipulation_rummy' (source 004)")
+    round_bonus: str = _documented("losers", "Carousel's round bonus: 'losers' (default) or 'everyone'")
     k_suggestions: int = _documented(8, "solver suggestions offered per decision (action slots 3..3+K-1)")
     episode: str = _documented("round", "episode unit of the environment: 'round' or 'game'")
     reward: str = _documented(
@@ -60,6 +60,35 @@ class TrainConfig:
     reward_scale: float | None = _documented(
         None, "environment reward multiplier (null: the env's default, 1/100 for round_score, 1 for game_result)"
     )
+    solve_time_budget: float = _documented(
+        TIME_BUDGET_S, "seconds per solve before the solver offers the best plays it found (the env's default)"
+    )
+
+    def env_options(self) -> dict[str, Any]:
+        """The env's keyword arguments (``reward_scale`` left out when null: the env's default)."""
+        options = {f.name: getattr(self, f.name) for f in dataclasses.fields(EnvKeys)}
+        if options["reward_scale"] is None:
+            del options["reward_scale"]
+        return options
+
+
+def check_env_keys(config: EnvKeys) -> None:
+    """The env's own checks of the embedded keys, as a ``ConfigError`` naming the key."""
+    try:
+        EnvConfig.from_kwargs(**config.env_options())
+    except EnvConfigError as exc:
+        raise ConfigError(f"config key {exc.key!r}: {exc}") from None
+
+
+@dataclass
+class TrainConfig(EnvKeys):
+    # ---- experiment
+    exp_name: str = _documented("ppo", "name of the run; the run directory defaults to runs/<exp_name>")
+    seed: int = _documented(1, "seed of every random generator (python, numpy, torch, deals)")
+    torch_deterministic: bool = _documented(True, "use deterministic torch kernels so CPU runs repeat exactly")
+    torch_threads: int = _documented(1, "torch intra-op threads in the learner (tiny networks run fastest on one)")
+
+    # ---- environment: the keys of EnvKeys (above), then how training builds it
     env_factory: str = _documented(
         DEFAULT_ENV_FACTORY, "callable building the environment, as module:function (tests plug in a fake here)"
     )
@@ -140,7 +169,6 @@ class TrainConfig:
 
 
 # Values the loader checks beyond their type, so a bad one fails at load time, not mid-run.
-_CHOICES = {"episode": EPISODES, "reward": REWARDS}  # the env's own lists
 _POSITIVE = (
     "num_envs",
     "num_steps",
@@ -195,14 +223,10 @@ def _coerce(key: str, value: Any, annotation: Any) -> Any:
 
 
 def _validate(config: TrainConfig) -> None:
-    for key, choices in _CHOICES.items():
-        if getattr(config, key) not in choices:
-            raise ConfigError(f"config key {key!r}: {getattr(config, key)!r} is not one of {', '.join(choices)}")
+    check_env_keys(config)
     for key in _POSITIVE:
         if getattr(config, key) < 1:
             raise ConfigError(f"config key {key!r}: must be at least 1, got {getattr(config, key)}")
-    if not 2 <= config.num_players <= 5:
-        raise ConfigError(f"config key 'num_players': must be 2 to 5, got {config.num_players}")
     if config.learner_seats >= config.num_players:
         raise ConfigError("config key 'learner_seats': must leave at least one opponent seat")
     if not 0.0 <= config.baseline_share <= 1.0:

@@ -24,29 +24,35 @@ DEFAULT_ENV_FACTORY = "carousel_env:env"
 
 @dataclass(frozen=True)
 class EnvSpec:
-    """Everything needed to build an environment copy (picklable, sent to workers). An
-    option left None takes the environment's own default (``carousel_env.games.carousel.envs.config``)."""
+    """Everything needed to build an environment copy (picklable, sent to workers): the
+    players, the env's other keyword arguments (``options``, as the training config's
+    ``EnvKeys`` give them; a key left out takes the env's own default), the factory, and
+    whether Carousel's copies are stepped by its compiled vector env."""
 
     num_players: int
-    k_suggestions: int | None = None
-    episode: str | None = None
-    reward: str | None = None
-    reward_scale: float | None = None
+    options: tuple[tuple[str, Any], ...] = ()
     factory: str = DEFAULT_ENV_FACTORY
     # Step Carousel's copies with the compiled vector env (``training.runners.VectorRunner``);
     # False: one AEC env per copy. Any other factory is always stepped as AEC envs. The
     # training config's ``vector_env`` takes its default from here.
     vector: bool = True
 
+    @classmethod
+    def of(cls, num_players: int, factory: str = DEFAULT_ENV_FACTORY, vector: bool = True, **options: Any) -> EnvSpec:
+        """The spec with these env options (None: the env's default)."""
+        kept = tuple(sorted((key, value) for key, value in options.items() if value is not None))
+        return cls(num_players, kept, factory, vector)
+
+    def with_options(self, **options: Any) -> EnvSpec:
+        """The same spec with ``options`` changed (None removes one)."""
+        merged = {**dict(self.options), **options}
+        return EnvSpec.of(self.num_players, self.factory, self.vector, **merged)
+
+    def option(self, key: str, default: Any = None) -> Any:
+        return dict(self.options).get(key, default)
+
     def kwargs(self) -> dict[str, Any]:
-        options = {
-            "num_players": self.num_players,
-            "k_suggestions": self.k_suggestions,
-            "episode": self.episode,
-            "reward": self.reward,
-            "reward_scale": self.reward_scale,
-        }
-        return {key: value for key, value in options.items() if value is not None}
+        return {"num_players": self.num_players, **dict(self.options)}
 
 
 def _resolve(name: str):

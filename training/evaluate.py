@@ -239,7 +239,7 @@ def evaluate(
         raise CarouselError("evaluation needs at least one opponent (a checkpoint or a scripted policy's name)")
     if games < 1:
         raise CarouselError(f"evaluation needs at least 1 game, got {games}")
-    spec = replace(env_spec or EnvSpec(num_players=num_players), num_players=num_players, episode="game")
+    spec = replace(env_spec or EnvSpec(num_players), num_players=num_players).with_options(episode="game")
     layout = candidate.layout if isinstance(candidate, Agent) else layout_for(spec)
     policies: dict[Controller, NetworkPolicy] = {}
     cand = _controller(candidate, "candidate", policies, layout, seed)

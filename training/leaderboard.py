@@ -401,7 +401,7 @@ def run_leaderboard(
     try:
         for k, match in enumerate(todo, 1):
             if match.players not in drivers:
-                spec = EnvSpec(num_players=match.players, episode="game")
+                spec = EnvSpec.of(match.players, episode="game")
                 drivers[match.players] = Driver(spec, GAME_COPIES, num_workers)
             log(f"[{k}/{len(todo)}] {match.label}: {match.games} games ...")
             began = time.perf_counter()

@@ -200,15 +200,8 @@ class Progress:
 
 
 def env_spec_of(config: TrainConfig) -> EnvSpec:
-    return EnvSpec(
-        config.num_players,
-        config.k_suggestions,
-        config.episode,
-        config.reward,
-        config.reward_scale,
-        config.env_factory,
-        config.vector_env,
-    )
+    options = {key: value for key, value in config.env_options().items() if key != "num_players"}
+    return EnvSpec.of(config.num_players, config.env_factory, config.vector_env, **options)
 
 
 def seed_everything(config: TrainConfig) -> np.random.Generator:

@@ -27,7 +27,16 @@ class FakeCarouselEnv(AECEnv):
     metadata = {"name": "fake_carousel_v0", "is_parallelizable": False}  # noqa: RUF012
 
     def __init__(
-        self, num_players=2, k_suggestions=4, episode="round", reward="round_score", reward_scale=None, render_mode=None
+        self,
+        num_players=2,
+        k_suggestions=4,
+        episode="round",
+        reward="round_score",
+        reward_scale=None,
+        render_mode=None,
+        variant="carousel",  # the real env's keys, taken as they come: this toy game has one rule set
+        round_bonus="losers",
+        solve_time_budget=1.0,
     ):
         super().__init__()
         self.n = num_players

@@ -13,32 +13,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from carousel_env.core.errors import CarouselError
-from carousel_env.games.carousel.envs.config import EPISODES, REWARDS, EnvConfig
 from training.config import (  # the same strict loading as TrainConfig's (saving, printing: there too)
     ConfigError,
+    EnvKeys,
     _documented,
     build_config,
+    check_env_keys,
     parse_overrides,
     read_config_file,
 )
 
 
 @dataclass
-class RllibConfig:
+class RllibConfig(EnvKeys):
     # ---- experiment
     exp_name: str = _documented("rllib_ppo", "name of the run; the run directory defaults to runs/<exp_name>")
     seed: int = _documented(1, "seed of RLlib (modules, env runners) and of the deals")
     torch_threads: int = _documented(1, "torch threads of the learner, which runs in the driver process")
 
-    # ---- environment
-    num_players: int = _documented(2, "players at the table (2 to 5)")
-    variant: str = _documented("carousel", "rules variant of the environment (carousel_env.games.carousel.envs.aec)")
-    k_suggestions: int = _documented(8, "solver suggestions offered per decision (action slots 3..3+K-1)")
-    episode: str = _documented("round", "episode unit of the environment: 'round' or 'game'")
-    reward: str = _documented(
-        "round_score", "reward of the environment: 'round_score' (zero-sum per round) or 'game_result'"
-    )
+    # ---- environment: the keys of training.config.EnvKeys
 
     # ---- sampling on Ray
     num_env_runners: int = _documented(
@@ -89,17 +82,9 @@ class RllibConfig:
 
     def env_config(self) -> dict[str, Any]:
         """The ``env_config`` of ``CarouselMultiAgentEnv``."""
-        return {
-            "num_players": self.num_players,
-            "variant": self.variant,
-            "k_suggestions": self.k_suggestions,
-            "episode": self.episode,
-            "reward": self.reward,
-            "seed": self.seed,
-        }
+        return {**self.env_options(), "seed": self.seed}
 
 
-_CHOICES = {"episode": EPISODES, "reward": REWARDS}
 _POSITIVE = (
     "torch_threads",
     "num_envs_per_env_runner",
@@ -116,9 +101,7 @@ _POSITIVE = (
 
 
 def _validate(config: RllibConfig) -> None:
-    for key, choices in _CHOICES.items():
-        if getattr(config, key) not in choices:
-            raise ConfigError(f"config key {key!r}: {getattr(config, key)!r} is not one of {', '.join(choices)}")
+    check_env_keys(config)
     for key in _POSITIVE:
         if getattr(config, key) < 1:
             raise ConfigError(f"config key {key!r}: must be at least 1, got {getattr(config, key)}")
@@ -131,10 +114,6 @@ def _validate(config: RllibConfig) -> None:
         )
     if config.minibatch_size > config.train_batch_size:
         raise ConfigError("config key 'minibatch_size': must not exceed train_batch_size")
-    try:  # the env's own checks (players for the variant, K range), named by key
-        EnvConfig.from_kwargs(**{k: v for k, v in config.env_config().items() if k != "seed"})
-    except CarouselError as exc:
-        raise ConfigError(f"config key {getattr(exc, 'key', 'num_players')!r}: {exc}") from None
 
 
 def from_dict(values: dict[str, Any], base: RllibConfig | None = None) -> RllibConfig:
