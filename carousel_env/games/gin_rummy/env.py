@@ -75,13 +75,11 @@ from enum import IntEnum
 from typing import ClassVar
 
 import numpy as np
-from gymnasium import spaces
-from gymnasium.logger import warn
 from pettingzoo import AECEnv
 
 from carousel_env.core.cards import NUM_CARDS, card_str
-from carousel_env.core.errors import IllegalAction
-from carousel_env.envkit.seats import AutoAction, GameSeeds, agent_names, register, wrap
+from carousel_env.envkit.aec import CardGameEnv
+from carousel_env.envkit.seats import AutoAction, register, wrap
 from carousel_env.games.gin_rummy import melds as gm
 from carousel_env.games.gin_rummy.config import GinEnvConfig
 from carousel_env.games.gin_rummy.engine import (
@@ -200,7 +198,7 @@ def own_deadwood(hand: gm.Mask, eleven: bool) -> int:
     return gm.deadwood_after_discard(hand) if eleven else gm.deadwood(hand)
 
 
-class raw_env(AECEnv):
+class raw_env(CardGameEnv):
     """The bare Gin Rummy AEC environment (see the module docstring)."""
 
     metadata: ClassVar[dict] = {
@@ -216,27 +214,8 @@ class raw_env(AECEnv):
         self.render_mode = self.config.render_mode
         self.rules = self.config.rules
         k = self.config.k_knocks
-        self.possible_agents = agent_names(NUM_PLAYERS)
-        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self.observation_layout: ObservationLayout = layout(k)
-        self._num_actions = NUM_FIXED_ACTIONS + k
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, (self.observation_layout.size,), dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, (self._num_actions,), dtype=np.int8),
-            }
-        )
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self._num_actions) for a in self.possible_agents}
-        self._zero_mask = np.zeros(self._num_actions, np.int8)
-        self._seeds = GameSeeds()
-        self._state: GinState | None = None
-
-    def observation_space(self, agent: str) -> spaces.Dict:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Discrete:
-        return self.action_spaces[agent]
+        self._init_seats(NUM_PLAYERS, 1.0, self.observation_layout.size, NUM_FIXED_ACTIONS + k)
 
     @property
     def game_state(self) -> GinState:
@@ -250,31 +229,15 @@ class raw_env(AECEnv):
         return self._knocks
 
     @property
-    def action_mask(self) -> np.ndarray:
-        return self._mask
-
-    @property
-    def auto_actions(self) -> tuple[AutoAction, ...]:
-        return tuple(self._auto)
-
-    @property
     def hand_results(self) -> tuple[HandResult, ...]:
         """The hands that ended in the last step (or reset), in order."""
         return tuple(self._hands)
 
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        self.game_seed = self._seeds.next(seed)
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self._auto: list[AutoAction] = []
+    def _start(self, game_seed: int) -> None:
         self._hands: list[HandResult] = []
         self._last_step: tuple[str, int, str] | None = None
-        self._state = new_game(self.rules, self.game_seed)
+        self._state = new_game(self.rules, game_seed)
         self._settle()
-        self._finish_step()
 
     def observe(self, agent: str) -> dict:
         obs = self._obs_cache.get(agent)
@@ -289,30 +252,17 @@ class raw_env(AECEnv):
             self._obs_cache[agent] = obs
         return obs
 
-    def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        move = self._decode(agent, action)
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._auto, self._hands = [], []
-        self._last_step = (agent, int(action), self._describe(int(action)))
-        self._state = apply(self._state, move)
+    def _make(self, agent: str, action: int) -> None:
+        self._hands = []
+        self._last_step = (agent, action, self._describe(action))
+        self._state = apply(self._state, engine_move(action, self._knocks))
         self._settle()
-        self._finish_step()
-        if self.render_mode == "human":
-            self.render()
 
-    def _decode(self, agent: str, action: int | None) -> Move:
-        if action is None or not 0 <= int(action) < self._num_actions:
-            raise IllegalAction(f"{agent}: action must be an int in 0..{self._num_actions - 1}, got {action!r}")
-        a = int(action)
-        if not self._mask[a]:
-            legal = ", ".join(action_name(i) for i in np.flatnonzero(self._mask))
-            raise IllegalAction(f"{agent}: action {a} ({action_name(a)}) is not legal now; legal: {legal}")
-        return engine_move(a, self._knocks)
+    def _to_act(self) -> int:
+        return self._state.current
+
+    def _action_name(self, action: int) -> str:
+        return action_name(action)
 
     def _describe(self, action: int) -> str:
         if action >= GinAction.FIRST_KNOCK:
@@ -349,38 +299,21 @@ class raw_env(AECEnv):
         for seat, agent in enumerate(self.possible_agents):
             self.rewards[agent] += paid[seat]
 
-    def _finish_step(self) -> None:
+    def _publish_infos(self) -> None:
         points = np.zeros(NUM_PLAYERS, np.int64)
         for result in self._hands:
             points += result.points
         game_over = self._state.phase is Phase.GAME_OVER and bool(self._hands)
-        values = (len(self._auto), len(self._hands), points, game_over)
-        self.infos = {a: dict(zip(INFO_KEYS, (*values[:2], points.copy(), game_over))) for a in self.agents}
-        current = self._state.current
-        self.agent_selection = self.possible_agents[current if current >= 0 else 0]
-        self._accumulate_rewards()
-        self._deads_step_first()
+        self.infos = {
+            a: dict(zip(INFO_KEYS, (len(self._auto), len(self._hands), points.copy(), game_over))) for a in self.agents
+        }
 
-    def render(self):
-        if self.render_mode is None:
-            warn("You are calling render method without specifying any render mode.")
-            return None
-        if self._state is None:
-            return None
-        observer = self.config.render_observer
-        if observer is None:
-            observer = max(self._state.current, 0)
-        if self.render_mode == "rgb_array":
-            from carousel_env.games.gin_rummy.render import draw_state
+    def _picture(self, observer: int) -> np.ndarray:
+        from carousel_env.games.gin_rummy.render import draw_state
 
-            return draw_state(self._state, observer, self._last_step, tuple(self._auto))
-        text = self._render_text(observer)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return draw_state(self._state, observer, self._last_step, tuple(self._auto))
 
-    def _render_text(self, observer: int) -> str:
+    def _text(self, observer: int) -> str:
         from carousel_env.games.gin_rummy.render import render_text
 
         lines = [render_text(self._state, observer)]
@@ -390,9 +323,6 @@ class raw_env(AECEnv):
         for agent, _, name in self._auto:
             lines.append(f"  then (only choice): {agent} {name}")
         return "\n".join(lines)
-
-    def close(self) -> None:
-        """Nothing to release: rendering keeps no window or image between calls."""
 
 
 def env(**config: object) -> AECEnv:

@@ -157,13 +157,11 @@ from functools import cache
 from typing import ClassVar
 
 import numpy as np
-from gymnasium import spaces
-from gymnasium.logger import warn
 from pettingzoo import AECEnv
 
 from carousel_env.core.cards import hand_str
-from carousel_env.core.errors import IllegalAction
-from carousel_env.envkit.seats import AutoAction, GameSeeds, agent_names, rank_rewards, register, wrap
+from carousel_env.envkit.aec import CardGameEnv
+from carousel_env.envkit.seats import AutoAction, rank_rewards, register, wrap
 from carousel_env.games.carousel.engine.game import ActionKind, GameState, Phase, allowed, apply, new_game, next_round
 from carousel_env.games.carousel.engine.scoring import GameResult, RoundScore
 from carousel_env.games.carousel.envs.config import EnvConfig
@@ -260,7 +258,7 @@ def round_rewards(config: EnvConfig, result: RoundScore, game: GameResult | None
     return rewards
 
 
-class raw_env(AECEnv):
+class raw_env(CardGameEnv):
     """The bare Carousel AEC environment (see the module docstring)."""
 
     metadata: ClassVar[dict] = {
@@ -275,31 +273,10 @@ class raw_env(AECEnv):
         self.config = EnvConfig.from_kwargs(render_mode=render_mode, **config)
         self.render_mode = self.config.render_mode
         self.rules = self.config.rules
-        n = self.config.num_players
         k = self.config.k_suggestions
-        self.possible_agents = agent_names(n)
-        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self.observation_layout: ObservationLayout = layout(k)
-        self._num_actions = NUM_FIXED_ACTIONS + k
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, upper_bounds(k), dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, (self._num_actions,), dtype=np.int8),
-            }
-        )
-        # One space object per agent, returned on every call (PettingZoo's api_test checks identity).
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self._num_actions) for a in self.possible_agents}
-        self._zero_mask = np.zeros(self._num_actions, np.int8)
-        self._zero_mask.flags.writeable = False
-        self._seeds = GameSeeds()
-        self._state: GameState | None = None
-
-    def observation_space(self, agent: str) -> spaces.Dict:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Discrete:
-        return self.action_spaces[agent]
+        high = upper_bounds(k)
+        self._init_seats(self.config.num_players, high, len(high), NUM_FIXED_ACTIONS + k)
 
     # ------------------------------------------------------------ read-only views
 
@@ -315,40 +292,19 @@ class raw_env(AECEnv):
         return self._suggestions
 
     @property
-    def action_mask(self) -> np.ndarray:
-        return self._mask
-
-    @property
-    def auto_actions(self) -> tuple[AutoAction, ...]:
-        """The actions the env took on its own in the last step (or reset), in order."""
-        return tuple(self._auto)
-
-    @property
     def round_results(self) -> tuple[RoundScore, ...]:
         """The rounds that ended in the last step (or reset), in order."""
         return tuple(self._rounds)
 
     # ------------------------------------------------------------ AEC API
 
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        game_seed = self._seeds.next(seed)
-        self.game_seed = game_seed
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self._auto: list[AutoAction] = []
+    def _start(self, game_seed: int) -> None:
         self._inexact_at = solve_counts().inexact  # the solver's count when this step began
         self._rounds: list[RoundScore] = []
         self._last_step: tuple[str, int, tuple] | None = None
         # The must-play hook only sees positions the engine built: no position check.
         self._state = new_game(self.rules, game_seed, can_play=can_play)
         self._settle()
-        self._publish_infos()
-        self.agent_selection = self.possible_agents[self._state.current]
-        self._accumulate_rewards()  # nonzero only if a whole round resolved itself
-        self._deads_step_first()
 
     def observe(self, agent: str) -> dict:
         obs = self._obs_cache.get(agent)
@@ -360,38 +316,19 @@ class raw_env(AECEnv):
             self._obs_cache[agent] = obs
         return obs
 
-    def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        engine_action = self._decode(agent, action)
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._auto = []
+    def _make(self, agent: str, action: int) -> None:
         self._inexact_at = solve_counts().inexact
         self._rounds = []
         # Named only when rendered: describing a play costs more than the rest of a step.
-        self._last_step = (agent, int(action), self._suggestions)
-        self._state = apply(self._state, engine_action)
+        self._last_step = (agent, action, self._suggestions)
+        self._state = apply(self._state, engine_action(action, self._suggestions))
         self._settle()
-        self._publish_infos()
-        self.agent_selection = self.possible_agents[self._state.current]
-        self._accumulate_rewards()
-        self._deads_step_first()
-        if self.render_mode == "human":
-            self.render()
 
-    # ------------------------------------------------------------ internals
+    def _to_act(self) -> int:
+        return self._state.current
 
-    def _decode(self, agent: str, action: int | None):
-        if action is None or not 0 <= int(action) < self._num_actions:
-            raise IllegalAction(f"{agent}: action must be an int in 0..{self._num_actions - 1}, got {action!r}")
-        a = int(action)
-        if not self._mask[a]:
-            legal = ", ".join(action_name(i) for i in np.flatnonzero(self._mask))
-            raise IllegalAction(f"{agent}: action {a} ({action_name(a)}) is not legal now; legal: {legal}")
-        return engine_action(a, self._suggestions)
+    def _action_name(self, action: int) -> str:
+        return action_name(action)
 
     def _describe(self, action: int, suggestions: tuple | None = None) -> str:
         """The name of ``action`` at the decision with ``suggestions`` (default: the current one)."""
@@ -457,26 +394,12 @@ class raw_env(AECEnv):
 
     # ------------------------------------------------------------ rendering
 
-    def render(self):
-        if self.render_mode is None:
-            warn("You are calling render method without specifying any render mode.")
-            return None
-        if self._state is None:
-            return None
-        observer = self.config.render_observer
-        if observer is None:
-            observer = self._state.current
-        if self.render_mode == "rgb_array":
-            from carousel_env.games.carousel.envs.render_image import draw_state  # Pillow is only needed here
+    def _picture(self, observer: int) -> np.ndarray:
+        from carousel_env.games.carousel.envs.render_image import draw_state  # Pillow is only needed here
 
-            return draw_state(self._state, observer, self._last_action(), tuple(self._auto))
-        text = self._render_text(observer)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return draw_state(self._state, observer, self._last_action(), tuple(self._auto))
 
-    def _render_text(self, observer: int) -> str:
+    def _text(self, observer: int) -> str:
         from carousel_env.games.carousel.envs.render_text import render_text
 
         lines = [render_text(self._state, observer=observer)]
@@ -487,9 +410,6 @@ class raw_env(AECEnv):
         for agent, _, name in self._auto:
             lines.append(f"  then (only choice): {agent} {name}")
         return "\n".join(lines)
-
-    def close(self) -> None:
-        """Nothing to release: rendering keeps no window or image between calls."""
 
 
 def env(**config: object) -> AECEnv:

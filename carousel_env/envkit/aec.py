@@ -1,0 +1,145 @@
+"""What every game's PettingZoo AEC env shares: the seats and their spaces, the order of a
+step (check the action, make it, take the automatic decisions, publish the infos, pay the
+rewards), the report of automatic decisions, the reset seeds and the render modes.
+
+A game's env subclasses :class:`CardGameEnv` and supplies the game through the hooks:
+``_start`` (deal game ``seed``), ``_make`` (make a checked action), ``_publish_infos``,
+``_to_act`` (the seat to act, or -1), ``_action_name``, and the renderers ``_text`` and
+``_picture``. Its ``_settle`` takes the automatic decisions and records them in ``_auto``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.logger import warn
+from pettingzoo import AECEnv
+
+from carousel_env.core.errors import IllegalAction
+from carousel_env.envkit.seats import AutoAction, GameSeeds, agent_names
+
+
+class CardGameEnv(AECEnv):
+    """The AEC env's plumbing, the same for every game (see the module docstring)."""
+
+    def _init_seats(self, num_players: int, observation_high, observation_size: int, num_actions: int) -> None:
+        """The agents, their spaces (one object per agent, returned on every call: PettingZoo's
+        api_test checks identity) and the empty mask of the agents not to act."""
+        self.possible_agents = agent_names(num_players)
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self._num_actions = num_actions
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, observation_high, (observation_size,), dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, (num_actions,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
+        self._zero_mask = np.zeros(num_actions, np.int8)
+        self._zero_mask.flags.writeable = False
+        self._seeds = GameSeeds()
+        self._state = None
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self.action_spaces[agent]
+
+    @property
+    def action_mask(self) -> np.ndarray:
+        return self._mask
+
+    @property
+    def auto_actions(self) -> tuple[AutoAction, ...]:
+        """The actions the env took on its own in the last step (or reset), in order."""
+        return tuple(self._auto)
+
+    # ------------------------------------------------------------ hooks
+
+    def _start(self, game_seed: int) -> None:
+        raise NotImplementedError
+
+    def _make(self, agent: str, action: int) -> None:
+        raise NotImplementedError
+
+    def _publish_infos(self) -> None:
+        raise NotImplementedError
+
+    def _to_act(self) -> int:
+        raise NotImplementedError
+
+    def _action_name(self, action: int) -> str:
+        raise NotImplementedError
+
+    def _text(self, observer: int) -> str:
+        raise NotImplementedError
+
+    def _picture(self, observer: int) -> np.ndarray:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ the AEC API
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self.game_seed = self._seeds.next(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self._auto: list[AutoAction] = []
+        self._start(self.game_seed)
+        self._end_step()
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        checked = self._checked(agent, action)
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._auto = []
+        self._make(agent, checked)
+        self._end_step()
+        if self.render_mode == "human":
+            self.render()
+
+    def _checked(self, agent: str, action: int | None) -> int:
+        """``action`` as an int, or ``IllegalAction`` naming it and the legal ones."""
+        if action is None or not 0 <= int(action) < self._num_actions:
+            raise IllegalAction(f"{agent}: action must be an int in 0..{self._num_actions - 1}, got {action!r}")
+        a = int(action)
+        if not self._mask[a]:
+            legal = ", ".join(self._action_name(i) for i in np.flatnonzero(self._mask))
+            raise IllegalAction(f"{agent}: action {a} ({self._action_name(a)}) is not legal now; legal: {legal}")
+        return a
+
+    def _end_step(self) -> None:
+        """After a reset or a step: the infos, the agent to act, the rewards paid."""
+        self._publish_infos()
+        to_act = self._to_act()
+        self.agent_selection = self.possible_agents[to_act if to_act >= 0 else 0]
+        self._accumulate_rewards()  # nonzero at a reset only if a whole hand resolved itself
+        self._deads_step_first()
+
+    def render(self):
+        if self.render_mode is None:
+            warn("You are calling render method without specifying any render mode.")
+            return None
+        if self._state is None:
+            return None
+        observer = self.config.render_observer
+        if observer is None:
+            observer = max(self._to_act(), 0)
+        if self.render_mode == "rgb_array":
+            return self._picture(observer)
+        text = self._text(observer)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        """Nothing to release: rendering keeps no window or image between calls."""
