@@ -23,6 +23,7 @@ from carousel_env.games.carousel.solver import (
 )
 from carousel_env.games.carousel.vector import encode as vector_encode
 from carousel_env.games.carousel.vector import kernel as vector_kernel
+from carousel_env.games.gin_rummy import kernel as gin_kernel
 
 
 def _fake_cache(folder):
@@ -133,7 +134,8 @@ def test_a_cold_first_call_says_so_in_one_line_before_compiling(monkeypatch, cap
 
 def test_the_notices_name_the_real_entry_points():
     # ENTRY_POINTS is keyed by name (``compiled`` cannot import what it caches): a renamed
-    # entry point would fall back to the generic notice, so the keys must be these names.
+    # entry point would fall back to the generic notice, so the keys must be these names
+    # (every compiled module is imported here, so each has named its own).
     entries = (
         pipeline.solve_packed,
         pipeline.has_play_packed,
@@ -141,6 +143,8 @@ def test_the_notices_name_the_real_entry_points():
         answer.pack_suggestion,
         vector_kernel.step_games,
         vector_encode.encode_games,
+        gin_kernel.gin_step_games,
+        gin_kernel.gin_encode_rows,
     )
     assert set(_cache.ENTRY_POINTS) == {entry.__name__ for entry in entries}
     notices = {_cache.compile_notice(entry) for entry in entries}

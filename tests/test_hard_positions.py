@@ -35,10 +35,15 @@ def test_the_hard_set_starts_with_the_stalled_position(hard):
     assert all(p.source.startswith(HARD_SOURCE) for p in hard)
 
 
+# Exactness is what is tested, not time: a budget no load reaches (a busy machine slows the
+# heaviest solves past the default one second, and the solver then answers inexactly).
+BUDGET_S = 120.0
+
+
 def _meet_their_optima(positions) -> None:
     bad = []
     for p in positions:
-        result = solver.solve(p.table, p.hand, p.rules)
+        result = solver.solve(p.table, p.hand, p.rules, time_budget=BUDGET_S)
         if not result.exact or (result.best_points, result.best_cards) != (p.best_points, p.best_cards):
             bad.append((p.line[:120], result.exact, result.best_points, result.best_cards))
         for s in result.suggestions:
