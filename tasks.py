@@ -51,10 +51,18 @@ def setup() -> None:
 QUICK_START_SETTINGS = ("--set", "total_timesteps=16384", "--set", "eval_games=40")
 
 
+QUICK_START_RUN = ROOT / "runs" / "quickstart"
+
+
 def train() -> None:
+    # The quick start always starts over: an earlier quick start's run is replaced, and it says so.
+    again = ["--overwrite"] if QUICK_START_RUN.is_dir() else []
+    if again:
+        print(f"{QUICK_START_RUN.relative_to(ROOT)} holds an earlier quick start: training it again from scratch")
     run(
-        BIN / "carousel", "train", "--config", "configs/default.yaml", "--out", "runs/quickstart", *QUICK_START_SETTINGS
-    )
+        BIN / "carousel", "train", "--config", "configs/default.yaml", "--out", "runs/quickstart",
+        *QUICK_START_SETTINGS, *again,
+    )  # fmt: skip
 
 
 def test() -> None:

@@ -12,10 +12,34 @@ if TYPE_CHECKING:  # the commands import training lazily, so that --print-config
     from training.evaluate import EvalResult
 
 
+def _run_dir(args: argparse.Namespace, exp_name: str) -> Path:
+    """The run directory of a new run (``--out``, or ``runs/<exp_name>``). One that already
+    holds a run is refused, naming ``--resume`` and ``--overwrite``; with ``--overwrite`` it is
+    emptied first, so that no checkpoint or TensorBoard log of the old run is left beside the new."""
+    import shutil
+
+    from training.config import ConfigError
+
+    out = Path(args.out) if args.out else Path("runs") / exp_name
+    if out.is_dir() and any(out.iterdir()):
+        if not args.overwrite:
+            raise ConfigError(
+                f"{out} already holds a run: continue it with --resume, or start over with --overwrite"
+                " (which deletes it first)"
+            )
+        print(f"--overwrite: deleting the run in {out} to start over", flush=True)
+        shutil.rmtree(out)
+    return out
+
+
 def cmd_train(args: argparse.Namespace) -> int:
+    from training.config import ConfigError, check_names
+
+    if args.resume and args.overwrite:
+        raise ConfigError("--resume continues the run in --out, --overwrite deletes it: give one of them")
     if args.backend == "rllib":
         return _train_rllib(args)
-    from training.config import ConfigError, format_config, from_dict, load_config, parse_overrides
+    from training.config import format_config, from_dict, load_config, parse_overrides
 
     if args.address:
         raise ConfigError("--address needs --backend rllib (the in-house trainer runs on one machine)")
@@ -33,6 +57,7 @@ def cmd_train(args: argparse.Namespace) -> int:
             config = from_dict(parse_overrides(args.set), base=config)
     else:
         config = load_config(args.config, args.set)
+        check_names(config)
     if args.print_config:
         source = f"the run in {args.out}" if args.resume else (args.config or "the TrainConfig defaults")
         overrides = "".join(f" --set {pair}" for pair in args.set)
@@ -42,7 +67,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         return 0
     from training.ppo import train  # imported here so that --print-config starts without torch
 
-    out = Path(args.out) if args.out else Path("runs") / config.exp_name
+    out = Path(args.out) if args.resume else _run_dir(args, config.exp_name)
     run_dir = train(config, out, resume=args.resume, max_updates=args.max_updates)
     print(f"run saved in {run_dir} (checkpoint {run_dir / 'latest.pt'}, curves {run_dir / 'learning_curves.png'})")
     _print_last_eval(run_dir / "metrics.csv", config.eval_opponent)
@@ -51,7 +76,7 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 def _train_rllib(args: argparse.Namespace) -> int:
     """``carousel train --backend rllib``: RLlib PPO self-play (training/rllib/)."""
-    from training.config import ConfigError, format_config, parse_overrides
+    from training.config import ConfigError, check_names, format_config, parse_overrides
     from training.rllib.config import from_dict, load_config
 
     if args.resume:
@@ -65,6 +90,7 @@ def _train_rllib(args: argparse.Namespace) -> int:
             config = from_dict(parse_overrides(args.set), base=config)
     else:
         config = load_config(args.config, args.set)
+        check_names(config)
     if args.print_config:
         source = f"the run in {args.out}" if args.resume else (args.config or "the RllibConfig defaults")
         header = [f"Resolved RLlib training config: {source}", "Documentation: training/rllib/config.py."]
@@ -72,7 +98,7 @@ def _train_rllib(args: argparse.Namespace) -> int:
         return 0
     from training.rllib.train import train  # imports ray and torch
 
-    out = Path(args.out) if args.out else Path("runs") / config.exp_name
+    out = Path(args.out) if args.resume else _run_dir(args, config.exp_name)
     summary = train(config, out, resume=args.resume, address=args.address, max_iterations=args.max_updates)
     print(
         f"run saved in {summary.run_dir}: RLlib checkpoint {summary.run_dir / 'rllib'} (--resume), "
@@ -198,6 +224,11 @@ def register(subparsers) -> None:
     p.add_argument("--out", default=None, help="run directory (default runs/<exp_name>)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key")
     p.add_argument("--resume", action="store_true", help="continue the run in --out from its latest checkpoint")
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="start over in an --out that already holds a run, deleting it first (without it: refused)",
+    )
     p.add_argument(
         "--max-updates", type=int, default=None, help="stop after this many updates / iterations (resume later)"
     )

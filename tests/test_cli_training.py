@@ -163,3 +163,36 @@ def test_the_in_house_trainer_trains_manipulation_rummy(tmp_path):
     assert main(argv) == 0
     saved = (run / "config.yaml").read_text()
     assert "variant: manipulation_rummy" in saved and "num_players: 3" in saved
+
+
+def test_a_new_run_never_overwrites_an_old_one_without_a_word(tmp_path, capsys):
+    run = tmp_path / "run"
+    base = ["train", "--config", str(CONFIGS / "smoke.yaml"), "--out", str(run), "--set", "eval_games=0"]
+    base += ["--set", "total_timesteps=32", "--set", "num_envs=2"]
+    assert main(base) == 0
+    first = sorted(p.name for p in run.iterdir())
+    capsys.readouterr()
+    assert main(base) == 2  # refused: the run is left as it was
+    err = capsys.readouterr().err
+    assert "already holds a run" in err and "--resume" in err and "--overwrite" in err
+    assert sorted(p.name for p in run.iterdir()) == first
+    assert main([*base, "--overwrite"]) == 0
+    assert "deleting the run" in capsys.readouterr().out
+    assert len(list((run / "tb").glob("events.*")) if (run / "tb").is_dir() else []) <= 1
+    assert main([*base, "--overwrite", "--resume"]) == 2
+
+
+@pytest.mark.parametrize(
+    ("override", "key"),
+    [
+        ("eval_opponent=greddy", "eval_opponent"),
+        ("eval_opponent=random,no/such/run", "eval_opponent"),
+        ("baselines=greedy,smrat", "baselines"),
+        ("init_checkpoint=no/such/checkpoint.pt", "init_checkpoint"),
+    ],
+)
+def test_every_name_in_a_config_is_checked_when_it_is_resolved(override, key, capsys, tmp_path):
+    argv = ["train", "--config", str(CONFIGS / "smoke.yaml"), "--set", override, "--out", str(tmp_path / "r")]
+    assert main([*argv, "--print-config"]) == 2  # before any training, --print-config too
+    assert f"config key '{key}'" in capsys.readouterr().err
+    assert main(argv) == 2 and not (tmp_path / "r").exists()

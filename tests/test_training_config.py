@@ -57,6 +57,8 @@ def test_every_field_is_documented_once_in_the_dataclass():
 @pytest.mark.parametrize("name", [*SHIPPED_CONFIGS, None])
 def test_print_config_is_documented_yaml_that_round_trips(name, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    # The shipped configs name checkpoints relative to the repository root, where they are run.
+    (tmp_path / "checkpoints").symlink_to(CONFIGS.parent / "checkpoints")
     path = None if name is None else CONFIGS / f"{name}.yaml"
     assert main(["train", "--print-config", *([] if path is None else ["--config", str(path)])]) == 0
     text = capsys.readouterr().out

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 import yaml
 
 from carousel_env.core.errors import CarouselError
+from carousel_env.games.carousel.agents.registry import is_policy_name, policy_names
 from carousel_env.games.carousel.envs.config import EnvConfig, EnvConfigError
 from carousel_env.games.carousel.solver import TIME_BUDGET_S
 from training.envs import DEFAULT_ENV_FACTORY, EnvSpec
@@ -70,6 +71,38 @@ class EnvKeys:
         if options["reward_scale"] is None:
             del options["reward_scale"]
         return options
+
+
+def _opponent_known(name: str) -> bool:
+    """A scripted policy's name, or a checkpoint: a ``.pt`` file, a run directory or a shipped
+    agent's folder that is there (as ``training.policies.checkpoint_file`` reads it)."""
+    if is_policy_name(name):
+        return True
+    path = Path(name)
+    return path.is_file() or (path.is_dir() and ((path / "latest.pt").is_file() or (path / "model.pt").is_file()))
+
+
+def check_names(config: Any) -> None:
+    """Every key that names a policy or a checkpoint names one that exists, so that a typo
+    fails when the config is resolved, not after training (``eval_opponent``: scripted or a
+    checkpoint, comma-separated; ``baselines``: scripted; ``init_checkpoint``: a checkpoint)."""
+    known = ", ".join((*policy_names(), "search", "search@N"))
+    if hasattr(config, "baselines"):
+        for name in config.baselines:
+            if not is_policy_name(name):
+                raise ConfigError(f"config key 'baselines': {name!r} is not a scripted policy ({known})")
+    for name in [n.strip() for n in config.eval_opponent.split(",") if n.strip()]:
+        if not _opponent_known(name):
+            raise ConfigError(
+                f"config key 'eval_opponent': {name!r} is neither a scripted policy ({known}) nor a checkpoint"
+                " (a .pt file, a run directory or a shipped agent's folder) that exists"
+            )
+    start = config.init_checkpoint
+    if start is not None and (is_policy_name(start) or not _opponent_known(start)):
+        raise ConfigError(
+            f"config key 'init_checkpoint': no checkpoint at {start!r} (a .pt file, a run directory or a shipped"
+            " agent's folder)"
+        )
 
 
 def check_env_keys(config: EnvKeys) -> None:
