@@ -4,8 +4,8 @@ rewards), the report of automatic decisions, the reset seeds and the render mode
 
 A game's env subclasses :class:`CardGameEnv` and supplies the game through the hooks:
 ``_start`` (deal game ``seed``), ``_make`` (make a checked action), ``_publish_infos``,
-``_to_act`` (the seat to act, or -1), ``_action_name``, and the renderers ``_text`` and
-``_picture``. Its ``_settle`` takes the automatic decisions and records them in ``_auto``.
+``_to_act`` (the seat to act, or -1), ``_action_name``, ``_last_action``, and the renderers
+``_state_text`` and ``_picture``. Its ``_settle`` takes the automatic decisions and records them in ``_auto``.
 """
 
 from __future__ import annotations
@@ -73,7 +73,11 @@ class CardGameEnv(AECEnv):
     def _action_name(self, action: int) -> str:
         raise NotImplementedError
 
-    def _text(self, observer: int) -> str:
+    def _last_action(self) -> tuple[str, int, str] | None:
+        """``(agent, action, name)`` of the last step's action (None after a reset)."""
+        raise NotImplementedError
+
+    def _state_text(self, observer: int) -> str:
         raise NotImplementedError
 
     def _picture(self, observer: int) -> np.ndarray:
@@ -140,6 +144,16 @@ class CardGameEnv(AECEnv):
             return text
         print(text)
         return None
+
+    def _text(self, observer: int) -> str:
+        """The game as ``observer`` sees it, then the last action and the env's own choices after it."""
+        lines = [self._state_text(observer)]
+        last = self._last_action()
+        if last is not None:
+            agent, _, name = last
+            lines.append(f"Last action: {agent} {name}")
+        lines += [f"  then (only choice): {agent} {name}" for agent, _, name in self._auto]
+        return "\n".join(lines)
 
     def close(self) -> None:
         """Nothing to release: rendering keeps no window or image between calls."""

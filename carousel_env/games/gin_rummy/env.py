@@ -130,16 +130,11 @@ def action_name(action: int) -> str:
 
 def ordered_knocks(state: GinState) -> list[tuple[gm.Arrangement, int]]:
     """Every knock of the player to act, in the env's order, each with its lay-off spots."""
-    pile = gm.mask_of(state.discards)
-    everything = (1 << NUM_CARDS) - 1
+    # The cards the knocker has not seen: neither in the hand nor in the pile (which holds the
+    # upcard at the wall). Every arrangement's melds and discard come from those two.
+    unseen = (1 << NUM_CARDS) - 1 & ~gm.mask_of(state.discards) & ~state.hands[state.current]
     ranked = []
     for arrangement in knock_options(state):
-        melded = 0
-        for meld in arrangement.melds:
-            melded |= meld.mask
-        unseen = everything & ~pile & ~melded & ~state.hands[state.current] & ~(1 << arrangement.discard)
-        if state.phase is Phase.WALL:
-            unseen &= ~(1 << state.upcard)
         spots = gm.layoff_spots(arrangement.melds, unseen)
         ranked.append(((arrangement.deadwood, spots, arrangement.discard, arrangement.melds), (arrangement, spots)))
     ranked.sort(key=lambda item: item[0])
@@ -311,18 +306,15 @@ class raw_env(CardGameEnv):
     def _picture(self, observer: int) -> np.ndarray:
         from carousel_env.games.gin_rummy.render import draw_state
 
-        return draw_state(self._state, observer, self._last_step, tuple(self._auto))
+        return draw_state(self._state, observer, self._last_action(), tuple(self._auto))
 
-    def _text(self, observer: int) -> str:
+    def _last_action(self) -> tuple[str, int, str] | None:
+        return self._last_step
+
+    def _state_text(self, observer: int) -> str:
         from carousel_env.games.gin_rummy.render import render_text
 
-        lines = [render_text(self._state, observer)]
-        if self._last_step is not None:
-            agent, _, name = self._last_step
-            lines.append(f"Last action: {agent} {name}")
-        for agent, _, name in self._auto:
-            lines.append(f"  then (only choice): {agent} {name}")
-        return "\n".join(lines)
+        return render_text(self._state, observer)
 
 
 def env(**config: object) -> AECEnv:

@@ -25,13 +25,7 @@ from carousel_env.envkit.vector import DEALT, SKIP
 from carousel_env.games.gin_rummy import melds as gm
 from carousel_env.games.gin_rummy.engine import DEAD_STOCK, Phase
 from carousel_env.games.gin_rummy.env import GinAction
-from carousel_env.games.gin_rummy.observation import (
-    GLOBAL_CHANNELS,
-    PHASES,
-    SCORE_SCALE,
-    SLOT_CHANNELS,
-    STOCK_AT_DEAL,
-)
+from carousel_env.games.gin_rummy.observation import PHASES, SCORE_SCALE, STOCK_AT_DEAL, layout
 from carousel_env.games.gin_rummy.rules import MAX_KNOCK_LIMIT, OPENSPIEL_RETURNED_UPCARDS, OPENSPIEL_UPCARD_DRAWS
 
 _HERE = Path(__file__).resolve().parent
@@ -324,22 +318,14 @@ def gin_step_games(a, actions, rule):
 # ---------------------------------------------------------------- observations
 
 
-def _offsets(channels) -> dict[str, int]:
-    offsets, at = {}, 0
-    for name, width in channels:
-        offsets[name] = at
-        at += width
-    return offsets
-
-
-_AT = _offsets(GLOBAL_CHANNELS)
+_LAYOUT = layout(1)  # the offsets do not depend on the number of slots
+_AT = {name: start for name, (start, _) in _LAYOUT.offsets.items()}
 HAND, UPCARD, PILE, TAKEN = _AT["hand"], _AT["upcard"], _AT["pile"], _AT["taken"]
 OWN_DECLINED, OWN_DISCARDED = _AT["own_declined"], _AT["own_discarded"]
 OPP_KNOWN, OPP_DECLINED, OPP_DISCARDED = _AT["opp_known"], _AT["opp_declined"], _AT["opp_discarded"]
 PHASE_AT, SCALARS = _AT["phase"], _AT["scalars"]
-GLOBAL_SIZE = sum(width for _, width in GLOBAL_CHANNELS)
-_SLOT = _offsets(SLOT_CHANNELS)
-SLOT_SIZE = sum(width for _, width in SLOT_CHANNELS)
+GLOBAL_SIZE, SLOT_SIZE = _LAYOUT.global_size, _LAYOUT.slot_size
+_SLOT = {name: start for name, (start, _) in _LAYOUT.slot_offsets.items()}
 S_VALID, S_DEADWOOD, S_GIN, S_SPOTS = _SLOT["valid"], _SLOT["deadwood"], _SLOT["gin"], _SLOT["layoff_spots"]
 S_DISCARD, S_SETS, S_RUNS = _SLOT["discard"], _SLOT["set_cards"], _SLOT["run_cards"]
 

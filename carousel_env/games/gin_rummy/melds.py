@@ -250,21 +250,13 @@ def best_layoffs(knocker_melds: tuple[Meld, ...], hand: Mask, gin: bool) -> Layo
     best: tuple | None = None
     options = [[()]] if gin else [_chains(m, hand) for m in knocker_melds]
     for choice in product(*options):
-        laid = 0
-        pairs = []
-        for meld_index, chain in enumerate(choice):
-            for card in chain:
-                if laid >> card & 1:
-                    break
-                laid |= 1 << card
-                pairs.append((card, meld_index))
-            else:
-                continue
-            break
-        else:
-            key = (deadwood(hand & ~laid), len(pairs))
-            if best is None or key < best[0]:
-                best = (key, tuple(pairs), hand & ~laid)
+        pairs = [(card, meld_index) for meld_index, chain in enumerate(choice) for card in chain]
+        laid = mask_of(card for card, _ in pairs)
+        if bin(laid).count("1") < len(pairs):
+            continue  # one card on two melds (it extends both)
+        key = (deadwood(hand & ~laid), len(pairs))
+        if best is None or key < best[0]:
+            best = (key, tuple(pairs), hand & ~laid)
     assert best is not None
     (dead, _), pairs, rest = best
     return Layoffs(pairs, best_melds(rest), dead)

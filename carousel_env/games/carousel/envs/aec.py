@@ -399,17 +399,10 @@ class raw_env(CardGameEnv):
 
         return draw_state(self._state, observer, self._last_action(), tuple(self._auto))
 
-    def _text(self, observer: int) -> str:
+    def _state_text(self, observer: int) -> str:
         from carousel_env.games.carousel.envs.render_text import render_text
 
-        lines = [render_text(self._state, observer=observer)]
-        last = self._last_action()
-        if last is not None:
-            agent, _, name = last
-            lines.append(f"Last action: {agent} {name}")
-        for agent, _, name in self._auto:
-            lines.append(f"  then (only choice): {agent} {name}")
-        return "\n".join(lines)
+        return render_text(self._state, observer=observer)
 
 
 def env(**config: object) -> AECEnv:
