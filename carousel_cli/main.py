@@ -20,6 +20,17 @@ COMMAND_MODULES = (
 )
 
 
+class DefaultsHelpFormatter(argparse.HelpFormatter):
+    """Every option's help ends with its default, unless it has none (None, off, empty) or the
+    help already says it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if not action.option_strings or "default" in text or action.default in (None, False, "", [], argparse.SUPPRESS):
+            return text
+        return f"{text} (default: %(default)s)"
+
+
 def build_parser() -> tuple[argparse.ArgumentParser, list[str]]:
     parser = argparse.ArgumentParser(prog="carousel", description="Carousel rummy: engine, solver, RL tools")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -31,6 +42,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, list[str]]:
             unavailable.append(f"{name} ({exc})")
             continue
         module.register(subparsers)
+    for command in subparsers.choices.values():
+        command.formatter_class = DefaultsHelpFormatter
     return parser, unavailable
 
 

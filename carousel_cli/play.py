@@ -3,6 +3,11 @@
 Each decision shows the table, your hand and the numbered plays the solver found. Type a
 number to make that play, ``d`` to draw again, ``k`` to knock, ``e`` to end the turn, ``q``
 to quit. Anything else is asked again; end of input (Ctrl-D) quits cleanly.
+
+Between your decisions the game is narrated as ``carousel demo`` does: every other seat's
+draws beyond the one each turn opens with (as counts: their cards stay hidden), plays (the
+cards and the table they made), knocks and turn ends (with the cards left in hand), the
+decisions the env took alone (yours too: a seat's only legal action), and each round's result.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import numpy as np
 
 from carousel_env.core.cards import hand_str, table_str
 from carousel_env.core.errors import CarouselError
+from carousel_env.core.text import plural
 from carousel_env.games.carousel.agents.match import policy_action
 from carousel_env.games.carousel.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK
 from carousel_env.games.carousel.envs.render_text import render_text
@@ -23,6 +29,65 @@ from training.policies import load_policy
 
 KEYS = {"d": DRAW_AGAIN, "k": KNOCK, "e": END_TURN}
 NAMES = {DRAW_AGAIN: "d  draw again", KNOCK: "k  knock", END_TURN: "e  end turn"}
+ONLY_CHOICE = " (only choice)"
+
+
+class Narrator:
+    """Prints what happens between the player's decisions, one line per action, a seat's
+    consecutive draws in one line (``draws 2 more cards``: a turn opens with a draw of its own)."""
+
+    def __init__(self, you: int, out) -> None:
+        self.you, self.out = you, out
+        self._draws: tuple[int, int, str] | None = None  # (seat, cards, note) not printed yet
+
+    def who(self, seat: int) -> str:
+        return f"player {seat} (you)" if seat == self.you else f"player {seat}"
+
+    def action(self, env, seat: int, action: int) -> None:
+        """``seat`` is about to make ``action`` at the env's current decision."""
+        if action == DRAW_AGAIN:
+            self._draw(seat, "")
+        elif action >= FIRST_SUGGESTION:
+            play = env.unwrapped.suggestions[action - FIRST_SUGGESTION].play
+            self._say(f"{self.who(seat)} plays {hand_str(play.added)} -> table {table_str(play.table)}")
+        elif action == KNOCK:
+            self._say(f"{self.who(seat)} knocks")
+        else:  # END_TURN leaves the hand as it is: its size now is the one the turn ends with
+            cards = len(env.unwrapped.game_state.hands[seat])
+            self._say(f"{self.who(seat)} ends the turn with {plural(cards, 'card')}")
+
+    def auto_actions(self, env) -> None:
+        """The decisions the env took alone in the last step."""
+        for auto in env.unwrapped.auto_actions:
+            seat = int(auto.agent.rsplit("_", 1)[1])
+            if auto.action == DRAW_AGAIN:
+                self._draw(seat, ONLY_CHOICE)
+            elif auto.action >= FIRST_SUGGESTION:  # named "PLAY <cards>" by the env
+                self._say(f"{self.who(seat)} plays {auto.name.split(' ', 1)[1]}{ONLY_CHOICE}")
+            elif auto.action == KNOCK:
+                self._say(f"{self.who(seat)} knocks{ONLY_CHOICE}")
+            else:
+                self._say(f"{self.who(seat)} ends the turn{ONLY_CHOICE}")
+
+    def line(self, text: str) -> None:
+        self._say(text)
+
+    def flush(self) -> None:
+        if self._draws is not None:
+            seat, cards, note = self._draws
+            self._draws = None
+            print(f"{self.who(seat)} draws {plural(cards, 'more card')}{note}", file=self.out)
+
+    def _draw(self, seat: int, note: str) -> None:
+        if self._draws is not None and self._draws[0] == seat and self._draws[2] == note:
+            self._draws = (seat, self._draws[1] + 1, note)
+            return
+        self.flush()
+        self._draws = (seat, 1, note)
+
+    def _say(self, text: str) -> None:
+        self.flush()
+        print(text, file=self.out)
 
 
 def describe_choices(env, mask: np.ndarray) -> list[str]:
@@ -50,6 +115,27 @@ def parse_choice(text: str, mask: np.ndarray) -> int | None:
     return action if 0 <= action < len(mask) and mask[action] else None
 
 
+def _ask(env, state, seat: int, mask: np.ndarray, input_fn: Callable[[str], str], out) -> int | None:
+    """The player's action, asked until it is a legal choice; None when they quit."""
+    print("\n" + render_text(state, observer=seat), file=out)
+    print("Your choices:", file=out)
+    for line in describe_choices(env, mask):
+        print("  " + line, file=out)
+    while True:
+        try:
+            text = input_fn("> ")
+        except (EOFError, KeyboardInterrupt):
+            print("\nbye", file=out)
+            return None
+        if text.strip().lower() in ("q", "quit", "exit"):
+            print("bye", file=out)
+            return None
+        action = parse_choice(text, mask)
+        if action is not None:
+            return action
+        print("not a choice here: type a play's number, or d / k / e as listed (q quits)", file=out)
+
+
 def play(
     opponents: list[str],
     num_players: int = 2,
@@ -66,6 +152,12 @@ def play(
         raise CarouselError(
             f"--seat must be a seat from 0 to {num_players - 1} with {num_players} players, got {seat!r}"
         )
+    if len(opponents) > num_players - 1:  # each name given plays, or the command says which would not
+        unused = ", ".join(opponents[num_players - 1 :])
+        raise CarouselError(
+            f"--checkpoint and --opponents name {len(opponents)} agents, but a {num_players}-player game seats"
+            f" {plural(num_players - 1, 'opponent')}: {unused} would not play (more seats: --players)"
+        )
     layout = layout_of(env)
     others = [s for s in range(num_players) if s != seat]
     controllers = {s: load_policy(opponents[i % len(opponents)], layout, seed + s) for i, s in enumerate(others)}
@@ -76,6 +168,8 @@ def play(
         + ", ".join(f"player {s} = {opponents[i % len(opponents)]}" for i, s in enumerate(others)),
         file=out,
     )
+    narrator = Narrator(seat, out)
+    narrator.auto_actions(env)
     rounds_seen = 0
     for agent in env.agent_iter():
         obs, _, term, trunc, _info = env.last()
@@ -83,9 +177,8 @@ def play(
         if len(state.round_scores) > rounds_seen:
             rounds_seen = len(state.round_scores)
             r = state.round_scores[-1]
-            print(
-                f"\n== round {rounds_seen} over ({r.end.value}): points {list(r.points)}, totals {list(state.scores)}",
-                file=out,
+            narrator.line(
+                f"\n== round {rounds_seen} over ({r.end.value}): points {list(r.points)}, totals {list(state.scores)}"
             )
         if term or trunc:
             env.step(None)
@@ -93,26 +186,16 @@ def play(
         s = int(agent.rsplit("_", 1)[1])
         mask = obs["action_mask"]
         if s != seat:
-            env.step(policy_action(controllers[s], env, s, obs["observation"], mask))
-            continue
-        print("\n" + render_text(state, observer=seat), file=out)
-        print("Your choices:", file=out)
-        for line in describe_choices(env, mask):
-            print("  " + line, file=out)
-        while True:
-            try:
-                text = input_fn("> ")
-            except (EOFError, KeyboardInterrupt):
-                print("\nbye", file=out)
+            action = policy_action(controllers[s], env, s, obs["observation"], mask)
+        else:
+            narrator.flush()
+            action = _ask(env, state, seat, mask, input_fn, out)
+            if action is None:
                 return 0
-            if text.strip().lower() in ("q", "quit", "exit"):
-                print("bye", file=out)
-                return 0
-            action = parse_choice(text, mask)
-            if action is not None:
-                break
-            print("not a choice here: type a play's number, or d / k / e as listed (q quits)", file=out)
+        narrator.action(env, s, action)
         env.step(action)
+        narrator.auto_actions(env)
+    narrator.flush()
     result = env.unwrapped.game_state.game_result
     if result is not None:
         print(f"\nGame over: player {result.winner} wins. Final totals {list(result.totals)}", file=out)

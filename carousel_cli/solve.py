@@ -27,6 +27,7 @@ from typing import Any, TextIO
 
 from carousel_env.core.cards import hand_str, parse_hand, parse_table, table_str
 from carousel_env.core.errors import CarouselError
+from carousel_env.core.text import plural
 from carousel_env.games.carousel.engine.rules import Rules, Variant, carousel, manipulation_rummy
 from carousel_env.games.carousel.solver import TIME_BUDGET_S, SolveResult, solve
 
@@ -110,7 +111,7 @@ def result_text(result: SolveResult) -> str:
         lines.append(_INEXACT)
     for i, s in enumerate(result.suggestions):
         lines.append(
-            f"{i}. [{s.reason}] play {hand_str(s.play.added)}: {s.points} points, {s.cards} cards, "
+            f"{i}. [{s.reason}] play {hand_str(s.play.added)}: {plural(s.points, 'point')}, {plural(s.cards, 'card')}, "
             f"hand after {hand_str(s.hand_after) or '(empty)'} ({s.hand_after_points})"
         )
         lines.append(f"   table: {table_str(s.play.table)}")

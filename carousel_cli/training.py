@@ -8,6 +8,9 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from carousel_env.core.text import plural
+from training.leaderboard_defaults import FOUR_PLAYER_GAMES, HEADS_UP_GAMES, SEARCH_BUDGETS, STATE_NAME
+
 if TYPE_CHECKING:  # the commands import training lazily, so that --print-config starts without torch
     from training.evaluate import EvalResult
 
@@ -47,11 +50,14 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise ConfigError(f"{args.out} is a run of --backend rllib; resume it with --backend rllib")
     if args.resume:
         from training.checkpoint import CheckpointError, load
+        from training.checkpoint_names import LATEST
 
         if args.out is None:
             raise CheckpointError("--resume needs --out RUN_DIR (the run to continue)")
+        if not (Path(args.out) / LATEST).is_file():
+            raise CheckpointError(f"--resume: no run to continue in '{args.out}' (it has no {LATEST})")
         # The run's own resolved config wins over --config: the schedule must not change.
-        saved = load(Path(args.out) / "latest.pt")
+        saved = load(Path(args.out) / LATEST)
         config = from_dict(saved["config"])
         if args.set:
             config = from_dict(parse_overrides(args.set), base=config)
@@ -111,7 +117,7 @@ def _print_eval(res: EvalResult) -> None:
     lo, hi = res.win_rate_ci
     deal_lo, deal_hi = res.win_rate_ci_deals
     print(
-        f"{res.candidate} vs {', '.join(res.opponents)}: {res.games} games on {res.deals} deals, "
+        f"{res.candidate} vs {', '.join(res.opponents)}: {plural(res.games, 'game')} on {plural(res.deals, 'deal')}, "
         f"win rate {res.win_rate:.3f} (fair share {res.fair_share:.3f}; 95% CI {lo:.3f}-{hi:.3f} over games, "
         f"{deal_lo:.3f}-{deal_hi:.3f} over deals)"
     )
@@ -121,11 +127,13 @@ def _print_eval(res: EvalResult) -> None:
         f"undercut rate (of knocks) {res.undercut_rate:.3f}"
     )
     for name, row in res.by_opponent.items():
-        print(f"  vs {name}: {row.games} games, win rate {row.win_rate:.3f}")
+        print(f"  vs {name}: {plural(row.games, 'game')}, win rate {row.win_rate:.3f}")
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from training.evaluate import evaluate
+    import sys
+
+    from training.evaluate import MIN_DEALS_FOR_INTERVAL, evaluate
 
     res = evaluate(
         args.checkpoint,
@@ -139,6 +147,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(json.dumps(res.as_json()))
     else:
         _print_eval(res)
+    if res.deals < MIN_DEALS_FOR_INTERVAL:  # on stderr: --json's output stays one JSON object
+        print(
+            f"note: {plural(res.deals, 'deal')} is too few to trust the interval over deals (it needs about "
+            f"{MIN_DEALS_FOR_INTERVAL}); raise --games to {MIN_DEALS_FOR_INTERVAL * args.players} or more",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -146,7 +160,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     from training.tournament import format_table, run_tournament, save
 
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
-    rows = run_tournament(agents, games=args.games, num_players=2, seed=args.seed, num_workers=args.workers)
+    rows = run_tournament(agents, games=args.games, num_players=args.players, seed=args.seed, num_workers=args.workers)
     print(format_table(rows))
     if args.out:
         save(rows, args.out)
@@ -155,7 +169,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
-    from training.leaderboard import FOUR_PLAYER_GAMES, HEADS_UP_GAMES, default_roster, make_leaderboard
+    from training.leaderboard import default_roster, make_leaderboard
 
     if args.agents:
         agents = [a.strip() for a in args.agents.split(",") if a.strip()]
@@ -164,8 +178,8 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     make_leaderboard(
         agents,
         out=args.out,
-        heads_up_games=HEADS_UP_GAMES if args.heads_up_games is None else args.heads_up_games,
-        four_player_games=FOUR_PLAYER_GAMES if args.four_player_games is None else args.four_player_games,
+        heads_up_games=args.heads_up_games,
+        four_player_games=args.four_player_games,
         seed=args.seed,
         state=args.state,
         readme=None if args.no_readme else args.readme,
@@ -255,17 +269,23 @@ def register(subparsers) -> None:
         help="games; each deal is played once per seat, the candidate in every seat (heads-up: mirror pairs), "
         "so this is rounded up to a multiple of --players",
     )
-    p.add_argument("--players", type=int, default=2)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=0, help="worker processes stepping games")
+    p.add_argument("--players", type=int, default=2, help="players at the table, 2 to 5")
+    p.add_argument("--seed", type=int, default=0, help="the first deal's seed (deal g: seed + g)")
+    p.add_argument("--workers", type=int, default=0, help="worker processes stepping games (0: this process)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_eval)
 
     p = subparsers.add_parser("tournament", help="rate checkpoints and baselines against each other (openskill)")
     p.add_argument("--agents", required=True, help="comma-separated checkpoints / baseline names")
-    p.add_argument("--games", type=int, default=20, help="games per pair")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=0)
+    p.add_argument("--games", type=int, default=20, help="games per pair, rounded up to whole deals as in eval")
+    p.add_argument(
+        "--players",
+        type=int,
+        default=2,
+        help="players at each table, 2 to 5: the pair's first agent in one seat, the second in every other",
+    )
+    p.add_argument("--seed", type=int, default=0, help="the first pair's first deal seed")
+    p.add_argument("--workers", type=int, default=0, help="worker processes stepping games (0: this process)")
     p.add_argument("--out", default=None, help="directory for tournament.json / tournament.txt")
     p.set_defaults(func=cmd_tournament)
 
@@ -281,38 +301,40 @@ def register(subparsers) -> None:
         "--agents",
         default=None,
         help="comma-separated checkpoints / scripted policy names (search@N too); default: random, greedy, smart, "
-        "the search player at training.leaderboard.SEARCH_BUDGETS and every --checkpoints/<name>/model.pt",
+        f"{', '.join(f'search@{n}' for n in SEARCH_BUDGETS)} and every --checkpoints/<name>/model.pt",
     )
     p.add_argument("--checkpoints", default="checkpoints", help="where the default roster finds shipped agents")
     p.add_argument(
         "--heads-up-games",
         type=int,
-        default=None,
-        help="games per pair, rounded up to whole deals (even); 0: none; default training.leaderboard.HEADS_UP_GAMES",
+        default=HEADS_UP_GAMES,
+        help="games per pair, rounded up to whole deals (even); 0: none",
     )
     p.add_argument(
         "--four-player-games",
         type=int,
-        default=None,
-        help="games per table of 4, rounded up to whole deals (a multiple of 4); 0: none; "
-        "default training.leaderboard.FOUR_PLAYER_GAMES",
+        default=FOUR_PLAYER_GAMES,
+        help="games per table of 4, rounded up to whole deals (a multiple of 4); 0: none",
     )
     p.add_argument("--seed", type=int, default=0, help="the first deal's seed (every match plays the same deals)")
     p.add_argument("--workers", type=int, default=0, help="worker processes playing games (results do not change)")
     p.add_argument("--out", default="docs/LEADERBOARD.md", help="the leaderboard page to write")
-    p.add_argument(
-        "--state", default=None, help="the games played so far (default: training.leaderboard.STATE_NAME beside --out)"
-    )
+    p.add_argument("--state", default=None, help=f"the games played so far (default: {STATE_NAME} beside --out)")
     p.add_argument("--readme", default="README.md", help="README whose leaderboard markers get the tables")
     p.add_argument("--no-readme", action="store_true", help="leave the README alone")
     p.set_defaults(func=cmd_leaderboard)
 
     p = subparsers.add_parser("play", help="play against an agent at the terminal")
-    p.add_argument("--checkpoint", required=True, help="checkpoint file, run directory or baseline name")
-    p.add_argument("--opponents", default="", help="more opponents for extra seats (comma-separated)")
-    p.add_argument("--players", type=int, default=2)
-    p.add_argument("--seat", type=int, default=0, help="your seat")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--checkpoint", required=True, help="your opponent: checkpoint file, run directory or baseline name")
+    p.add_argument(
+        "--opponents",
+        default="",
+        help="the other opponents at a table of 3 or more (comma-separated, taken in turn with --checkpoint): "
+        "each name must play",
+    )
+    p.add_argument("--players", type=int, default=2, help="players at the table, 2 to 5")
+    p.add_argument("--seat", type=int, default=0, help="your seat, 0 to --players minus 1")
+    p.add_argument("--seed", type=int, default=0, help="the game's seed")
     p.set_defaults(func=cmd_play)
 
     p = subparsers.add_parser("export", help="write a checkpoint's network alone, small, for eval/play/sharing")

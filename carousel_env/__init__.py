@@ -13,17 +13,34 @@ The layers, lowest first, each importing only the ones before it (``lint-imports
   Gymnasium env, and the RL libraries' adapters.
 
 ``carousel_env.env(game=...)`` and ``carousel_env.raw_env(game=...)`` are the environments'
-entry points (Carousel by default; the PettingZoo ids are ``carousel/<game>_v0``).
+entry points (Carousel by default). Importing the package registers every game with
+PettingZoo's registry (1.27 on), without importing any game:
+``pettingzoo.make("aec", "carousel/gin_rummy_v0")``.
 """
 
 __version__ = "0.3.0"
 
 __all__ = ["env", "raw_env", "vector_env"]
 
+# Each game's options and their defaults, for help(); tests/test_env_options_doc.py checks
+# them against the games' config classes, which stay the one source of the defaults.
+OPTIONS = """
+    Options (``**config``) by game, with their defaults (each one's meaning: the game env's
+    module docstring, e.g. ``help(carousel_env.games.carousel.envs.aec)``):
+
+    * ``game="carousel"`` (``carousel_env.games.carousel.envs.aec``): num_players=2,
+      variant='carousel' (or 'manipulation_rummy'), round_bonus='losers', k_suggestions=8,
+      episode='game', reward='round_score', reward_scale=None, render_mode=None,
+      render_observer=None, solve_time_budget=1.0
+    * ``game="gin_rummy"`` (``carousel_env.games.gin_rummy.env``): preset='book' (or
+      'openspiel', 'eaai'), rules_options={}, k_knocks=8, episode=None (the preset's),
+      reward='score', reward_scale=None, render_mode=None, render_observer=None
+"""
+
 
 def env(game: str = "carousel", **config: object):
-    """The AEC env of ``game`` (see ``carousel_env.core.registry.GAMES``), wrapped like
-    PettingZoo's classic games; ``config`` is the game env's keyword arguments."""
+    """The AEC env of ``game`` (a name of ``carousel_env.core.registry.GAMES``), wrapped
+    like PettingZoo's classic games: an illegal action ends the episode with reward -1."""
     from carousel_env.core.registry import env_module
 
     return env_module(game).env(**config)
@@ -38,7 +55,22 @@ def raw_env(game: str = "carousel", **config: object):
 
 def vector_env(game: str = "carousel", num_envs: int = 1, **config: object):
     """The compiled vector env of ``game``: ``num_envs`` games stepped together, with the AEC
-    env's actions, observations, masks and rewards (``config`` as ``env``'s, no rendering)."""
+    env's actions, observations, masks and rewards (the same options, without rendering)."""
     from carousel_env.core.registry import vector_env_class
 
     return vector_env_class(game)(num_envs, **config)
+
+
+for _entry in (env, raw_env, vector_env):
+    _entry.__doc__ += "\n" + OPTIONS
+
+
+def _register_pettingzoo() -> None:
+    from carousel_env.core.registry import GAMES
+    from carousel_env.envkit.seats import register
+
+    for spec in GAMES.values():
+        register(spec.pettingzoo_id, f"{spec.env_module}:env")
+
+
+_register_pettingzoo()

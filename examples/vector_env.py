@@ -14,6 +14,7 @@ import argparse
 import numpy as np
 from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
+from carousel_env.core.text import plural
 from carousel_env.games.carousel.vector import CarouselVectorEnv
 from carousel_env.games.carousel.vector.gym import CarouselGymVectorEnv
 
@@ -57,9 +58,17 @@ def one_learner(num_envs: int, steps: int, seed: int = 0) -> list[float]:
 
 def main(num_envs: int = 64, steps: int = 500, seed: int = 0) -> tuple[np.ndarray, list[float]]:
     games = every_seat(num_envs, steps, seed)
-    print(f"every seat: {len(games)} games finished; mean return per seat {np.round(games.mean(axis=0), 3)}")
+    if len(games):
+        print(
+            f"every seat: {plural(len(games), 'game')} finished; mean return per seat {np.round(games.mean(axis=0), 3)}"
+        )
+    else:  # a mean of no games is nan: say so instead (more --steps finish some)
+        print(f"every seat: no game finished in {plural(steps, 'step')}")
     learner = one_learner(num_envs, steps, seed)
-    print(f"one learner vs greedy: {len(learner)} rounds; mean return {np.mean(learner):+.3f}")
+    if learner:
+        print(f"one learner vs greedy: {plural(len(learner), 'round')}; mean return {np.mean(learner):+.3f}")
+    else:
+        print(f"one learner vs greedy: no round finished in {plural(steps, 'step')}")
     return games, learner
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -52,12 +53,18 @@ def test_smoke_train_then_eval_and_errors(tmp_path, capsys):
     slim = tmp_path / "shipped" / "model.pt"
     assert main(["export", "--checkpoint", str(run), "--out", str(slim)]) == 0
     assert slim.stat().st_size < (run / "latest.pt").stat().st_size
+    umask = os.umask(0)
+    os.umask(umask)
+    assert slim.stat().st_mode & 0o777 == 0o666 & ~umask  # a plain file's mode, not mkstemp's 0600
     capsys.readouterr()
     assert main(["eval", "--checkpoint", str(slim), "--opponents", "random", "--games", "2", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["win_rate"] == result["win_rate"]
     # a shipped agent's folder (model.pt, no latest.pt) names its model
     assert main(["eval", "--checkpoint", str(slim.parent), "--opponents", "random", "--games", "2", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["win_rate"] == result["win_rate"]
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["win_rate"] == result["win_rate"]
+    # 1 deal: the interval over deals is flagged (on stderr, so --json stays one object)
+    assert "1 deal is too few to trust the interval over deals" in captured.err
     assert main(["export", "--checkpoint", str(tmp_path / "missing.pt"), "--out", str(tmp_path / "x.pt")]) == 2
     assert not (tmp_path / "x.pt").exists()
     # errors are reported, not raised: bad config key, corrupt checkpoint, unknown agent
@@ -196,3 +203,58 @@ def test_every_name_in_a_config_is_checked_when_it_is_resolved(override, key, ca
     assert main([*argv, "--print-config"]) == 2  # before any training, --print-config too
     assert f"config key '{key}'" in capsys.readouterr().err
     assert main(argv) == 2 and not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["eval", "--checkpoint", "{missing}", "--games", "2"],
+        ["eval", "--checkpoint", "greedy", "--opponents", "{missing}", "--games", "2"],
+        ["play", "--checkpoint", "{missing}"],
+        ["tournament", "--agents", "{missing},greedy", "--games", "2"],
+        ["export", "--checkpoint", "{missing}", "--out", "{tmp}/x.pt"],
+        ["leaderboard", "--agents", "{missing},greedy", "--out", "{tmp}/lb.md", "--no-readme"],
+        ["train", "--set", "init_checkpoint={missing}", "--print-config"],
+        ["train", "--set", "eval_opponent={missing}", "--print-config"],
+    ],
+    ids=lambda c: " ".join(c[:2]) if c[0] != "train" else c[2].split("=")[0],
+)
+def test_a_missing_checkpoint_is_named_the_same_way_by_every_command(command, tmp_path, capsys):
+    missing = tmp_path / "runs" / "nothing_here"
+    args = [a.replace("{missing}", str(missing)).replace("{tmp}", str(tmp_path)) for a in command]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert f"no checkpoint at '{missing}' (a .pt file, a run directory or a shipped agent's folder" in err, err
+
+
+def test_resume_names_a_run_directory_without_a_run(tmp_path, capsys):
+    assert main(["train", "--resume", "--out", str(tmp_path)]) == 2
+    assert f"--resume: no run to continue in '{tmp_path}' (it has no latest.pt)" in capsys.readouterr().err
+
+
+def test_play_refuses_opponents_it_would_not_seat(capsys):
+    assert main(["play", "--checkpoint", "greedy", "--opponents", "smart,random", "--players", "3"]) == 2
+    err = capsys.readouterr().err
+    assert "a 3-player game seats 2 opponents: random would not play" in err
+    assert main(["play", "--checkpoint", "greedy", "--opponents", "smrt", "--players", "3"]) == 2
+    assert "unknown policy 'smrt'" in capsys.readouterr().err
+
+
+def test_play_narrates_the_other_seats_and_the_automatic_decisions():
+    # Draw until the first decision is past, then quit: the opponent's turns come in between.
+    answers = iter(["d", "d", "d", "d", "q"])
+    out = io.StringIO()
+    assert play(["greedy"], num_players=2, seat=0, seed=2, input_fn=lambda _: next(answers), out=out) == 0
+    text = out.getvalue()
+    assert "player 1 plays AS QS KS -> table QS KS AS" in text  # cards and the table they made
+    assert "player 1 draws 2 more cards (only choice)" in text  # draws as counts, hidden cards unnamed
+    assert "player 1 ends the turn" in text
+    assert "player 0 (you) draws 1 more card" in text  # your own moves too, and in the singular
+    assert "player 0 (you) ends the turn (only choice)" in text
+
+
+def test_tournament_plays_at_the_table_size_asked(capsys):
+    assert main(["tournament", "--agents", "greedy,random", "--games", "3", "--players", "3"]) == 0
+    table = capsys.readouterr().out
+    rows = {line.split()[1]: line.split() for line in table.splitlines()[1:]}
+    assert rows["greedy"][5] == "3" and rows["random"][5] == "3"  # 3 games: one deal from each seat

@@ -248,3 +248,14 @@ def test_suggestions_legal_distinct_and_exact(position):
 def test_first_slot_is_best_points(k):
     r = _solve("7C 8C 9C | 7D 8D 9D | 8H 9H 10H", "7S 9S JH 2C", k=k)
     assert r.suggestions[0].reason == "max_points" and len(r.suggestions) <= k
+
+
+def test_plays_and_suggestions_print_in_card_notation():
+    result = solve(parse_table("3C 4C 5C | 7H 7S JK=7D"), parse_hand("6C 7C 9D"), carousel())
+    best = result.suggestions[0]
+    assert str(best.play) == "6C 7C -> JK=7D 7H 7S | 3C 4C 5C 6C 7C"
+    assert repr(best.play) == "Play(added='6C 7C', table='JK=7D 7H 7S | 3C 4C 5C 6C 7C')"
+    assert repr(best) == (
+        "Suggestion(play=Play(added='6C 7C', table='JK=7D 7H 7S | 3C 4C 5C 6C 7C'), points=13, cards=2, "
+        "jokers_used=0, hand_after='9D', hand_after_points=9, reason='max_points')"
+    )

@@ -214,7 +214,7 @@ def test_init_checkpoint_starts_a_new_run_from_another_runs_network(tmp_path):
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["init_checkpoint=no/such/run"], "config key 'init_checkpoint': checkpoint no/such/run does not exist"),
+        (["init_checkpoint=no/such/run"], "config key 'init_checkpoint': no checkpoint at 'no/such/run'"),
         (
             ["init_checkpoint=SOURCE", "hidden_size=16"],
             r"config key 'init_checkpoint': .* hidden_size/slot_hidden_size",

@@ -11,40 +11,23 @@ code from it.
 
 from __future__ import annotations
 
-import os
 import random
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
 
-from carousel_env.core.errors import CarouselError
 from carousel_env.games.carousel.envs.observation import ObservationLayout
+from training.checkpoint_names import CheckpointError, find_checkpoint, missing_checkpoint
+from training.files import write_atomic
 
 FORMAT = "carousel-ppo"
 VERSION = 1
 
 
-class CheckpointError(CarouselError):
-    """A checkpoint file is unreadable, corrupt or does not fit what it is loaded into."""
-
-
 def atomic_torch_save(obj: Any, path: str | Path) -> None:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            torch.save(obj, f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_atomic(path, lambda f: torch.save(obj, f))
 
 
 def rng_state(np_rng: np.random.Generator) -> dict[str, Any]:
@@ -61,7 +44,7 @@ def load(path: str | Path) -> dict[str, Any]:
     """Read a checkpoint and check it is one of ours, or raise CheckpointError."""
     path = Path(path)
     if not path.is_file():
-        raise CheckpointError(f"checkpoint {path} does not exist")
+        raise missing_checkpoint(path)
     try:
         data = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as exc:  # torch raises many types for a bad file; all mean "corrupt"
@@ -117,9 +100,7 @@ def export_policy(source: str | Path, target: str | Path) -> dict[str, Any]:
     as a small checkpoint that eval, tournament and play read: the model, its spec, the
     config it was trained with and its step counters, without optimiser, RNG states or
     pool. Returns what was written. Raises CheckpointError for a bad source."""
-    source = Path(source)
-    if source.is_dir():
-        source = source / "latest.pt"
+    source = find_checkpoint(source)
     data = load(source)
     build_agent(data, source)  # fail now, not at first use, if the network does not load
     slim = {key: data[key] for key in ("format", "version", "model", "spec", "config", "counters") if key in data}

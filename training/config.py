@@ -26,6 +26,7 @@ from carousel_env.core.errors import CarouselError
 from carousel_env.games.carousel.agents.registry import is_policy_name, policy_names
 from carousel_env.games.carousel.envs.config import EnvConfig, EnvConfigError
 from carousel_env.games.carousel.solver import TIME_BUDGET_S
+from training.checkpoint_names import CHECKPOINT_FORMS, checkpoint_exists, is_checkpoint_name, missing_checkpoint
 from training.envs import DEFAULT_ENV_FACTORY, EnvSpec
 
 C = TypeVar("C")  # a config dataclass
@@ -73,15 +74,6 @@ class EnvKeys:
         return options
 
 
-def _opponent_known(name: str) -> bool:
-    """A scripted policy's name, or a checkpoint: a ``.pt`` file, a run directory or a shipped
-    agent's folder that is there (as ``training.policies.checkpoint_file`` reads it)."""
-    if is_policy_name(name):
-        return True
-    path = Path(name)
-    return path.is_file() or (path.is_dir() and ((path / "latest.pt").is_file() or (path / "model.pt").is_file()))
-
-
 def check_names(config: Any) -> None:
     """Every key that names a policy or a checkpoint names one that exists, so that a typo
     fails when the config is resolved, not after training (``eval_opponent``: scripted or a
@@ -92,17 +84,17 @@ def check_names(config: Any) -> None:
             if not is_policy_name(name):
                 raise ConfigError(f"config key 'baselines': {name!r} is not a scripted policy ({known})")
     for name in [n.strip() for n in config.eval_opponent.split(",") if n.strip()]:
-        if not _opponent_known(name):
-            raise ConfigError(
-                f"config key 'eval_opponent': {name!r} is neither a scripted policy ({known}) nor a checkpoint"
-                " (a .pt file, a run directory or a shipped agent's folder) that exists"
-            )
-    start = config.init_checkpoint
-    if start is not None and (is_policy_name(start) or not _opponent_known(start)):
+        if is_policy_name(name) or checkpoint_exists(name):
+            continue
+        if is_checkpoint_name(name):
+            raise ConfigError(f"config key 'eval_opponent': {missing_checkpoint(name)}")
         raise ConfigError(
-            f"config key 'init_checkpoint': no checkpoint at {start!r} (a .pt file, a run directory or a shipped"
-            " agent's folder)"
+            f"config key 'eval_opponent': {name!r} is neither a scripted policy ({known}) nor a checkpoint"
+            f" ({CHECKPOINT_FORMS})"
         )
+    start = config.init_checkpoint
+    if start is not None and (is_policy_name(start) or not checkpoint_exists(start)):
+        raise ConfigError(f"config key 'init_checkpoint': {missing_checkpoint(start)}")
 
 
 def check_env_keys(config: EnvKeys) -> None:

@@ -11,10 +11,10 @@ deals), and the opponents rotate over the deals (deal ``d`` starts at opponent `
 Reported: game win rate; the fair share ``1/N`` (what an agent no better than its table
 wins); two 95% intervals for the win rate: Wilson's over the games, which treats them as
 independent, and a normal interval over the deals' mean scores (``win_rate_ci_deals``),
-which holds although a deal's N games share their cards (it needs some 20 deals or more
-to be trusted, and says ``(0, 1)`` below 2); mean round-score difference (candidate's
-round points minus the opponents' mean), and the candidate's knock, go-out and undercut
-rates (undercut: share of its knocks that were undercut).
+which holds although a deal's N games share their cards (it needs some
+``MIN_DEALS_FOR_INTERVAL`` deals or more to be trusted, and says ``(0, 1)`` below 2); mean
+round-score difference (candidate's round points minus the opponents' mean), and the
+candidate's knock, go-out and undercut rates (undercut: share of its knocks that were undercut).
 
 The games run on training's driver (``episodes.play_episodes``), not on the match runner
 of ``carousel_env.games.carousel.agents.match``: a network candidate decides in batches across game
@@ -35,19 +35,16 @@ import torch
 from carousel_env.core.errors import CarouselError
 from carousel_env.games.carousel.agents.match import Episode, EpisodeResult
 from carousel_env.games.carousel.envs.observation import ObservationLayout
+from training.checkpoint_names import is_checkpoint_name
 from training.envs import EnvSpec, layout_for
 from training.episodes import play_episodes
 from training.network import Agent
-from training.policies import (
-    Controller,
-    NetworkPolicy,
-    is_checkpoint_name,
-    load_network_policy,
-    scripted_controller,
-)
+from training.policies import Controller, NetworkPolicy, load_network_policy, scripted_controller
 from training.runners import Driver
 
 Z_95 = 1.959963984540054
+# Below this many deals the normal interval over the deals' means is too rough to trust.
+MIN_DEALS_FOR_INTERVAL = 20
 C = TypeVar("C")
 
 

@@ -2,7 +2,7 @@
 rated heads-up and at 4 players (``carousel leaderboard``).
 
 Roster: :data:`BASELINES` (``random``, ``greedy``, ``smart``, ``search@`` each of
-:data:`SEARCH_BUDGETS`) and every ``checkpoints/<name>/model.pt``, named by its folder;
+``training.leaderboard_defaults.SEARCH_BUDGETS``) and every ``checkpoints/<name>/model.pt``, named by its folder;
 ``--agents`` replaces it (names as ``carousel eval`` takes them).
 
 Schedule: heads-up, every pair of agents plays a match; at 4 players, every table of 4
@@ -28,10 +28,10 @@ generators seeded per match, over a fixed number of game copies).
 
 Cost: a search player's rollouts make it most of the bill; the shipped leaderboard's time,
 its seconds per game by opponent and the widths of its intervals are in
-``benchmarks/RESULTS.md`` (2026-11-24). The defaults: :data:`SEARCH_BUDGETS` 4 and 16,
-:data:`HEADS_UP_GAMES` 60 a pair (30 deals), :data:`FOUR_PLAYER_GAMES` 24 a table (6
-deals). An 8th agent adds 7 pairs and 35 tables, a 9th 8 pairs and 56 tables: lower
-``--four-player-games`` as the roster grows. openskill's sigma settles slowly, so the
+``benchmarks/RESULTS.md`` (2026-11-24). The defaults are in
+``training.leaderboard_defaults`` (``carousel leaderboard --help`` shows them). An 8th agent
+adds 7 pairs and 35 tables, a 9th 8 pairs and 56 tables: lower ``--four-player-games`` as
+the roster grows. openskill's sigma settles slowly, so the
 intervals stay wider for the agents at the ends of the table.
 """
 
@@ -42,7 +42,6 @@ import hashlib
 import json
 import os
 import shlex
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
@@ -52,33 +51,24 @@ from pathlib import Path
 import torch
 
 from carousel_env.core.errors import CarouselError
+from carousel_env.core.text import plural
 from carousel_env.games.carousel.agents.match import Episode, EpisodeResult
+from training.checkpoint_names import LATEST, SHIPPED_MODEL, find_checkpoint, is_checkpoint_name
 from training.envs import EnvSpec, layout_for
 from training.episodes import play_episodes
 from training.evaluate import deals_for, eval_specs
+from training.files import write_atomic
+from training.leaderboard_defaults import BASELINES, FOUR_PLAYER_GAMES, HEADS_UP_GAMES, STATE_NAME
 from training.network import Agent
-from training.policies import (
-    Controller,
-    NetworkPolicy,
-    checkpoint_file,
-    is_checkpoint_name,
-    load_network_policy,
-    scripted_controller,
-)
+from training.policies import Controller, NetworkPolicy, load_network_policy, scripted_controller
 from training.runners import Driver
 from training.tournament import INTERVAL_SIGMAS, Rating, RatingTable
 
-SEARCH_BUDGETS = (4, 16)
-BASELINES = ("random", "greedy", "smart", *(f"search@{n}" for n in SEARCH_BUDGETS))
-HEADS_UP_GAMES = 60
-FOUR_PLAYER_GAMES = 24
 TABLE_SIZES = (2, 4)
-SHIPPED_MODEL = "model.pt"  # a shipped agent is checkpoints/<name>/model.pt
 # Game copies stepped at once. Networks sample in the order their decisions are batched,
 # which depends on this number, so it is fixed (not tied to --workers) to keep results.
 GAME_COPIES = 8
 STATE_FORMAT = 1
-STATE_NAME = "leaderboard_games.json"  # the state file's default name, beside the page
 README_START = "<!-- leaderboard:start -->"
 README_END = "<!-- leaderboard:end -->"
 
@@ -123,7 +113,7 @@ def agent_name(source: str) -> str:
     if not is_checkpoint_name(source):
         return source
     path = Path(source)
-    if path.is_dir() or path.name in (SHIPPED_MODEL, "latest.pt"):
+    if path.is_dir() or path.name in (SHIPPED_MODEL, LATEST):
         return (path if path.is_dir() else path.parent).resolve().name
     return path.stem
 
@@ -145,7 +135,7 @@ def load_roster(sources: Sequence[str]) -> tuple[tuple[RosterAgent, ...], dict[s
             raise LeaderboardError(f"two agents are named {name!r} ({source!r} and an earlier one); give each once")
         if is_checkpoint_name(source):
             networks[name] = load_network_policy(source, layout).agent
-            roster.append(RosterAgent(name, source, _digest(checkpoint_file(source))))
+            roster.append(RosterAgent(name, source, _digest(find_checkpoint(source))))
         else:
             scripted_controller(source)  # raises UnknownPolicyError naming it
             roster.append(RosterAgent(name, source))
@@ -273,29 +263,12 @@ class GameStore:
             games = ",\n      ".join(json.dumps(asdict(g)) for g in done.games)
             entries.append(f'  {json.dumps(key)}: {{"seconds": {done.seconds:.1f}, "games": [\n      {games}\n  ]}}')
         text = f'{{\n "format": {STATE_FORMAT},\n "matches": {{\n' + ",\n".join(entries) + "\n }\n}\n"
-        write_atomic(self.path, text)
+        write_text_atomic(self.path, text)
 
 
-def write_atomic(path: Path, text: str) -> None:
+def write_text_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` whole or not at all (an interrupted run keeps the old file)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        # mkstemp makes the file private (0600); keep the mode a plain write would give.
-        os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask())
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+    write_atomic(path, lambda f: f.write(text.encode()))
 
 
 def play_match(match: MatchSpec, networks: dict[str, Agent], driver: Driver) -> tuple[GameRecord, ...]:
@@ -394,7 +367,8 @@ def run_leaderboard(
     todo = [m for m in matches if store.get(m) is None]
     log(
         f"leaderboard: {len(roster)} agents ({', '.join(a.name for a in roster)}), {len(matches)} matches, "
-        f"{len(matches) - len(todo)} already in {store.path}, {len(todo)} to play ({sum(m.games for m in todo)} games)"
+        f"{len(matches) - len(todo)} already in {store.path}, {len(todo)} to play "
+        f"({plural(sum(m.games for m in todo), 'game')})"
     )
     start = time.perf_counter()
     drivers: dict[int, Driver] = {}
@@ -403,7 +377,7 @@ def run_leaderboard(
             if match.players not in drivers:
                 spec = EnvSpec.of(match.players, episode="game")
                 drivers[match.players] = Driver(spec, GAME_COPIES, num_workers)
-            log(f"[{k}/{len(todo)}] {match.label}: {match.games} games ...")
+            log(f"[{k}/{len(todo)}] {match.label}: {plural(match.games, 'game')} ...")
             began = time.perf_counter()
             games = play_match(match, networks, drivers[match.players])
             played = PlayedMatch(games, time.perf_counter() - began)
@@ -455,7 +429,7 @@ def _deals(standings: Standings) -> str:
     games, players = standings.games_per_match, standings.players
     deals = games // players
     form = "mirror-paired" if players == 2 else f"each played from the {players} seats"
-    return f"{games} games a match: {deals} deal{'s' if deals != 1 else ''}, {form}"
+    return f"{plural(games, 'game')} a match: {plural(deals, 'deal')}, {form}"
 
 
 def ratings_table(standings: Standings) -> str:
@@ -539,7 +513,7 @@ def update_readme(readme: str | Path, block: str) -> None:
         text = text.rstrip("\n") + f"\n\n## Leaderboard\n\n{README_START}\n{README_END}\n"
     head, rest = text.split(README_START, 1)
     _, tail = rest.split(README_END, 1)
-    write_atomic(path, f"{head}{README_START}\n{block}\n{README_END}{tail}")
+    write_text_atomic(path, f"{head}{README_START}\n{block}\n{README_END}{tail}")
 
 
 def check_readme(readme: str | Path) -> None:
@@ -575,7 +549,7 @@ def make_leaderboard(
     run = run_leaderboard(sources, heads_up_games, four_player_games, seed, state, num_workers, log)
     date = date or datetime.date.today().isoformat()
     command = command_line(sources, heads_up_games, four_player_games, seed, state, out)
-    write_atomic(out, render_leaderboard(run, command, date))
+    write_text_atomic(out, render_leaderboard(run, command, date))
     log(f"wrote {out} (games in {state})")
     if readme is not None:
         link = Path(os.path.relpath(out.resolve(), Path(readme).resolve().parent)).as_posix()

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from pathlib import Path
 
 import numpy as np
 import torch
@@ -27,6 +26,7 @@ from carousel_env.games.carousel.agents.registry import UnknownPolicyError, get_
 from carousel_env.games.carousel.agents.search import ViewPolicy
 from carousel_env.games.carousel.envs.observation import ObservationLayout
 from training import checkpoint
+from training.checkpoint_names import checkpoint_file, find_checkpoint, is_checkpoint_name
 from training.network import Agent
 
 
@@ -85,29 +85,12 @@ class NetworkPolicy:
         return action.numpy()
 
 
-def is_checkpoint_name(name: str) -> bool:
-    return name.endswith(".pt") or Path(name).is_file() or Path(name).is_dir()
-
-
-def checkpoint_file(name: str) -> Path:
-    """A run directory means its latest checkpoint; a shipped agent's folder (no
-    ``latest.pt``) its exported ``model.pt``."""
-    path = Path(name)
-    if path.is_dir():
-        path = (
-            path / "latest.pt"
-            if (path / "latest.pt").exists() or not (path / "model.pt").exists()
-            else path / "model.pt"
-        )
-    return path
-
-
 def load_network_policy(
     name: str, layout: ObservationLayout | None = None, greedy: bool = False, seed: int | None = None
 ) -> NetworkPolicy:
     """The network in a checkpoint; ``layout`` (if given) must match the one it was trained
     on. ``seed``: sample from a generator of its own, seeded so, instead of torch's global one."""
-    path = checkpoint_file(name)
+    path = find_checkpoint(name)
     agent = checkpoint.build_agent(checkpoint.load(path), path, expect_layout=layout)
     generator = None if seed is None else torch.Generator().manual_seed(seed)
     return NetworkPolicy(agent, name=str(name), greedy=greedy, generator=generator)

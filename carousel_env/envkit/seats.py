@@ -62,7 +62,8 @@ def wrap(raw: AECEnv) -> AECEnv:
 
 
 def register(env_id: str, entry_point: str) -> None:
-    """Registers ``env_id`` (``carousel/<game>_v0``) with PettingZoo where it has a registry."""
+    """Registers ``env_id`` (``carousel/<game>_v0``) with PettingZoo where it has a registry
+    (1.27 on): ``entry_point`` is a ``module:function`` path, imported only when the env is made."""
     import pettingzoo
 
     if hasattr(pettingzoo, "register") and env_id not in pettingzoo.aec_registry:

@@ -79,7 +79,7 @@ from pettingzoo import AECEnv
 
 from carousel_env.core.cards import NUM_CARDS, card_str
 from carousel_env.envkit.aec import CardGameEnv
-from carousel_env.envkit.seats import AutoAction, register, wrap
+from carousel_env.envkit.seats import AutoAction, wrap
 from carousel_env.games.gin_rummy import melds as gm
 from carousel_env.games.gin_rummy.config import GinEnvConfig
 from carousel_env.games.gin_rummy.engine import (
@@ -321,7 +321,5 @@ def env(**config: object) -> AECEnv:
     """The Gin Rummy AEC env wrapped like PettingZoo's classic games."""
     return wrap(raw_env(**config))
 
-
-register("carousel/gin_rummy_v0", "carousel_env.games.gin_rummy.env:env")
 
 __all__ = ["GinAction", "action_name", "decision", "engine_move", "env", "raw_env"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from carousel_env.core.cards import card_str, hand_str
+from carousel_env.core.text import plural
 from carousel_env.games.gin_rummy import melds as gm
 from carousel_env.games.gin_rummy.engine import GinState, HandResult
 
@@ -36,7 +37,7 @@ def render_text(state: GinState, observer: int) -> str:
         f"Scores: player 0 {state.scores[0]}, player 1 {state.scores[1]}",
         f"Upcard: {card_str(state.upcard) if state.upcard >= 0 and not state.over else '-'}"
         f"   stock: {state.stock_size}   pile: {len(state.discards)}",
-        f"Player {opp}: {bin(state.hands[opp]).count('1')} cards"
+        f"Player {opp}: {plural(bin(state.hands[opp]).count('1'), 'card')}"
         + (f", known {hand_str(gm.cards_of(state.known[opp]))}" if state.known[opp] else ""),
         f"Player {observer} (you): {hand_str(state.hand(observer))}",
     ]
@@ -63,7 +64,9 @@ def draw_state(state: GinState, observer: int, last_step=None, auto_actions=()) 
     if last_step is not None:
         draw.text((10, 24), f"Last: {last_step[0]} {last_step[2]}"[:100], fill=(230, 230, 160), font=text_font)
     opp = 1 - observer
-    draw.text((10, 50), f"Player {opp}: {bin(state.hands[opp]).count('1')} cards", fill="white", font=text_font)
+    draw.text(
+        (10, 50), f"Player {opp}: {plural(bin(state.hands[opp]).count('1'), 'card')}", fill="white", font=text_font
+    )
     x = 10
     shown = state.last_hand.hands[opp] if state.over and state.last_hand else gm.cards_of(state.known[opp])
     for card in shown:

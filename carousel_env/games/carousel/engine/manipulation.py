@@ -43,6 +43,7 @@ from carousel_env.core.cards import (
     is_table_joker,
     is_table_unit,
     meld_str,
+    table_str,
     units_in,
 )
 from carousel_env.games.carousel.engine import positions
@@ -51,12 +52,18 @@ from carousel_env.games.carousel.engine.melds import is_valid_meld, is_valid_mel
 from carousel_env.games.carousel.engine.rules import Rules
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Play:
-    """Hand cards added (sorted) and the complete new table."""
+    """Hand cards added (sorted) and the complete new table; printed in card notation."""
 
     added: Hand
     table: Table
+
+    def __repr__(self) -> str:
+        return f"Play(added={hand_str(self.added)!r}, table={table_str(self.table)!r})"
+
+    def __str__(self) -> str:
+        return f"{hand_str(self.added)} -> {table_str(self.table)}"
 
     def __post_init__(self) -> None:
         # Checked here so that a bad unit is named where the play is built, instead of a

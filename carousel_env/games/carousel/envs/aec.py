@@ -161,7 +161,7 @@ from pettingzoo import AECEnv
 
 from carousel_env.core.cards import hand_str
 from carousel_env.envkit.aec import CardGameEnv
-from carousel_env.envkit.seats import AutoAction, rank_rewards, register, wrap
+from carousel_env.envkit.seats import AutoAction, rank_rewards, wrap
 from carousel_env.games.carousel.engine.game import ActionKind, GameState, Phase, allowed, apply, new_game, next_round
 from carousel_env.games.carousel.engine.scoring import GameResult, RoundScore
 from carousel_env.games.carousel.envs.config import EnvConfig
@@ -409,5 +409,3 @@ def env(**config: object) -> AECEnv:
     """The Carousel AEC env wrapped like PettingZoo's classic games (see ``envkit.seats.wrap``)."""
     return wrap(raw_env(**config))
 
-
-register("carousel/carousel_v0", "carousel_env.games.carousel.envs.aec:env")

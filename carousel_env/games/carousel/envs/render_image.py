@@ -11,6 +11,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from carousel_env.core.cards import JOKER, card_str, face, hand_points, is_table_joker
+from carousel_env.core.text import plural
 from carousel_env.envkit.drawing import CARD_H, CARD_W, FELT, GAP, JOKER_INK, draw_card, ink
 from carousel_env.envkit.drawing import font as _font
 from carousel_env.games.carousel.engine.game import GameState
@@ -25,7 +26,7 @@ def draw_state(state: GameState, observer: int, last_action=None, auto_actions=(
     draw = ImageDraw.Draw(image)
     font = _font()
     scores = "  ".join(
-        f"P{p}{'*' if p == state.current else ''}: {state.scores[p]} ({len(state.hands[p])} cards)"
+        f"P{p}{'*' if p == state.current else ''}: {state.scores[p]} ({plural(len(state.hands[p]), 'card')})"
         for p in range(state.num_players)
     )
     draw.text((10, 8), f"Round {state.round_index + 1}  stock {len(state.stock)}  {scores}", fill="white", font=font)

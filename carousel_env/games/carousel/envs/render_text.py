@@ -4,6 +4,7 @@ player's hand size and score, the stock, and the round's outcome when it is over
 from __future__ import annotations
 
 from carousel_env.core.cards import hand_points, hand_str, meld_str
+from carousel_env.core.text import plural
 from carousel_env.games.carousel.engine.game import GameState, Phase
 from carousel_env.games.carousel.engine.melds import is_valid_meld, sort_meld
 
@@ -28,7 +29,7 @@ def render_text(state: GameState, observer: int | None = None, reveal_all: bool 
         if p == me or reveal_all:
             detail = f"{hand_str(hand) or '(empty)'}  [{hand_points(hand)} pts]"
         else:
-            detail = f"{len(hand)} cards"
+            detail = plural(len(hand), "card")
         lines.append(
             f"{marker} player {p}: score {state.scores[p]:>4}  rounds won {state.rounds_won[p]}  hand {detail}"
         )

@@ -76,7 +76,7 @@ from pathlib import Path
 import numpy as np
 
 from carousel_env.core import compiled
-from carousel_env.core.cards import JOKER, Hand, Table, face, joker_as, make_card, rank_of, suit_of
+from carousel_env.core.cards import JOKER, Hand, Table, face, hand_str, joker_as, make_card, rank_of, suit_of
 from carousel_env.games.carousel.engine import positions
 from carousel_env.games.carousel.engine.manipulation import Play
 from carousel_env.games.carousel.engine.melds import is_valid_meld
@@ -111,8 +111,10 @@ compiled.name_entry_points(
 compiled.drop_stale_cache(Path(__file__).resolve().parent / "__pycache__", SOURCES)  # before any first call
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Suggestion:
+    """A play the solver offers, with what it scores (printed in card notation)."""
+
     play: Play
     points: int
     cards: int
@@ -120,6 +122,13 @@ class Suggestion:
     hand_after: Hand
     hand_after_points: int
     reason: str
+
+    def __repr__(self) -> str:
+        return (
+            f"Suggestion(play={self.play!r}, points={self.points}, cards={self.cards}, "
+            f"jokers_used={self.jokers_used}, hand_after={hand_str(self.hand_after)!r}, "
+            f"hand_after_points={self.hand_after_points}, reason={self.reason!r})"
+        )
 
 
 @dataclass(frozen=True)
