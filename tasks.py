@@ -9,10 +9,12 @@
     python3 tasks.py setup    # only create/refresh the virtual environment
     python3 tasks.py          # this list
 
-Each task first makes sure ``.venv`` exists and holds the project with its extras. Torch
-is installed as ``torch==2.13.0`` before the project, so that the project's torch range is
-already satisfied and pip never pulls a multi-gigabyte CUDA build on its own.
-Set ``CAROUSEL_VENV`` to use another virtual environment folder.
+Each task first makes sure ``.venv`` exists and holds the project with the extras it needs:
+``train`` only the training extra, ``demo`` none, the others every extra (the RL libraries,
+OpenSpiel and the dev tools). Torch is installed as ``torch==2.13.0`` before the project, so
+that the project's torch range is already satisfied and pip never pulls a multi-gigabyte
+CUDA build on its own. Installs show pip's progress. Set ``CAROUSEL_VENV`` to use another
+virtual environment folder.
 """
 
 from __future__ import annotations
@@ -27,8 +29,10 @@ ROOT = Path(__file__).resolve().parent
 VENV = Path(os.environ.get("CAROUSEL_VENV", ROOT / ".venv"))
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / "python"
-STAMP = VENV / ".carousel-installed"
+STAMP = VENV / ".carousel-installed"  # the extras installed, written after a whole install
 TORCH = "torch==2.13.0"
+ALL_EXTRAS = ("train", "dev", "rllib", "torchrl", "tianshou", "openspiel")
+TORCH_EXTRAS = {"train", "rllib", "torchrl", "tianshou"}  # the extras that pull torch
 
 
 def run(*cmd: str | Path) -> None:
@@ -36,15 +40,28 @@ def run(*cmd: str | Path) -> None:
     subprocess.run([str(c) for c in cmd], cwd=ROOT, check=True)
 
 
-def setup() -> None:
-    pyproject = ROOT / "pyproject.toml"
-    if STAMP.exists() and STAMP.stat().st_mtime >= pyproject.stat().st_mtime:
+def installed_extras() -> set[str] | None:
+    """The extras ``.venv`` holds, or None if its install is missing or older than pyproject.toml."""
+    if not STAMP.exists() or STAMP.stat().st_mtime < (ROOT / "pyproject.toml").stat().st_mtime:
+        return None
+    return {extra for extra in STAMP.read_text().split() if extra}
+
+
+def setup(extras: tuple[str, ...] = ALL_EXTRAS) -> None:
+    """Make sure ``.venv`` holds the project with ``extras`` (and whatever it held before)."""
+    have = installed_extras()
+    if have is not None and set(extras) <= have:
         return
+    wanted = sorted(set(extras) | (have or set()), key=ALL_EXTRAS.index)
     if not PYTHON.exists():
+        print(f"tasks.py: creating the virtual environment {VENV}", flush=True)
         venv.create(VENV, with_pip=True)
-    run(PYTHON, "-m", "pip", "install", "--quiet", TORCH)
-    run(PYTHON, "-m", "pip", "install", "--quiet", "-e", ".[train,dev,rllib,torchrl,tianshou,openspiel]")
-    STAMP.touch()
+    what = f"the {', '.join(wanted)} extra{'s' if len(wanted) > 1 else ''}" if wanted else "no extra"
+    print(f"tasks.py: installing the project with {what} into {VENV} (a few minutes the first time)", flush=True)
+    if TORCH_EXTRAS & set(wanted):
+        run(PYTHON, "-m", "pip", "install", TORCH)
+    run(PYTHON, "-m", "pip", "install", "-e", f".[{','.join(wanted)}]" if wanted else ".")
+    STAMP.write_text(" ".join(wanted) + "\n")
 
 
 # The default config, cut to a few minutes: the shipped agent trains the same config for longer.
@@ -111,6 +128,8 @@ TASKS = {
     "bench": bench,
     "demo": demo,
 }
+# The extras each task installs first; a task not named here installs them all.
+TASK_EXTRAS: dict[str, tuple[str, ...]] = {"train": ("train",), "demo": ()}
 
 
 def main(argv: list[str]) -> int:
@@ -122,7 +141,7 @@ def main(argv: list[str]) -> int:
             print(f"tasks.py: {argv[0]} takes no arguments, got {' '.join(argv[1:])}", file=sys.stderr)
         return 0 if not argv else 2
     try:
-        setup()
+        setup(TASK_EXTRAS.get(argv[0], ALL_EXTRAS))
         TASKS[argv[0]](*argv[1:])
     except subprocess.CalledProcessError as exc:
         return exc.returncode or 1

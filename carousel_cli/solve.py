@@ -185,13 +185,24 @@ def command(args: argparse.Namespace) -> int:
     return 0
 
 
+# The help's example: a position of the default rules (one deck, one joker) with plays to find.
+EXAMPLE_TABLE = "3C 4C 5C | 7H 7S JK=7D"
+EXAMPLE_HAND = "6C 7C 9D"
+
+
 def register(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``solve`` to a ``add_subparsers()`` object; sets ``func`` to :func:`command`."""
-    parser = subparsers.add_parser("solve", help="best plays of a position (exact solver)")
+    parser = subparsers.add_parser(
+        "solve",
+        help="best plays of a position (exact solver)",
+        description="The solver's suggestions for a hand at a table: the plays that lay down the most points, "
+        "the most cards, and more (one line each).",
+        epilog=f"example: carousel solve --table {EXAMPLE_TABLE!r} --hand {EXAMPLE_HAND!r}",
+    )
     # No defaults here: command() tells an option left out from one given, to refuse
     # contradictions and options --batch would ignore.
-    parser.add_argument("--table", help='table melds, e.g. "3C 4C 5C | 7H 7S JK=7D" (default: empty)')
-    parser.add_argument("--hand", help='hand cards, e.g. "6H JK 10S"')
+    parser.add_argument("--table", help=f"table melds, e.g. {EXAMPLE_TABLE!r} (default: empty)")
+    parser.add_argument("--hand", help=f"hand cards, e.g. {EXAMPLE_HAND!r}")
     parser.add_argument("--variant", choices=VARIANTS, help="the rules (default: carousel)")
     parser.add_argument(
         "--players",

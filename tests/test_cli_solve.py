@@ -287,3 +287,15 @@ def test_a_bad_time_budget_is_refused(budget, capsys):
 def test_the_time_budget_does_not_go_with_batch(capsys):
     assert _main(["solve", "--batch", "-", "--time-budget", "1"]) == 2
     assert "--time-budget does not go with --batch" in capsys.readouterr().err
+
+
+def test_the_helps_example_is_a_position_of_the_default_rules(capsys):
+    from carousel_cli.main import main
+    from carousel_cli.solve import EXAMPLE_HAND, EXAMPLE_TABLE
+
+    with pytest.raises(SystemExit):
+        main(["solve", "--help"])
+    example = capsys.readouterr().out.split("example: carousel ", 1)[1].strip()
+    assert example == f"solve --table '{EXAMPLE_TABLE}' --hand '{EXAMPLE_HAND}'"
+    assert main(["solve", "--table", EXAMPLE_TABLE, "--hand", EXAMPLE_HAND]) == 0
+    assert "6C 7C" in capsys.readouterr().out

@@ -27,3 +27,49 @@ def test_an_unknown_task_is_named():
 def test_a_task_that_takes_no_arguments_says_so():
     done = _tasks("test", "now")
     assert done.returncode == 2 and "tasks.py: test takes no arguments, got now" in done.stderr
+
+
+def _load_tasks(monkeypatch, tmp_path):
+    """tasks.py imported with its virtual environment in ``tmp_path`` and every command it
+    would run recorded instead of run."""
+    import importlib.util
+
+    monkeypatch.setenv("CAROUSEL_VENV", str(tmp_path / "venv"))
+    spec = importlib.util.spec_from_file_location("tasks_under_test", ROOT / "tasks.py")
+    tasks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tasks)
+    commands: list[tuple[str, ...]] = []
+    monkeypatch.setattr(tasks, "run", lambda *cmd: commands.append(tuple(str(c) for c in cmd)))
+
+    def create(path, with_pip):
+        tasks.PYTHON.parent.mkdir(parents=True)
+        tasks.PYTHON.touch()
+
+    monkeypatch.setattr(tasks.venv, "create", create)
+    return tasks, commands
+
+
+def _installs(commands):
+    return [c[c.index("install") + 1 :] for c in commands if "install" in c]
+
+
+def test_the_main_job_installs_the_training_extra_only(monkeypatch, tmp_path):
+    tasks, commands = _load_tasks(monkeypatch, tmp_path)
+    tasks.setup(tasks.TASK_EXTRAS["train"])
+    assert _installs(commands) == [("torch==2.13.0",), ("-e", ".[train]")]  # torch's CPU wheel first
+    assert not any("--quiet" in c for c in commands)  # pip's progress shows
+    commands.clear()
+    tasks.setup(tasks.TASK_EXTRAS["train"])  # installed: nothing to do
+    assert commands == []
+
+
+def test_the_tests_install_every_extra_keeping_what_is_there(monkeypatch, tmp_path):
+    tasks, commands = _load_tasks(monkeypatch, tmp_path)
+    tasks.setup(tasks.TASK_EXTRAS["demo"])
+    assert _installs(commands) == [("-e", ".")]  # the demo needs neither torch nor an extra
+    commands.clear()
+    tasks.setup(tasks.TASK_EXTRAS.get("test", tasks.ALL_EXTRAS))
+    assert _installs(commands)[-1] == ("-e", ".[train,dev,rllib,torchrl,tianshou,openspiel]")
+    commands.clear()
+    tasks.setup(tasks.TASK_EXTRAS["train"])  # a subset of what is installed
+    assert commands == []
