@@ -75,9 +75,31 @@ def cmd_train(args: argparse.Namespace) -> int:
 
     out = Path(args.out) if args.resume else _run_dir(args, config.exp_name)
     run_dir = train(config, out, resume=args.resume, max_updates=args.max_updates)
-    print(f"run saved in {run_dir} (checkpoint {run_dir / 'latest.pt'}, curves {run_dir / 'learning_curves.png'})")
-    _print_last_eval(run_dir / "metrics.csv", config.eval_opponent)
+    _print_summary(run_dir, config)
     return 0
+
+
+def _print_summary(run_dir: Path, config) -> None:
+    """What was trained, how strong it is, and what to do next: a run's last lines."""
+    from training.checkpoint import load
+    from training.checkpoint_names import LATEST
+
+    counters = load(run_dir / LATEST).get("counters", {})
+    variant = config.variant.replace("_", " ").title()
+    print(
+        f"trained: {variant}, {config.num_players} players, self-play PPO for "
+        f"{plural(counters.get('global_step', 0), 'learner decision')} ({plural(counters.get('update', 0), 'update')})"
+    )
+    print(f"run saved in {run_dir} (checkpoint {run_dir / LATEST}, curves {run_dir / 'learning_curves.png'})")
+    _print_last_eval(run_dir / "metrics.csv", config.eval_opponent, fair_share=1 / config.num_players)
+    players = "" if config.num_players == 2 else f" --players {config.num_players}"
+    print("next:")
+    print(f"  .venv/bin/carousel eval --checkpoint {run_dir} --opponents greedy,smart --games 200{players}")
+    print(f"  .venv/bin/carousel play --checkpoint {run_dir}{players}")
+    print(
+        f"  .venv/bin/carousel train --resume --out {run_dir} --set total_timesteps="
+        f"{2 * config.total_timesteps}   # train it longer"
+    )
 
 
 def _train_rllib(args: argparse.Namespace) -> int:
@@ -207,8 +229,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_last_eval(metrics_csv: Path, opponent: str) -> None:
-    """Repeat the run's latest evaluation, so a run's last line says how good it is."""
+def _print_last_eval(metrics_csv: Path, opponent: str, fair_share: float) -> None:
+    """Repeat the run's latest evaluation beside the fair share, and say plainly whether the
+    agent beats ``opponent``, so that a run's last lines say how good it is."""
     import csv
 
     if not metrics_csv.exists():
@@ -218,12 +241,22 @@ def _print_last_eval(metrics_csv: Path, opponent: str) -> None:
         for row in csv.DictReader(f):
             if row["name"].startswith("eval/"):
                 latest[row["name"]] = float(row["value"])
-    if "eval/win_rate" in latest:
-        low, high = latest.get("eval/win_rate_ci_low", 0.0), latest.get("eval/win_rate_ci_high", 1.0)
-        print(
-            f"latest evaluation vs {opponent}: win rate {latest['eval/win_rate']:.3f} "
-            f"(95% CI {low:.3f}-{high:.3f}), mean round-score difference {latest.get('eval/score_diff', 0.0):+.2f}"
-        )
+    if "eval/win_rate" not in latest:
+        print("no evaluation in this run (eval_games=0): measure it with carousel eval, below")
+        return
+    rate = latest["eval/win_rate"]
+    low, high = latest.get("eval/win_rate_ci_low", 0.0), latest.get("eval/win_rate_ci_high", 1.0)
+    print(
+        f"latest evaluation vs {opponent}: win rate {rate:.3f} (fair share {fair_share:.3f}; 95% CI "
+        f"{low:.3f}-{high:.3f}), mean round-score difference {latest.get('eval/score_diff', 0.0):+.2f}"
+    )
+    if low > fair_share:
+        verdict = f"it beats {opponent}"
+    elif high < fair_share:
+        verdict = f"it loses to {opponent} so far: a longer run helps"
+    else:
+        verdict = f"no clear edge over {opponent} yet (the interval holds the fair share)"
+    print(f"  {verdict}")
 
 
 def register(subparsers) -> None:

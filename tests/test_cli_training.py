@@ -38,7 +38,12 @@ def test_smoke_train_then_eval_and_errors(tmp_path, capsys):
     for name in ("latest.pt", "config.yaml", "metrics.csv", "learning_curves.png"):
         assert (run / name).exists(), name
     assert "charts/SPS" in (run / "metrics.csv").read_text()
-    capsys.readouterr()
+    # the run's last lines: what was trained, how strong it is, what to do next
+    out = capsys.readouterr().out
+    assert "trained: Carousel, 2 players, self-play PPO for " in out
+    assert "no evaluation in this run (eval_games=0)" in out
+    assert f"carousel eval --checkpoint {run}" in out and f"carousel play --checkpoint {run}" in out
+    assert f"carousel train --resume --out {run} --set total_timesteps=128" in out
     assert (
         main(["eval", "--checkpoint", str(run / "latest.pt"), "--opponents", "random", "--games", "2", "--json"]) == 0
     )
@@ -258,3 +263,21 @@ def test_tournament_plays_at_the_table_size_asked(capsys):
     table = capsys.readouterr().out
     rows = {line.split()[1]: line.split() for line in table.splitlines()[1:]}
     assert rows["greedy"][5] == "3" and rows["random"][5] == "3"  # 3 games: one deal from each seat
+
+
+@pytest.mark.parametrize(
+    ("rate", "low", "high", "verdict"),
+    [
+        (0.8, 0.62, 0.91, "it beats greedy"),
+        (0.2, 0.08, 0.42, "it loses to greedy so far: a longer run helps"),
+        (0.55, 0.35, 0.73, "no clear edge over greedy yet"),
+    ],
+)
+def test_a_runs_last_lines_say_whether_the_agent_beats_its_opponent(tmp_path, capsys, rate, low, high, verdict):
+    from carousel_cli.training import _print_last_eval
+
+    rows = [("eval/win_rate", rate), ("eval/win_rate_ci_low", low), ("eval/win_rate_ci_high", high)]
+    (tmp_path / "metrics.csv").write_text("step,name,value\n" + "".join(f"64,{n},{v}\n" for n, v in rows))
+    _print_last_eval(tmp_path / "metrics.csv", "greedy", fair_share=0.5)
+    out = capsys.readouterr().out
+    assert f"win rate {rate:.3f} (fair share 0.500; 95% CI {low:.3f}-{high:.3f})" in out and verdict in out
