@@ -14,8 +14,9 @@ The layers, lowest first, each importing only the ones before it (``lint-imports
 
 ``carousel_env.env(game=...)`` and ``carousel_env.raw_env(game=...)`` are the environments'
 entry points (Carousel by default). Importing the package registers every game with
-PettingZoo's registry (1.27 on), without importing any game:
-``pettingzoo.make("aec", "carousel/gin_rummy_v0")``.
+PettingZoo's registry (1.27 on) and its single-agent forms with Gymnasium's, without
+importing any game: ``pettingzoo.make("aec", "carousel/gin_rummy_v0")``,
+``gymnasium.make("GinRummy-v0")``.
 """
 
 __version__ = "0.3.0"
@@ -65,12 +66,15 @@ for _entry in (env, raw_env, vector_env):
     _entry.__doc__ += "\n" + OPTIONS
 
 
-def _register_pettingzoo() -> None:
+def _register() -> None:
+    """Every game into PettingZoo's registry and its single-agent forms into Gymnasium's."""
     from carousel_env.core.registry import GAMES
+    from carousel_env.envkit.gym_env import register_gymnasium
     from carousel_env.envkit.seats import register
 
     for spec in GAMES.values():
         register(spec.pettingzoo_id, f"{spec.env_module}:env")
+    register_gymnasium()
 
 
-_register_pettingzoo()
+_register()

@@ -277,7 +277,7 @@ def test_round_result_info_and_round_rewards():
     assert e.rewards["player_0"] == pytest.approx(0.5 * (p[0] - p[1]))
 
 
-def test_a_plain_import_registers_every_game_with_pettingzoo():
+def test_a_plain_import_registers_every_game_with_pettingzoo_and_gymnasium():
     # A fresh interpreter: nothing but ``import carousel_env`` before ``pettingzoo.make``.
     code = (
         "import carousel_env, pettingzoo\n"
@@ -287,6 +287,9 @@ def test_a_plain_import_registers_every_game_with_pettingzoo():
         "g = pettingzoo.make('aec', 'carousel/gin_rummy_v0', preset='openspiel')\n"
         "g.reset(seed=0)\n"
         "assert g.unwrapped.config.preset == 'openspiel'\n"
+        "import gymnasium\n"
+        "single = gymnasium.make('GinRummy-v0', opponents='greedy')\n"
+        "assert single.reset(seed=0)[0].shape == single.observation_space.shape\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
 

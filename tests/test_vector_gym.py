@@ -316,3 +316,14 @@ def test_the_vector_example_runs_under_gymnasiums_wrappers():
     games, learner = load_example("vector_env").main(num_envs=3, steps=800, seed=1)
     assert len(games) > 0 and np.allclose(games.sum(axis=1), 0.0)  # zero-sum per game
     assert len(learner) > 0  # RecordEpisodeStatistics saw the learner's episodes end
+
+
+def test_the_vector_example_prints_no_nan_when_no_game_has_finished(capsys):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # numpy's "Mean of empty slice" would fail here
+        games, learner = load_example("vector_env").main(num_envs=1, steps=1, seed=0)
+    out = capsys.readouterr().out
+    assert len(games) == 0 and not learner
+    assert "nan" not in out and "every seat: no game finished in 1 step" in out

@@ -1,5 +1,6 @@
 """The games of the package: one entry each, read by ``carousel_env.env(game=...)``, the
-command line (``--game``) and the training configs.
+command line (``--game``), the training configs and the Gymnasium registration
+(``carousel_env.envkit.gym_env.register_gymnasium``).
 
 An entry names its env module by path, so reading the registry imports no game (nor
 PettingZoo): the module is loaded when an env is made.
@@ -15,14 +16,25 @@ from carousel_env.core.errors import CarouselError
 DEFAULT_GAME = "carousel"
 
 
+class GymnasiumForms(NamedTuple):
+    """A game's single-agent Gymnasium forms, registered with Gymnasium as ``id``: ``env`` (one
+    learning seat) and ``vector_env`` (its ``vector_entry_point``), each as ``module:Class``."""
+
+    id: str
+    env: str
+    vector_env: str
+
+
 class GameSpec(NamedTuple):
     """A registered game: ``env_module`` defines ``raw_env`` and ``env``; ``vector_env`` names
-    its vector env class as ``module:Class`` (``num_envs`` first, then the env's config)."""
+    its vector env class as ``module:Class`` (``num_envs`` first, then the env's config);
+    ``gymnasium`` its single-agent Gymnasium forms."""
 
     name: str
     title: str
     env_module: str
     vector_env: str
+    gymnasium: GymnasiumForms
     min_players: int
     max_players: int
     variants: tuple[str, ...] = ()  # rules configurations selectable by name (a config key)
@@ -40,6 +52,11 @@ GAMES: dict[str, GameSpec] = {
             title="Carousel (and Manipulation Rummy)",
             env_module="carousel_env.games.carousel.envs.aec",
             vector_env="carousel_env.games.carousel.vector:CarouselVectorEnv",
+            gymnasium=GymnasiumForms(
+                id="Carousel-v0",
+                env="carousel_env.single_agent:CarouselSingleAgentEnv",
+                vector_env="carousel_env.games.carousel.vector.gym:CarouselGymVectorEnv",
+            ),
             min_players=2,
             max_players=5,
             variants=("carousel", "manipulation_rummy"),
@@ -49,6 +66,11 @@ GAMES: dict[str, GameSpec] = {
             title="Gin Rummy",
             env_module="carousel_env.games.gin_rummy.env",
             vector_env="carousel_env.games.gin_rummy.vector:GinVectorEnv",
+            gymnasium=GymnasiumForms(
+                id="GinRummy-v0",
+                env="carousel_env.games.gin_rummy.gym:GinSingleAgentEnv",
+                vector_env="carousel_env.games.gin_rummy.gym:GinGymVectorEnv",
+            ),
             min_players=2,
             max_players=2,
             variants=("book", "openspiel", "eaai"),

@@ -8,7 +8,8 @@ against the row's mask (an illegal one raises ``IllegalAction`` naming the row, 
 moves), ``WAIT`` rows, ``reset_rows``, and autoreset. A game's vector env subclasses
 :class:`VectorDriver` and supplies the game: how a row is dealt (``_start_game``), how
 actions run until every row waits for a decision (``_run``, which also ends episodes), the
-masks, the action names, the infos and the step's result.
+masks, the action names, the infos, the step's result, and what a policy plays at a row's
+decision (``_policy_action``, for ``policy_moves``).
 
 The protocol with a kernel: a row's entry in the actions array is an action, ``DEALT`` (the
 row was just dealt: take its forced decisions and compute its first decision) or ``SKIP``.
@@ -17,6 +18,8 @@ row was just dealt: take its forced decisions and compute its first decision) or
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import numpy as np
 
@@ -92,6 +95,10 @@ class VectorDriver:
     def _result(self, rewards: np.ndarray, terminated: np.ndarray, info: dict):
         raise NotImplementedError
 
+    def _policy_action(self, policy: Any, g: int, seat: int, observation: np.ndarray, mask: np.ndarray) -> int:
+        """What ``policy`` plays at row ``g``'s decision, for ``seat``."""
+        raise NotImplementedError
+
     def _wait_all(self) -> None:
         """Before the first deal of ``reset_rows``: every row waits, over, with an empty mask."""
         self._over[:] = True
@@ -156,6 +163,19 @@ class VectorDriver:
         if not self._ready:  # rows not dealt yet wait, over, for their own reset_rows
             self._wait_all()
         return self._deal(rows, seeds)
+
+    def policy_moves(self, step, rows: Iterable[int], policy_at: Callable[[int, int], Any]) -> np.ndarray:
+        """Actions for ``step(...)``: in each row of ``rows``, the action of the policy
+        ``policy_at(row, seat)`` of its acting seat (None: that seat decides elsewhere);
+        ``WAIT`` in every other row. Drivers of scripted seats (training's runner, the
+        Gymnasium forms) call it until no row moves."""
+        moves = np.full(self.num_envs, WAIT, np.int64)
+        for r in rows:
+            seat = int(step.to_play[r])
+            policy = policy_at(r, seat)
+            if policy is not None:
+                moves[r] = self._policy_action(policy, r, seat, step.observation[r], step.action_mask[r])
+        return moves
 
     def close(self) -> None:
         """Nothing to release."""

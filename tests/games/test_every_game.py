@@ -59,6 +59,27 @@ def test_registered_with_pettingzoo(game):
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
+def test_registered_with_gymnasium(game):
+    """Every game's single-agent forms under its Gymnasium id: the env, and the compiled vector
+    form as the vector entry point, whose row 0 reset with seed 0 is the env reset with 0."""
+    import gymnasium
+
+    import carousel_env.single_agent  # noqa: F401  (registers every game's id)
+
+    forms = game_spec(game).gymnasium
+    env = gymnasium.make(forms.id, **QUICK[game])
+    assert f"{type(env.unwrapped).__module__}:{type(env.unwrapped).__name__}" == forms.env
+    obs, info = env.reset(seed=0)
+    assert env.observation_space.contains(obs) and info["action_mask"].any()
+    envs = gymnasium.make_vec(forms.id, num_envs=2, vectorization_mode="vector_entry_point", **QUICK[game])
+    assert f"{type(envs.unwrapped).__module__}:{type(envs.unwrapped).__name__}" == forms.vector_env
+    vector_obs, _ = envs.reset(seed=0)
+    np.testing.assert_array_equal(vector_obs[0], obs)
+    envs.close()
+    env.close()
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_soak_slice(game):
     """Random games: observations in their space, masks non-empty for the agent to act and
     empty for the others, rewards summing to zero."""

@@ -20,8 +20,10 @@ mask row ``i`` holds, decisions with one legal action are taken by the env, ``re
 is what seat ``s`` earned in the step. Seeds, ``WAIT``, ``reset_rows`` and autoreset are the
 shared driver's (the same as Carousel's vector env): with autoreset the row of an episode
 that ended already shows the next episode, and ``info.finished`` holds the ended game with
-both seats' final observations. ``tests/games/test_gin_vector.py`` requires both envs to
-agree at every step of seeded games.
+both seats' final observations. ``policy_moves`` gives the actions of seats played by
+policies (:mod:`carousel_env.games.gin_rummy.policies`); the single-agent Gymnasium
+``VectorEnv`` form is :mod:`carousel_env.games.gin_rummy.gym`. ``tests/games/test_gin_vector.py``
+requires both envs to agree at every step of seeded games.
 
 How: the moves within a hand run compiled; the engine deals, lists the knocks where one is
 legal, and makes the moves that end a hand (once per hand, in Python).
@@ -53,6 +55,7 @@ from carousel_env.games.gin_rummy.env import (
     own_deadwood,
 )
 from carousel_env.games.gin_rummy.observation import ObservationLayout, encode, layout
+from carousel_env.games.gin_rummy.policies import GinDecision, GinPolicy, policy_action
 from carousel_env.games.gin_rummy.rules import NUM_PLAYERS
 
 __all__ = ["WAIT", "GinFinishedGame", "GinVectorEnv", "GinVectorInfo", "GinVectorStep"]
@@ -183,6 +186,10 @@ class GinVectorEnv(VectorDriver):
 
     def _action_name(self, action: int) -> str:
         return action_name(action)
+
+    def _policy_action(self, policy: GinPolicy, g: int, seat: int, observation: np.ndarray, mask: np.ndarray) -> int:
+        # A scripted player reads the row's engine state and knock offers, built only for it.
+        return policy_action(policy, lambda: GinDecision(self.game_state(g), self._knocks[g]), observation, mask)
 
     def _wait_all(self) -> None:
         super()._wait_all()

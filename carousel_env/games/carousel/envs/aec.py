@@ -408,4 +408,3 @@ class raw_env(CardGameEnv):
 def env(**config: object) -> AECEnv:
     """The Carousel AEC env wrapped like PettingZoo's classic games (see ``envkit.seats.wrap``)."""
     return wrap(raw_env(**config))
-

@@ -43,7 +43,6 @@ Rummy's draws for a player who cannot play are forced actions, counted in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -152,23 +151,6 @@ class CarouselVectorEnv(VectorDriver):
         state = self.arrays.read(g, self.rules, int(self._seeds[g]), tuple(self._rounds[g]))
         return replace(state, game_result=self._results[g], can_play=self._can_play)
 
-    def policy_moves(
-        self, step: VectorStep, rows: Iterable[int], policy_at: Callable[[int, int], Policy | None]
-    ) -> np.ndarray:
-        """Actions for ``step(...)``: in each row of ``rows``, the action of the policy
-        ``policy_at(row, seat)`` of its acting seat (None: that seat decides elsewhere);
-        ``WAIT`` in every other row. A view policy gets its seat's view of the row's game.
-        Drivers of scripted seats (training's runner, the Gymnasium form) call it until
-        no row moves."""
-        moves = np.full(self.num_envs, WAIT, np.int64)
-        for r in rows:
-            seat = int(step.to_play[r])
-            policy = policy_at(r, seat)
-            if policy is not None:
-                state = lambda r=r: self.game_state(r)  # noqa: E731  (read only for a view policy)
-                moves[r] = state_action(policy, state, seat, step.observation[r], step.action_mask[r])
-        return moves
-
     # ------------------------------------------------------------ the driver's hooks
 
     def _masks(self) -> np.ndarray:
@@ -176,6 +158,10 @@ class CarouselVectorEnv(VectorDriver):
 
     def _action_name(self, action: int) -> str:
         return action_name(action)
+
+    def _policy_action(self, policy: Policy, g: int, seat: int, observation: np.ndarray, mask: np.ndarray) -> int:
+        # A view policy gets its seat's view of the row's game, built only for it.
+        return state_action(policy, lambda: self.game_state(g), seat, observation, mask)
 
     def _wait_all(self) -> None:
         super()._wait_all()
@@ -299,3 +285,6 @@ class CarouselVectorEnv(VectorDriver):
             tuple(info["finished"]),
         )
         return VectorStep(self._obs.copy(), a.mask.copy(), to_play, rewards, terminated, vector_info)
+
+
+__all__ = ["WAIT", "CarouselVectorEnv", "FinishedGame", "VectorInfo", "VectorStep"]

@@ -60,287 +60,43 @@ compares every observation, mask, reward and termination):
 
 How: a step makes the learners' actions in one vector step, then gathers the opponents'
 decisions of every row whose opponent is to act (Python: the policies are Python) and makes
-them in one vector step, until every row waits for its learner or has ended.
+them in one vector step, until every row waits for its learner or has ended. All of it is
+the family's shared form (:class:`carousel_env.envkit.gym_vector.GymVectorEnv`, Gin Rummy's
+too); this module gives it Carousel: its vector env, policies, info keys, action names and
+observation bounds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import seeding
-from gymnasium.vector import AutoresetMode, VectorEnv
-from gymnasium.vector.utils import batch_space
 
-from carousel_env.core.errors import IllegalAction
-from carousel_env.games.carousel.agents.baselines import Policy
+from carousel_env.envkit.gym_vector import GymVectorEnv, InfoKey
 from carousel_env.games.carousel.agents.registry import resolve_policy
 from carousel_env.games.carousel.envs.aec import INFO_KEYS, action_name
 from carousel_env.games.carousel.envs.observation import upper_bounds
-from carousel_env.games.carousel.vector.env import WAIT, CarouselVectorEnv, FinishedGame, VectorStep
+from carousel_env.games.carousel.vector.env import CarouselVectorEnv
 
 
-class CarouselGymVectorEnv(VectorEnv):
+class CarouselGymVectorEnv(GymVectorEnv):
     """``num_envs`` single-agent Carousel games as one Gymnasium ``VectorEnv`` (see the
     module docstring)."""
 
-    def __init__(
-        self,
-        num_envs: int,
-        opponents: str | Policy | Sequence[str | Policy] = "random",
-        learner_seat: int | str = 0,
-        illegal_reward: float | None = -1.0,
-        **config: object,
-    ) -> None:
-        self.venv = CarouselVectorEnv(num_envs, autoreset=False, **config)
-        n = self.venv.num_players
-        if learner_seat != "random" and not (
-            isinstance(learner_seat, int) and not isinstance(learner_seat, bool) and 0 <= learner_seat < n
-        ):
-            raise ValueError(f"learner_seat must be 'random' or a seat 0..{n - 1}, got {learner_seat!r}")
-        specs = list(opponents) if isinstance(opponents, (list, tuple)) else [opponents] * (n - 1)
-        if len(specs) != n - 1:
-            raise ValueError(f"opponents: expected {n - 1} policies for {n} players, got {len(specs)}")
-        self.learner_seat = learner_seat
-        self.illegal_reward = illegal_reward
-        self._specs = specs
-        # ``opponents[row][j]``, per row: a named policy keeps random state (``random``,
-        # ``search``), and a row must replay the single-agent env's game whatever the others do.
-        self.opponents = [[resolve_policy(spec) for spec in specs] for _ in range(num_envs)]
+    info_keys = (
+        InfoKey("num_auto_actions"),
+        InfoKey("rounds_ended"),
+        InfoKey("round_points", per_seat=True),
+        InfoKey("game_over", flag=True),
+        InfoKey("solver_inexact"),
+    )
+    resolve_opponent = staticmethod(resolve_policy)
+    action_name = staticmethod(action_name)
 
-        self.num_envs = num_envs
-        self.num_players = n
-        self.metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}
-        self.render_mode = None
-        self._layout = self.venv.observation_layout
-        self.single_observation_space = spaces.Box(0.0, upper_bounds(self.venv.k), dtype=np.float32)
-        self.single_action_space = spaces.Discrete(self.venv.num_actions)
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.action_space = batch_space(self.single_action_space, num_envs)
+    def _make_vector_env(self, num_envs: int, config: dict[str, object]) -> CarouselVectorEnv:
+        return CarouselVectorEnv(num_envs, autoreset=False, **config)
 
-        self._rngs: list[np.random.Generator | None] = [None] * num_envs
-        self._rng_seeds: list[int | None] = [None] * num_envs
-        self._seat = np.zeros(num_envs, np.int64)
-        self._obs = np.zeros((num_envs, self._layout.size), np.float32)
-        self._mask = np.zeros((num_envs, self.venv.num_actions), np.int8)
-        self._autoreset = np.zeros(num_envs, np.bool_)  # the row's episode ended in the last step
-        self._started = False
-        # Since each row's learner last acted (or its episode was dealt): its reward, the
-        # AEC infos summed, whether the episode ended, and the ended game.
-        self._reward = np.zeros(num_envs)
-        self._info = self._blank_info()
-        self._ended = np.zeros(num_envs, np.bool_)
-        self._finished: dict[int, FinishedGame] = {}
-        self._snap: VectorStep | None = None
+    def _single_observation_space(self) -> spaces.Box:
+        return spaces.Box(0.0, upper_bounds(self.venv.k), dtype=np.float32)
 
-    # ------------------------------------------------------------ Gymnasium API
 
-    def reset(self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None):
-        """Deal a new episode in every row (or in the rows of ``options["reset_mask"]``);
-        ``seed``: an int (row ``i`` gets ``seed + i``), one int or None per row, or None."""
-        n = self.num_envs
-        if seed is None:
-            seeds: list[int | None] = [None] * n
-        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            seeds = [int(seed) + i for i in range(n)]
-        elif isinstance(seed, (list, tuple, np.ndarray)) and len(seed) == n:
-            seeds = [None if s is None else int(s) for s in seed]
-        else:
-            raise ValueError(f"reset: seed must be an int, {n} ints or Nones, or None; got {seed!r}")
-        rows = np.ones(n, np.bool_)
-        if options and "reset_mask" in options:
-            rows = np.asarray(options["reset_mask"])
-            if rows.shape != (n,) or rows.dtype != np.bool_ or not rows.any():
-                raise ValueError(f"reset: options['reset_mask'] must be {n} bools, some True; got {rows!r}")
-            if not self._started:
-                raise ValueError("reset: the first reset deals every row (no reset_mask)")
-        which = np.flatnonzero(rows)
-        for r in which.tolist():
-            s = seeds[r]
-            if s is not None:
-                self._rngs[r], self._rng_seeds[r] = seeding.np_random(s)
-                # Opponents with randomness follow the episode seed, as in the single-agent env.
-                self.opponents[r] = [resolve_policy(spec, seed=s + j + 1) for j, spec in enumerate(self._specs)]
-            elif self._rngs[r] is None:
-                self._rngs[r], self._rng_seeds[r] = seeding.np_random()
-        self._begin(rows)
-        for r in which.tolist():
-            self._draw_seat(r)
-        self._deal(which, first=not self._started or rows.all())
-        self._started = True
-        self._play_opponents(rows)
-        self._redeal(which)
-        self._autoreset[rows] = False
-        self._publish(rows, np.zeros(n, np.bool_))
-        return self._obs.copy(), self._infos(rows, np.zeros(n, np.bool_), None)
-
-    def step(self, actions):
-        """The learner's action in every row (ignored in a row whose episode ended in the last
-        step: that row starts its next episode)."""
-        if not self._started:
-            raise IllegalAction("call reset() before step()")
-        n, num_actions = self.num_envs, self.venv.num_actions
-        acts = np.asarray(actions)
-        if acts.shape != (n,) or not np.issubdtype(acts.dtype, np.integer):
-            raise IllegalAction(f"actions must be {n} ints (one per row), got {np.shape(actions)} {acts.dtype}")
-        acts = acts.astype(np.int64)
-        live = ~self._autoreset
-        in_range = (acts >= 0) & (acts < num_actions)
-        illegal = live & ~(in_range & (self._mask[np.arange(n), np.where(in_range, acts, 0)] != 0))
-        if illegal.any() and self.illegal_reward is None:
-            r = int(np.flatnonzero(illegal)[0])
-            raise IllegalAction(self._illegal_message(r, int(acts[r])))
-        acting = live & ~illegal
-        redeal = self._autoreset.copy()
-        self._begin(acting | redeal | illegal)
-        for r in np.flatnonzero(redeal).tolist():
-            self._draw_seat(r)
-        if redeal.any():
-            self._deal(np.flatnonzero(redeal), first=False)
-        if acting.any():
-            self._venv_call(self.venv.step, np.where(acting, acts, WAIT))
-        self._play_opponents(acting | redeal)
-        self._redeal(np.flatnonzero(redeal))
-        # A new episode's first step pays nothing (NEXT_STEP); the single-agent env's reset
-        # drops the rewards before the learner's first decision too.
-        self._reward[redeal] = 0.0
-        if illegal.any():  # (only with an illegal_reward: without one, illegal actions raised above)
-            self._reward[illegal] = self.illegal_reward
-        ended = (acting & self._ended) | illegal
-        self._publish(acting | redeal, ended)
-        for r in np.flatnonzero(acting & self._ended).tolist():
-            self._obs[r] = self._final_observation(r)
-        self._mask[ended] = 0
-        self._autoreset = ended
-        infos = self._infos(np.ones(n, np.bool_), illegal, acts)
-        return self._obs.copy(), self._reward.copy(), ended.copy(), np.zeros(n, np.bool_), infos
-
-    def action_masks(self) -> np.ndarray:
-        """The learners' legal actions, (N, 3 + K) booleans (empty in rows whose episode
-        just ended)."""
-        return self._mask.astype(bool)
-
-    @property
-    def np_random(self) -> tuple[np.random.Generator | None, ...]:  # type: ignore[override]
-        """Each row's generator (its learner seats and game seeds), as ``SyncVectorEnv``
-        gives its envs' generators."""
-        return tuple(self._rngs)
-
-    @property
-    def np_random_seed(self) -> tuple[int | None, ...]:  # type: ignore[override]
-        return tuple(self._rng_seeds)
-
-    def close_extras(self, **kwargs: Any) -> None:
-        # Gymnasium closes in ``__del__``, also after ``__init__`` failed before the vector env.
-        if hasattr(self, "venv"):
-            self.venv.close()
-
-    # ------------------------------------------------------------ internals
-
-    def _blank_info(self) -> dict[str, np.ndarray]:
-        n = self.num_envs
-        return {
-            "num_auto_actions": np.zeros(n, np.int64),
-            "rounds_ended": np.zeros(n, np.int64),
-            "round_points": np.zeros((n, self.num_players), np.int64),
-            "game_over": np.zeros(n, np.bool_),
-            "solver_inexact": np.zeros(n, np.int64),
-        }
-
-    def _begin(self, rows: np.ndarray) -> None:
-        """The learner of ``rows`` acts (or their episodes are dealt): start collecting anew."""
-        self._reward[rows] = 0.0
-        for value in self._info.values():
-            value[rows] = 0
-        self._ended[rows] = False
-
-    def _draw_seat(self, r: int) -> None:
-        seat = self.learner_seat
-        self._seat[r] = int(self._rngs[r].integers(self.num_players)) if seat == "random" else seat
-
-    def _deal(self, rows: np.ndarray, first: bool) -> None:
-        """Deal ``rows`` a game each, seeded from the row's generator (after its seat)."""
-        seeds = [int(self._rngs[r].integers(2**62)) for r in rows.tolist()]
-        if first:  # the vector env deals every row in its reset, and needs one before reset_rows
-            self._venv_call(self.venv.reset, seeds)
-        else:
-            self._venv_call(self.venv.reset_rows, rows, seeds)
-
-    def _redeal(self, rows: np.ndarray) -> None:
-        """Rows among ``rows`` whose new episode ended before the learner decided get another
-        game (the single-agent env's reset loop: a new seed, the same seat), until none."""
-        pending = rows[self._ended[rows]]
-        while len(pending):
-            mask = np.zeros(self.num_envs, np.bool_)
-            mask[pending] = True
-            self._begin(mask)
-            self._deal(pending, first=False)
-            self._play_opponents(mask)
-            pending = pending[self._ended[pending]]
-
-    def _venv_call(self, method, *args) -> None:
-        """Call the vector env; collect every row's learner reward, infos and ended games.
-        Rows that did not move report zeros, so collecting from every row is exact."""
-        snap = method(*args)
-        rows = np.arange(self.num_envs)
-        self._reward += snap.rewards[rows, self._seat]
-        info = snap.info
-        self._info["num_auto_actions"] += info.num_auto_actions
-        self._info["rounds_ended"] += info.rounds_ended
-        self._info["round_points"] += info.round_points
-        self._info["game_over"] |= info.game_over
-        self._info["solver_inexact"] += info.solver_inexact
-        self._ended |= snap.terminated
-        for finished in info.finished:
-            self._finished[finished.env] = finished
-        self._snap = snap
-
-    def _opponent(self, r: int, seat: int) -> Policy:
-        """Row ``r``'s policy at ``seat`` (its opponents are listed in seat order after the learner)."""
-        return self.opponents[r][(seat - int(self._seat[r]) - 1) % self.num_players]
-
-    def _play_opponents(self, rows: np.ndarray) -> None:
-        """Step the opponents of ``rows`` (all rows that must move together, one vector step
-        per round of decisions) until each waits for its learner or has ended."""
-        while True:
-            snap = self._snap
-            turn = rows & ~self._ended & (snap.to_play != self._seat)
-            if not turn.any():
-                return
-            actions = self.venv.policy_moves(snap, np.flatnonzero(turn).tolist(), self._opponent)
-            self._venv_call(self.venv.step, actions)
-
-    def _publish(self, rows: np.ndarray, ended: np.ndarray) -> None:
-        """The observations and masks of ``rows`` after a step (the learner's to decide)."""
-        snap = self._snap
-        take = rows & ~ended
-        self._obs[take] = snap.observation[take]
-        self._mask[take] = snap.action_mask[take]
-
-    def _final_observation(self, r: int) -> np.ndarray:
-        """The learner's observation of row ``r``'s finished game, as the AEC env shows it."""
-        return self._finished[r].observations[int(self._seat[r])]
-
-    def _infos(self, rows: np.ndarray, illegal: np.ndarray, actions: np.ndarray | None) -> dict[str, np.ndarray]:
-        """Gymnasium's vector infos: each key's array and ``_key``, the rows that have it."""
-        infos: dict[str, np.ndarray] = {}
-
-        def add(key: str, value: np.ndarray, present: np.ndarray) -> None:
-            infos[key] = np.where(present.reshape(-1, *[1] * (value.ndim - 1)), value, 0).astype(value.dtype)
-            infos[f"_{key}"] = present.copy()
-
-        for key in INFO_KEYS:
-            add(key, self._info[key], rows)
-        add("action_mask", self._mask, rows)
-        add("learner_seat", self._seat, rows)
-        if illegal.any():
-            add("illegal_action", actions, illegal)
-        return infos
-
-    def _illegal_message(self, r: int, a: int) -> str:
-        legal = ", ".join(action_name(i) for i in np.flatnonzero(self._mask[r]))
-        if not 0 <= a < self.venv.num_actions:
-            return f"row {r}: action must be an int in 0..{self.venv.num_actions - 1}, got {a}"
-        return f"row {r}: action {a} ({action_name(a)}) is not legal now; legal: {legal}"
+assert tuple(key.name for key in CarouselGymVectorEnv.info_keys) == INFO_KEYS  # the AEC env's, in its order

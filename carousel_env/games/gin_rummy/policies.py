@@ -1,0 +1,93 @@
+"""Gin Rummy's policies at the env's decisions: what the Gymnasium forms (and any driver of
+scripted seats) play at an opponent's seat.
+
+A policy is given as
+
+* a scripted player's name (:mod:`carousel_env.games.gin_rummy.players`: ``random``,
+  ``greedy``), resolved to a :class:`ScriptedPolicy`: the engine player, handed the game at
+  the decision (it reads only what its seat may know), its move made the env's action;
+* or a callable ``(observation, action_mask) -> action``, handed its seat's observation
+  vector and mask (the AEC env's).
+
+The env offers the knocks as ``K`` slots (:func:`carousel_env.games.gin_rummy.env.ordered_knocks`):
+a scripted knock is played as the slot holding its arrangement or, when the arrangement is
+not offered (the random player draws from every arrangement), as the first slot, the offer
+of least deadwood.
+
+.. code-block:: python
+
+    from carousel_env.games.gin_rummy.policies import GinDecision, policy_action, resolve_policy
+
+    greedy = resolve_policy("greedy", seed=0)
+    obs = raw.observe(raw.agent_selection)  # raw: the bare AEC env, at greedy's decision
+    decision = lambda: GinDecision(raw.game_state, raw.knocks)
+    action = policy_action(greedy, decision, obs["observation"], obs["action_mask"])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from carousel_env.games.gin_rummy.engine import GinState, Move, MoveKind
+from carousel_env.games.gin_rummy.env import GinAction
+from carousel_env.games.gin_rummy.players import GinPlayer, get_player
+
+
+class GinDecision(NamedTuple):
+    """A decision as a scripted player needs it: the engine state and the env's knock offers."""
+
+    state: GinState
+    knocks: tuple  # (arrangement, lay-off spots) per slot, as the AEC env's ``knocks``
+
+
+@dataclass(frozen=True)
+class ScriptedPolicy:
+    """A scripted engine player at the env's decisions (its ``name`` for messages)."""
+
+    name: str
+    player: GinPlayer
+
+    def action(self, decision: GinDecision) -> int:
+        return move_action(self.player(decision.state), decision.knocks)
+
+
+ObservationPolicy = Callable[[np.ndarray, np.ndarray], int]
+GinPolicy = ScriptedPolicy | ObservationPolicy
+
+
+def resolve_policy(spec: str | GinPolicy, seed: int | None = None) -> GinPolicy:
+    """A policy from a scripted player's name (built with ``seed``), or a policy as it is."""
+    if isinstance(spec, str):
+        return ScriptedPolicy(spec, get_player(spec, seed))
+    if isinstance(spec, ScriptedPolicy) or callable(spec):
+        return spec
+    raise TypeError(
+        "a Gin Rummy policy is a scripted player's name or a callable (observation, action_mask) -> action, "
+        f"got {spec!r}"
+    )
+
+
+def move_action(move: Move, knocks: tuple) -> int:
+    """The env's action for the engine's ``move``, given the decision's knock offers."""
+    if move.kind is MoveKind.KNOCK:
+        offered = [arrangement for arrangement, _ in knocks]
+        slot = offered.index(move.arrangement) if move.arrangement in offered else 0
+        return GinAction.FIRST_KNOCK + slot
+    if move.kind is MoveKind.DISCARD:
+        return GinAction.FIRST_DISCARD + move.card
+    return int(GinAction[move.kind.name])
+
+
+def policy_action(policy: GinPolicy, decision: Callable[[], GinDecision], observation: np.ndarray, mask) -> int:
+    """What ``policy`` plays at a decision: a scripted policy from ``decision()`` (asked only
+    for it: a vector env builds the state from its arrays), a callable from the observation."""
+    if isinstance(policy, ScriptedPolicy):
+        return policy.action(decision())
+    return int(policy(observation, mask))
+
+
+__all__ = ["GinDecision", "GinPolicy", "ScriptedPolicy", "move_action", "policy_action", "resolve_policy"]
