@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,9 @@ from carousel_cli.main import main  # noqa: E402
 from training import checkpoint  # noqa: E402
 
 SMOKE = str(Path(__file__).resolve().parent.parent / "configs" / "rllib_smoke.yaml")
+# A warning- or error-level line of Python's logging (Ray's format: "... WARNING file.py:N --"),
+# of Ray's C++ core ("[date time E pid tid] file.cc:N: ..."), or of PettingZoo ("[WARNING]: ...").
+ALARM = re.compile(r"\b(WARNING|ERROR|CRITICAL)\b|DeprecationWarning|^\[[^]]* [EWF] \d+ \d+\]", re.MULTILINE)
 
 
 def _rows(run: Path) -> list[dict[str, str]]:
@@ -23,11 +27,13 @@ def _rows(run: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(f))
 
 
-def test_rllib_backend_trains_checkpoints_resumes_and_its_agent_plays(tmp_path, capsys):
+def test_rllib_backend_trains_checkpoints_resumes_and_its_agent_plays(tmp_path, capfd):
+    capsys = capfd  # the terminal's file descriptors: Ray's C++ core writes there too
     run = tmp_path / "run"
     assert main(["train", "--backend", "rllib", "--config", SMOKE, "--out", str(run), "--max-updates", "1"]) == 0
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
     assert "starting a local Ray instance" in out and "iter 1/2:" in out and "eval vs greedy: 2 games" in out
+    assert ALARM.search(out + err) is None, out + err  # nothing from Ray, RLlib or PettingZoo
     assert not ray.is_initialized()
     for name in ("config.yaml", "progress.csv", "latest.pt", "rllib/rllib_checkpoint.json"):
         assert (run / name).exists(), name
@@ -36,8 +42,9 @@ def test_rllib_backend_trains_checkpoints_resumes_and_its_agent_plays(tmp_path, 
 
     # (What --resume restores is checked in test_integration_rllib.py.)
     assert main(["train", "--backend", "rllib", "--out", str(run), "--resume"]) == 0
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
     assert "at iteration 1" in out and "iter 2/2:" in out and "iter 1/2" not in out
+    assert ALARM.search(out + err) is None, out + err
     first, second = _rows(run)
     assert (first["iteration"], second["iteration"]) == ("1", "2")
     assert int(second["env_steps"]) >= 2 * int(first["env_steps"])  # counters carry on

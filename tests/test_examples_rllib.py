@@ -1,7 +1,9 @@
-"""examples/rllib_selfplay.py runs (at its tiny budget) and its agent loads for eval."""
+"""examples/rllib_selfplay.py runs (at its tiny budget) without an alarm from Ray, RLlib or
+PettingZoo in its output, and its agent loads for eval."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +16,10 @@ from training.policies import load_network_policy
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# A warning- or error-level line of Python's logging (Ray's format: "... WARNING file.py:N --"),
+# of Ray's C++ core ("[date time E pid tid] file.cc:N: ..."), or of PettingZoo ("[WARNING]: ...").
+ALARM = re.compile(r"\b(WARNING|ERROR|CRITICAL)\b|DeprecationWarning|^\[[^]]* [EWF] \d+ \d+\]", re.MULTILINE)
+
 
 def test_rllib_selfplay_example(tmp_path):
     out = tmp_path / "agent.pt"
@@ -21,4 +27,7 @@ def test_rllib_selfplay_example(tmp_path):
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "iteration 2:" in done.stdout and f"wrote {out}" in done.stdout
+    output = done.stdout + done.stderr
+    assert "Illegal move" not in output and "max_restarts" not in output, output
+    assert ALARM.search(output) is None, output
     assert load_network_policy(str(out)).agent.hidden_size == 16

@@ -7,6 +7,7 @@ train and resume in ``test_cli_rllib.py``.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import ClassVar
 
@@ -28,11 +29,14 @@ from training.network import Agent  # noqa: E402
 from training.policies import load_network_policy, load_policy  # noqa: E402
 from training.rllib.config import from_dict, load_config  # noqa: E402
 from training.rllib.module import agent_from_state, export_checkpoint, module_spec, module_state  # noqa: E402
-from training.rllib.train import algorithm_config, load_run_config, restore_run, train  # noqa: E402
+from training.rllib.train import RESTARTS_NOTE, algorithm_config, load_run_config, restore_run, train  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ROOT / "checkpoints" / "ppo_2p"
 TINY = {"hidden_size": 16, "slot_hidden_size": 8, "pool_size": 2, "eval_games": 0, "num_envs_per_env_runner": 1}
+# A warning- or error-level line of Python's logging (Ray's format: "... WARNING file.py:N --"),
+# of Ray's C++ core ("[date time E pid tid] file.cc:N: ..."), or of PettingZoo ("[WARNING]: ...").
+ALARM = re.compile(r"\b(WARNING|ERROR|CRITICAL)\b|DeprecationWarning|^\[[^]]* [EWF] \d+ \d+\]", re.MULTILINE)
 
 
 def true_returns(env: CarouselMultiAgentEnv) -> list[float]:
@@ -179,7 +183,7 @@ def test_config_is_strict_and_documented(tmp_path):
             from_dict(bad)
 
 
-def test_one_iteration_on_local_ray_then_export_and_play(tmp_path):
+def test_one_iteration_on_local_ray_then_export_and_play(tmp_path, capfd):
     # One env runner: a Ray actor on the local instance train() starts (and shuts down).
     config = from_dict(
         {
@@ -195,6 +199,14 @@ def test_one_iteration_on_local_ray_then_export_and_play(tmp_path):
     lines: list[str] = []
     summary = train(config, tmp_path / "run", log=lines.append)
     assert not ray.is_initialized()
+    # Nothing from Ray, RLlib or PettingZoo on the terminal: no env checker's "Illegal move",
+    # no notices, and (no restarts on one machine) not Ray core's error line about an actor
+    # with "max_restarts > 0" (logged once per process; no earlier test in it makes actors).
+    captured = capfd.readouterr()
+    output = captured.out + captured.err
+    assert "max_restarts" not in output and "Illegal move" not in output, output
+    assert ALARM.search(output) is None, output
+    assert not any(RESTARTS_NOTE in line for line in lines)  # the note is for clusters
     assert summary.iteration == 1 and summary.env_steps >= 256 and len(summary.runner_nodes) == 1
     assert any(line.startswith("iter 1/1:") and "snapshot into pool_0" in line for line in lines), lines
     exported = tmp_path / "run" / "latest.pt"

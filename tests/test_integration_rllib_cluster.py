@@ -17,9 +17,13 @@ pytest.importorskip("ray")
 
 from tests.support.ray_cluster import TwoNodeCluster
 from training import checkpoint
+from training.rllib.train import RESTARTS_NOTE
 
 ROOT = Path(__file__).resolve().parent.parent
 CAROUSEL = Path(sys.executable).with_name("carousel")
+# A warning- or error-level line of Python's logging (Ray's format: "... WARNING file.py:N --"),
+# of Ray's C++ core ("[date time E pid tid] file.cc:N: ..."), or of PettingZoo ("[WARNING]: ...").
+ALARM = re.compile(r"\b(WARNING|ERROR|CRITICAL)\b|DeprecationWarning|^\[[^]]* [EWF] \d+ \d+\]")
 
 
 @pytest.fixture
@@ -46,3 +50,8 @@ def test_self_play_samples_on_both_nodes_of_a_two_node_cluster(cluster, tmp_path
     assert "iter 1/1:" in done.stdout and "eval vs greedy" in done.stdout
     assert checkpoint.load(run / "latest.pt")["counters"]["update"] == 1
     assert (run / "rllib" / "rllib_checkpoint.json").exists()
+    # On a cluster env runners are restartable, and Ray's error line about that is explained
+    # (before it); no other alarm reaches the terminal.
+    assert RESTARTS_NOTE in done.stdout
+    alarms = [line for line in (done.stdout + done.stderr).splitlines() if ALARM.search(line)]
+    assert all("max_restarts > 0" in line for line in alarms), alarms

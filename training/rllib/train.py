@@ -17,6 +17,19 @@ per iteration, and every ``checkpoint_interval`` iterations writes into the run 
 
 then plays ``eval_games`` against ``eval_opponent``. ``config.yaml`` holds the resolved
 config and ``progress.csv`` one row per iteration.
+
+What Ray and RLlib (2.60) would print besides our lines, and what becomes of it:
+
+* PettingZoo's ``[WARNING]: Illegal move made``: from RLlib's env checker, which steps
+  random actions blind to the action mask; the checker is off (``disable_env_checking``).
+* Ray's and RLlib's notices at WARNING level (token authentication on by default, "You are
+  running PPO on the new API stack!", RLlib's own deprecated ``RLModuleConfig``, "Install
+  gputil"): about Ray itself, hidden (``logging_level=ERROR`` on the ``ray`` logger; the
+  env runners' output is not forwarded, ``log_to_driver=False``). Errors still show.
+* Ray's error-level line "... has constructor arguments in the object store and
+  max_restarts > 0": only on a cluster (``address``), where env runners are restartable,
+  and harmless there (:data:`RESTARTS_NOTE`, printed before it); a local run does not
+  restart env runners, so Ray has nothing to say.
 """
 
 from __future__ import annotations
@@ -38,11 +51,13 @@ import torch
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 
+from carousel_env.core.text import plural
 from carousel_env.games.carousel.envs.aec import observation_layout
 from carousel_env.integrations.rllib import CarouselMultiAgentEnv
 from training import checkpoint
+from training.checkpoint_names import checkpoint_file
 from training.config import save_config
-from training.policies import checkpoint_file, load_start_network
+from training.policies import load_start_network
 from training.rllib.config import RllibConfig, from_dict
 from training.rllib.module import export_module, module_spec, module_state
 from training.rllib.selfplay import MAIN, SeatMapping, SelfPlayCallback, copy_main_into, module_ids
@@ -50,13 +65,28 @@ from training.rllib.selfplay import MAIN, SeatMapping, SelfPlayCallback, copy_ma
 RLLIB_DIR = "rllib"  # RLlib's checkpoint, inside the run directory
 EXPORTED = "latest.pt"  # ours
 
+# What train() prints on a cluster, where env runners are restartable actors: Ray (2.60,
+# src/ray/core_worker/core_worker.cc, CoreWorker::CreateActor) then logs an error-level
+# line for any actor with max_restarts > 0 and a constructor argument in the object store.
+# RLlib passes every env runner its config so (ray.put); the driver owns that object and
+# holds it for the whole run, so restarts do work (ray-project/ray#53727 is about arguments
+# that go out of scope or are lost with their node).
+RESTARTS_NOTE = (
+    "note: Ray's error line below about 'constructor arguments in the object store and max_restarts > 0' "
+    "is harmless here: the env runners' argument (RLlib's config) lives as long as this driver"
+)
 
-def algorithm_config(config: RllibConfig) -> PPOConfig:
-    """RLlib's PPO config for ``config`` (see the module docstring)."""
+
+def algorithm_config(config: RllibConfig, *, restart_env_runners: bool = False) -> PPOConfig:
+    """RLlib's PPO config for ``config`` (see the module docstring). ``restart_env_runners``:
+    Ray restarts an env runner that dies (see :data:`RESTARTS_NOTE`), which :func:`train` asks
+    for on a cluster, where a node can leave; on one machine a runner that dies has hit a bug
+    or run out of memory, which a restart would repeat, so the run fails at once instead."""
     ids = module_ids(config.pool_size)
     spec = module_spec(config.hidden_size, config.slot_hidden_size)
     return (
         PPOConfig()
+        # RLlib's env checker steps random actions, blind to the action mask: "Illegal move made".
         .environment(CarouselMultiAgentEnv, env_config=config.env_config(), disable_env_checking=True)
         .env_runners(
             num_env_runners=config.num_env_runners,
@@ -67,6 +97,7 @@ def algorithm_config(config: RllibConfig) -> PPOConfig:
             # timeout (60 s) drops a late runner's whole batch and can leave iterations empty.
             sample_timeout_s=None,
         )
+        .fault_tolerance(restart_failed_env_runners=restart_env_runners)
         .learners(num_learners=0)
         .multi_agent(
             policies=set(ids),
@@ -193,7 +224,7 @@ def _evaluate(config: RllibConfig, run_dir: Path, log: Callable[[str], None]) ->
     )
     lo, hi = res.win_rate_ci
     log(
-        f"  eval vs {config.eval_opponent}: {res.games} games, win rate {res.win_rate:.3f} "
+        f"  eval vs {config.eval_opponent}: {plural(res.games, 'game')}, win rate {res.win_rate:.3f} "
         f"(95% CI {lo:.3f}-{hi:.3f}), mean round-score difference {res.mean_round_score_diff:+.2f}"
     )
     return {"win_rate": res.win_rate, "win_rate_ci_low": lo, "win_rate_ci_high": hi}
@@ -262,7 +293,10 @@ def train(
             f"building RLlib PPO: {config.num_env_runners} env runner(s) x {config.num_envs_per_env_runner} "
             f"game(s), learner in this process, pool of {config.pool_size} snapshots"
         )
-        algorithm = algorithm_config(config).build_algo()
+        restart_env_runners = bool(address)
+        if restart_env_runners and config.num_env_runners:
+            log(RESTARTS_NOTE)
+        algorithm = algorithm_config(config, restart_env_runners=restart_env_runners).build_algo()
         if resume:
             restore_run(algorithm, run_dir)
             _drop_rows_after(run_dir / "progress.csv", algorithm.iteration)
