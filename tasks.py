@@ -4,7 +4,7 @@
     python3 tasks.py train    # the main job: a short self-play training run (default config)
     python3 tasks.py test     # lint, format check, the layer contract and the test suite
     python3 tasks.py format   # ruff's fixes and formatting, applied
-    python3 tasks.py bench [env|vector|solver|memory|train|soak|gin|gin-soak ...]   # benchmarks, printing figures
+    python3 tasks.py bench [env|vector|solver|memory|device|train|soak|gin|gin-soak ...]  # benchmarks' figures
     python3 tasks.py demo     # one game between baseline players, printed
     python3 tasks.py setup    # only create/refresh the virtual environment
     python3 tasks.py          # this list
@@ -100,6 +100,7 @@ BENCHMARKS = {
     "vector": ["benchmarks.bench_vector_env"],
     "solver": ["benchmarks.bench_solver"],
     "memory": ["benchmarks.bench_solver_memory"],
+    "device": ["benchmarks.bench_device", "--check"],
     "train": ["benchmarks.bench_train"],
     "soak": ["benchmarks.soak", "--games", "10000"],
     "gin": ["benchmarks.bench_gin"],

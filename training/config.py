@@ -27,6 +27,7 @@ from carousel_env.games.carousel.agents.registry import is_policy_name, policy_n
 from carousel_env.games.carousel.envs.config import EnvConfig, EnvConfigError
 from carousel_env.games.carousel.solver import TIME_BUDGET_S
 from training.checkpoint_names import CHECKPOINT_FORMS, checkpoint_exists, is_checkpoint_name, missing_checkpoint
+from training.device import DEVICE_DEFAULT, DEVICE_DOC, check_device_name
 from training.envs import DEFAULT_ENV_FACTORY, EnvSpec
 
 C = TypeVar("C")  # a config dataclass
@@ -112,6 +113,7 @@ class TrainConfig(EnvKeys):
     seed: int = _documented(1, "seed of every random generator (python, numpy, torch, deals)")
     torch_deterministic: bool = _documented(True, "use deterministic torch kernels so CPU runs repeat exactly")
     torch_threads: int = _documented(1, "torch intra-op threads in the learner (tiny networks run fastest on one)")
+    device: str = _documented(DEVICE_DEFAULT, DEVICE_DOC)
 
     # ---- environment: the keys of EnvKeys (above), then how training builds it
     env_factory: str = _documented(
@@ -249,6 +251,7 @@ def _coerce(key: str, value: Any, annotation: Any) -> Any:
 
 def _validate(config: TrainConfig) -> None:
     check_env_keys(config)
+    check_device_name(config.device)
     for key in _POSITIVE:
         if getattr(config, key) < 1:
             raise ConfigError(f"config key {key!r}: must be at least 1, got {getattr(config, key)}")

@@ -11,6 +11,7 @@ unit test of its own.
 
 from __future__ import annotations
 
+import copy
 import random
 import time
 from dataclasses import asdict, dataclass
@@ -22,6 +23,7 @@ from torch import nn
 
 from training import checkpoint
 from training.config import TrainConfig, from_dict, save_config, to_dict
+from training.device import describe, resolve_device
 from training.envs import EnvSpec, layout_for
 from training.logger import MetricLogger, plot_learning_curves
 from training.network import Agent
@@ -111,6 +113,12 @@ class Batch:
     def __len__(self) -> int:
         return len(self.actions)
 
+    def to(self, device: torch.device) -> Batch:
+        """The batch on ``device`` (itself where it already is: the CPU learner copies nothing)."""
+        if device.type == "cpu":
+            return self
+        return Batch(**{name: getattr(self, name).to(device) for name in self.__dataclass_fields__})
+
 
 def make_batch(trajectories, gamma: float, lam: float) -> Batch:
     advs, rets = [], []
@@ -138,25 +146,27 @@ def make_batch(trajectories, gamma: float, lam: float) -> Batch:
 def update_policy(
     agent: Agent, optimizer: torch.optim.Optimizer, batch: Batch, config: TrainConfig, rng: np.random.Generator
 ) -> dict[str, float]:
-    """Epochs of minibatch PPO; the rollout's masks are reapplied so the new log-probs and
-    entropy are over the same legal actions the behaviour policy sampled from."""
+    """Epochs of minibatch PPO on ``agent``'s device; the rollout's masks are reapplied so the
+    new log-probs and entropy are over the same legal actions the behaviour policy sampled from."""
     n = len(batch)
+    device = next(agent.parameters()).device
+    on_device = batch.to(device)
     mb_size = max(1, -(-n // config.num_minibatches))
     stats: dict[str, list[float]] = {}
     for _epoch in range(config.update_epochs):
         order = rng.permutation(n)
         for start in range(0, n, mb_size):
-            mb = torch.as_tensor(order[start : start + mb_size])
+            mb = torch.as_tensor(order[start : start + mb_size], device=device)
             _, new_logprob, entropy, new_value = agent.get_action_and_value(
-                batch.obs[mb], batch.masks[mb], batch.actions[mb]
+                on_device.obs[mb], on_device.masks[mb], on_device.actions[mb]
             )
             out = ppo_losses(
                 new_logprob,
-                batch.logprobs[mb],
-                batch.advantages[mb],
+                on_device.logprobs[mb],
+                on_device.advantages[mb],
                 new_value,
-                batch.values[mb],
-                batch.returns[mb],
+                on_device.values[mb],
+                on_device.returns[mb],
                 entropy,
                 config.clip_coef,
                 config.clip_vloss,
@@ -233,16 +243,20 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
     from training.evaluate import evaluate
 
     run_dir = Path(run_dir)
+    device = resolve_device(config.device, config.torch_deterministic)  # a GPU that is not there: before any work
     np_rng = seed_everything(config)
     env_spec = env_spec_of(config)
     layout = layout_for(env_spec)
+    # ``agent`` acts in the rollouts and evaluations, on the CPU; ``learner`` trains on ``device``
+    # (the same network on the CPU) and is copied into ``agent`` after each update.
     agent = Agent(layout, config.hidden_size, config.slot_hidden_size)
     if not resume and config.init_checkpoint is not None:
         # Before anything is written: a bad source leaves no run. Optimiser and pool start fresh.
         source = load_start_network(config.init_checkpoint, layout, config.hidden_size, config.slot_hidden_size)
         agent.load_state_dict(source.state_dict())
+    learner = agent if device.type == "cpu" else copy.deepcopy(agent).to(device)
     run_dir.mkdir(parents=True, exist_ok=True)
-    optimizer = torch.optim.Adam(agent.parameters(), lr=config.learning_rate, eps=1e-5)
+    optimizer = torch.optim.Adam(learner.parameters(), lr=config.learning_rate, eps=1e-5)
     pool = OpponentPool(run_dir, config.pool_size)
     progress = Progress()
 
@@ -253,6 +267,8 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
             raise checkpoint.CheckpointError(f"checkpoint {run_dir / 'latest.pt'} has a different network size")
         checkpoint.build_agent(data, run_dir / "latest.pt", expect_layout=layout)  # layout check
         checkpoint.load_model_state(agent, data, run_dir / "latest.pt")
+        if learner is not agent:
+            learner.load_state_dict(agent.state_dict())
         try:
             optimizer.load_state_dict(data["optimizer"])
             progress = Progress(**data["counters"])
@@ -270,6 +286,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
     num_updates = config.num_updates
     last_update = num_updates if max_updates is None else min(num_updates, progress.update + max_updates)
     driver = Driver(env_spec, config.num_envs, config.num_workers)
+    print(f"carousel train: learner on {describe(device)}, game copies and rollouts on the CPU", flush=True)
     bar = None
     if config.progress_bar:
         from tqdm import tqdm
@@ -302,7 +319,9 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
                 pool.record_episode(result)
             t_rollout = time.perf_counter() - t0
             batch = make_batch(rollout.trajectories, config.gamma, config.gae_lambda)
-            metrics = update_policy(agent, optimizer, batch, config, np_rng)
+            metrics = update_policy(learner, optimizer, batch, config, np_rng)
+            if learner is not agent:
+                agent.load_state_dict(learner.state_dict())  # the next rollout acts with the new weights
             elapsed = time.perf_counter() - t0
 
             progress.update += 1

@@ -22,6 +22,7 @@ from training.config import (  # the same strict loading as TrainConfig's (savin
     parse_overrides,
     read_config_file,
 )
+from training.device import DEVICE_DEFAULT, DEVICE_DOC, check_device_name
 
 
 @dataclass
@@ -30,6 +31,7 @@ class RllibConfig(EnvKeys):
     exp_name: str = _documented("rllib_ppo", "name of the run; the run directory defaults to runs/<exp_name>")
     seed: int = _documented(1, "seed of RLlib (modules, env runners) and of the deals")
     torch_threads: int = _documented(1, "torch threads of the learner, which runs in the driver process")
+    device: str = _documented(DEVICE_DEFAULT, DEVICE_DOC + " (RLlib's learner: num_gpus_per_learner 1 on a GPU)")
 
     # ---- environment: the keys of training.config.EnvKeys
 
@@ -102,6 +104,7 @@ _POSITIVE = (
 
 def _validate(config: RllibConfig) -> None:
     check_env_keys(config)
+    check_device_name(config.device)
     for key in _POSITIVE:
         if getattr(config, key) < 1:
             raise ConfigError(f"config key {key!r}: must be at least 1, got {getattr(config, key)}")

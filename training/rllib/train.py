@@ -57,6 +57,7 @@ from carousel_env.integrations.rllib import CarouselMultiAgentEnv
 from training import checkpoint
 from training.checkpoint_names import checkpoint_file
 from training.config import save_config
+from training.device import describe, resolve_device
 from training.policies import load_start_network
 from training.rllib.config import RllibConfig, from_dict
 from training.rllib.module import export_module, module_spec, module_state
@@ -77,11 +78,12 @@ RESTARTS_NOTE = (
 )
 
 
-def algorithm_config(config: RllibConfig, *, restart_env_runners: bool = False) -> PPOConfig:
+def algorithm_config(config: RllibConfig, *, restart_env_runners: bool = False, gpu: bool = False) -> PPOConfig:
     """RLlib's PPO config for ``config`` (see the module docstring). ``restart_env_runners``:
     Ray restarts an env runner that dies (see :data:`RESTARTS_NOTE`), which :func:`train` asks
     for on a cluster, where a node can leave; on one machine a runner that dies has hit a bug
-    or run out of memory, which a restart would repeat, so the run fails at once instead."""
+    or run out of memory, which a restart would repeat, so the run fails at once instead.
+    ``gpu``: the learner (in the driver) takes one GPU, RLlib's ``num_gpus_per_learner``."""
     ids = module_ids(config.pool_size)
     spec = module_spec(config.hidden_size, config.slot_hidden_size)
     return (
@@ -98,7 +100,7 @@ def algorithm_config(config: RllibConfig, *, restart_env_runners: bool = False) 
             sample_timeout_s=None,
         )
         .fault_tolerance(restart_failed_env_runners=restart_env_runners)
-        .learners(num_learners=0)
+        .learners(num_learners=0, num_gpus_per_learner=1 if gpu else 0)
         .multi_agent(
             policies=set(ids),
             policy_mapping_fn=SeatMapping(config.num_players, config.pool_size),
@@ -286,17 +288,20 @@ def train(
     torch.set_num_threads(config.torch_threads)
     logging.getLogger("ray.rllib").setLevel(logging.ERROR)  # e.g. "You are running PPO on the new API stack!"
     summary = RunSummary(run_dir)
+    device = resolve_device(config.device)  # before Ray starts: a GPU that is not there fails at once
     _start_ray(address, config, log)
     algorithm = None
     try:
         log(
             f"building RLlib PPO: {config.num_env_runners} env runner(s) x {config.num_envs_per_env_runner} "
-            f"game(s), learner in this process, pool of {config.pool_size} snapshots"
+            f"game(s), learner in this process on {describe(device)}, pool of {config.pool_size} snapshots"
         )
         restart_env_runners = bool(address)
         if restart_env_runners and config.num_env_runners:
             log(RESTARTS_NOTE)
-        algorithm = algorithm_config(config, restart_env_runners=restart_env_runners).build_algo()
+        algorithm = algorithm_config(
+            config, restart_env_runners=restart_env_runners, gpu=device.type == "cuda"
+        ).build_algo()
         if resume:
             restore_run(algorithm, run_dir)
             _drop_rows_after(run_dir / "progress.csv", algorithm.iteration)
