@@ -64,8 +64,15 @@ def setup(extras: tuple[str, ...] = ALL_EXTRAS) -> None:
     STAMP.write_text(" ".join(wanted) + "\n")
 
 
-# The default config, cut to a few minutes: the shipped agent trains the same config for longer.
-QUICK_START_SETTINGS = ("--set", "total_timesteps=16384", "--set", "eval_games=40")
+# The default config, cut to about a minute of training, with a learning rate that a short run
+# can use whole (double the default, not annealed): it beats greedy by the end, and its final
+# evaluation plays 200 games (100 mirrored deals). Measured: benchmarks/RESULTS.md, 2026-11-26.
+QUICK_START_SETTINGS = (
+    "--set", "total_timesteps=49152",
+    "--set", "learning_rate=0.0006",
+    "--set", "anneal_lr=false",
+    "--set", "eval_games=200",
+)  # fmt: skip
 
 
 QUICK_START_RUN = ROOT / "runs" / "quickstart"

@@ -8,8 +8,14 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from carousel_cli.gin_eval import OPENSPIEL_PREFIX, cmd_eval_gin
+from carousel_env.core.errors import CarouselError
+from carousel_env.core.registry import DEFAULT_GAME, GAMES
 from carousel_env.core.text import plural
 from training.leaderboard_defaults import FOUR_PLAYER_GAMES, HEADS_UP_GAMES, SEARCH_BUDGETS, STATE_NAME
+
+# The games ``carousel play`` seats a person at.
+PLAYABLE = ("carousel",)
 
 if TYPE_CHECKING:  # the commands import training lazily, so that --print-config starts without torch
     from training.evaluate import EvalResult
@@ -40,6 +46,10 @@ def cmd_train(args: argparse.Namespace) -> int:
 
     if args.resume and args.overwrite:
         raise ConfigError("--resume continues the run in --out, --overwrite deletes it: give one of them")
+    if args.game is not None:
+        if args.resume:
+            raise ConfigError("--resume continues the run's own game; --game is for a new run")
+        args.set = [f"game={args.game}", *args.set]  # the same as --set game=G, before the other overrides
     if args.backend == "rllib":
         return _train_rllib(args)
     from training.config import format_config, from_dict, load_config, parse_overrides
@@ -83,19 +93,23 @@ def _print_summary(run_dir: Path, config) -> None:
     """What was trained, how strong it is, and what to do next: a run's last lines."""
     from training.checkpoint import load
     from training.checkpoint_names import LATEST
+    from training.games import training_game
 
     counters = load(run_dir / LATEST).get("counters", {})
-    variant = config.variant.replace("_", " ").title()
+    game = training_game(config.game)
     print(
-        f"trained: {variant}, {config.num_players} players, self-play PPO for "
+        f"trained: {game.label(config.env_keys())}, {config.num_players} players, self-play PPO for "
         f"{plural(counters.get('global_step', 0), 'learner decision')} ({plural(counters.get('update', 0), 'update')})"
     )
     print(f"run saved in {run_dir} (checkpoint {run_dir / LATEST}, curves {run_dir / 'learning_curves.png'})")
     _print_last_eval(run_dir / "metrics.csv", config.eval_opponent, fair_share=1 / config.num_players)
     players = "" if config.num_players == 2 else f" --players {config.num_players}"
     print("next:")
-    print(f"  .venv/bin/carousel eval --checkpoint {run_dir} --opponents greedy,smart --games 200{players}")
-    print(f"  .venv/bin/carousel play --checkpoint {run_dir}{players}")
+    print(
+        f"  .venv/bin/carousel eval --checkpoint {run_dir} --opponents {','.join(game.yardsticks)} --games 200{players}"
+    )
+    if config.game in PLAYABLE:
+        print(f"  .venv/bin/carousel play --checkpoint {run_dir}{players}")
     print(
         f"  .venv/bin/carousel train --resume --out {run_dir} --set total_timesteps="
         f"{2 * config.total_timesteps}   # train it longer"
@@ -153,16 +167,25 @@ def _print_eval(res: EvalResult) -> None:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
+    if any(o.startswith(OPENSPIEL_PREFIX) for o in opponents):
+        if args.game not in (None, "gin_rummy") or args.variant not in (None, "openspiel"):
+            raise CarouselError(
+                "OpenSpiel's bots play Gin Rummy under its own rules: --game gin_rummy (preset openspiel)"
+            )
+        return cmd_eval_gin(args)
     import sys
 
-    from training.evaluate import MIN_DEALS_FOR_INTERVAL, evaluate
+    from carousel_env.core.stats import MIN_DEALS_FOR_INTERVAL
+    from training.evaluate import evaluate
 
     res = evaluate(
         args.checkpoint,
-        args.opponents,
+        opponents,
         games=args.games,
         num_players=args.players,
         seed=args.seed,
+        env_spec=_eval_env_spec(args),
         num_workers=args.workers,
     )
     if args.json:
@@ -178,11 +201,32 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _eval_env_spec(args: argparse.Namespace):
+    """The env that ``--game`` and ``--variant`` name (None when neither is given: the
+    candidate's checkpoint says, or Carousel)."""
+    if args.game is None and args.variant is None:
+        return None
+    from training.config import EnvKeys, check_env_keys
+    from training.envs import EnvSpec
+
+    keys = EnvKeys(game=args.game or DEFAULT_GAME, num_players=args.players, variant=args.variant)
+    check_env_keys(keys)
+    options = {k: v for k, v in keys.env_options().items() if k != "num_players"}
+    return EnvSpec.of(args.players, game=keys.game, **options)
+
+
 def cmd_tournament(args: argparse.Namespace) -> int:
     from training.tournament import format_table, run_tournament, save
 
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
-    rows = run_tournament(agents, games=args.games, num_players=args.players, seed=args.seed, num_workers=args.workers)
+    rows = run_tournament(
+        agents,
+        games=args.games,
+        num_players=args.players,
+        seed=args.seed,
+        num_workers=args.workers,
+        env_spec=_eval_env_spec(args),
+    )
     print(format_table(rows))
     if args.out:
         save(rows, args.out)
@@ -211,6 +255,15 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    if args.game == "gin_rummy":
+        from carousel_cli.play_gin import play_gin
+
+        for option, given in (("--players", args.players != 2), ("--opponents", bool(args.opponents))):
+            if given:
+                raise CarouselError(f"{option} is a Carousel option: Gin Rummy is heads-up, you and --checkpoint")
+        return play_gin(args.checkpoint, preset=args.variant or "book", seat=args.seat, seed=args.seed)
+    if args.variant is not None:
+        raise CarouselError("--variant is Gin Rummy's preset here; Carousel's play uses Carousel's rules")
     from carousel_cli.play import play
 
     opponents = [args.checkpoint] + [o for o in (args.opponents or "").split(",") if o]
@@ -259,6 +312,22 @@ def _print_last_eval(metrics_csv: Path, opponent: str, fair_share: float) -> Non
     print(f"  {verdict}")
 
 
+def _game_options(p: argparse.ArgumentParser, more: str = "") -> None:
+    """``--game`` and ``--variant``, for the commands that play games between agents."""
+    p.add_argument(
+        "--game",
+        choices=sorted(GAMES),
+        default=None,
+        help=f"the game (default: the checkpoint's own, else carousel){more}",
+    )
+    p.add_argument(
+        "--variant",
+        default=None,
+        help="the rules: Carousel's carousel or manipulation_rummy, Gin Rummy's preset book, openspiel or eaai "
+        "(default: the checkpoint's own, else the game's first)",
+    )
+
+
 def register(subparsers) -> None:
     p = subparsers.add_parser("train", help="self-play PPO training")
     p.add_argument(
@@ -270,6 +339,12 @@ def register(subparsers) -> None:
     p.add_argument("--config", default=None, help="YAML config (configs/default.yaml, ...); defaults if omitted")
     p.add_argument("--out", default=None, help="run directory (default runs/<exp_name>)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config key")
+    p.add_argument(
+        "--game",
+        choices=sorted(GAMES),
+        default=None,
+        help="the game to train (--set game=G); e.g. --config configs/gin.yaml instead holds a whole Gin config",
+    )
     p.add_argument("--resume", action="store_true", help="continue the run in --out from its latest checkpoint")
     p.add_argument(
         "--overwrite",
@@ -293,6 +368,11 @@ def register(subparsers) -> None:
     p.set_defaults(func=cmd_train)
 
     p = subparsers.add_parser("eval", help="evaluate an agent against baselines or checkpoints")
+    _game_options(
+        p,
+        "; with gin_rummy, --opponents may name OpenSpiel's bots, openspiel:simple and "
+        "openspiel:ismcts@N, played inside OpenSpiel",
+    )
     p.add_argument("--checkpoint", required=True, help="checkpoint file, run directory or baseline name")
     p.add_argument("--opponents", default="greedy", help="comma-separated checkpoints / baseline names")
     p.add_argument(
@@ -317,6 +397,7 @@ def register(subparsers) -> None:
         default=2,
         help="players at each table, 2 to 5: the pair's first agent in one seat, the second in every other",
     )
+    _game_options(p)
     p.add_argument("--seed", type=int, default=0, help="the first pair's first deal seed")
     p.add_argument("--workers", type=int, default=0, help="worker processes stepping games (0: this process)")
     p.add_argument("--out", default=None, help="directory for tournament.json / tournament.txt")
@@ -368,6 +449,12 @@ def register(subparsers) -> None:
     p.add_argument("--players", type=int, default=2, help="players at the table, 2 to 5")
     p.add_argument("--seat", type=int, default=0, help="your seat, 0 to --players minus 1")
     p.add_argument("--seed", type=int, default=0, help="the game's seed")
+    p.add_argument("--game", choices=sorted(GAMES), default=DEFAULT_GAME, help="the game")
+    p.add_argument(
+        "--variant",
+        default=None,
+        help="Gin Rummy's preset: book (a match to 100, the default), openspiel (one hand) or eaai",
+    )
     p.set_defaults(func=cmd_play)
 
     p = subparsers.add_parser("export", help="write a checkpoint's network alone, small, for eval/play/sharing")

@@ -281,3 +281,16 @@ def test_a_runs_last_lines_say_whether_the_agent_beats_its_opponent(tmp_path, ca
     _print_last_eval(tmp_path / "metrics.csv", "greedy", fair_share=0.5)
     out = capsys.readouterr().out
     assert f"win rate {rate:.3f} (fair share 0.500; 95% CI {low:.3f}-{high:.3f})" in out and verdict in out
+
+
+def test_train_and_tournament_take_the_game(capsys):
+    assert main(["train", "--game", "gin_rummy", "--print-config"]) == 0
+    assert "\ngame: gin_rummy  # default: carousel" in capsys.readouterr().out
+    assert main(["train", "--game", "gin_rummy", "--set", "round_bonus=losers", "--print-config"]) == 2
+    assert "config key 'round_bonus': Gin Rummy has no such option" in capsys.readouterr().err
+    argv = ["tournament", "--agents", "simple,greedy", "--game", "gin_rummy", "--variant", "openspiel", "--games", "2"]
+    assert main(argv) == 0
+    rows = {line.split()[1]: line.split() for line in capsys.readouterr().out.splitlines()[1:]}
+    assert set(rows) == {"simple", "greedy"} and rows["simple"][5] == "2"
+    assert main(["tournament", "--agents", "simple,greedy", "--games", "2"]) == 2  # Carousel has no `simple`
+    assert "unknown policy 'simple'" in capsys.readouterr().err

@@ -8,10 +8,8 @@ import pytest
 import torch
 
 from carousel_env.games.carousel.agents.match import Episode
-from carousel_env.games.carousel.envs.observation import layout
 from carousel_env.games.carousel.vector import CarouselVectorEnv
-from training import runners
-from training.envs import EnvSpec
+from training.envs import EnvSpec, shape_for
 from training.network import Agent
 from training.policies import LEARNER, Controller, NetworkPolicy
 from training.rollout import collect_rollout
@@ -24,9 +22,9 @@ def _rollout(runner_class, spec: EnvSpec, controllers, target: int):
     driver = Driver(spec, num_envs=3)
     driver.local = runner_class(spec, list(range(3)))  # the runner under test, in-process
     torch.manual_seed(0)
-    lay = layout(spec.option("k_suggestions"))
-    agent = Agent(lay, 32, 16)
-    opponent = NetworkPolicy(Agent(lay, 32, 16), generator=torch.Generator().manual_seed(1))
+    lay, fixed = shape_for(spec)
+    agent = Agent(lay, 32, 16, fixed)
+    opponent = NetworkPolicy(Agent(lay, 32, 16, fixed), generator=torch.Generator().manual_seed(1))
     seeds = iter(range(500, 600))
     try:
         return collect_rollout(
@@ -36,17 +34,24 @@ def _rollout(runner_class, spec: EnvSpec, controllers, target: int):
         driver.close()
 
 
+GIN_GREEDY = Controller.scripted("greedy", game="gin_rummy")
+GIN_SIMPLE = Controller.scripted("simple", game="gin_rummy")
+
+
 @pytest.mark.parametrize(
-    ("players", "controllers", "episode"),
+    ("spec", "controllers"),
     [
-        (2, (LEARNER, Controller.scripted("greedy")), "round"),
-        (3, (Controller.scripted("smart"), LEARNER, POOL), "round"),
-        (2, (POOL, LEARNER), "game"),
+        (EnvSpec.of(2, k_suggestions=4, episode="round"), (LEARNER, Controller.scripted("greedy"))),
+        (EnvSpec.of(3, k_suggestions=4, episode="round"), (Controller.scripted("smart"), LEARNER, POOL)),
+        (EnvSpec.of(2, k_suggestions=4, episode="game"), (POOL, LEARNER)),
+        (EnvSpec.of(2, game="gin_rummy", preset="openspiel", k_knocks=3), (LEARNER, GIN_GREEDY)),
+        (EnvSpec.of(2, game="gin_rummy", preset="openspiel"), (GIN_SIMPLE, LEARNER)),
+        (EnvSpec.of(2, game="gin_rummy", preset="book", target=25, episode="match"), (POOL, LEARNER)),
     ],
+    ids=["carousel-greedy", "carousel-3p", "carousel-game", "gin-greedy", "gin-simple", "gin-match"],
 )
-def test_vector_runner_plays_the_aec_runners_games(players, controllers, episode):
-    spec = EnvSpec.of(players, k_suggestions=4, episode=episode)
-    target = 120 if episode == "round" else 60
+def test_vector_runner_plays_the_aec_runners_games(spec, controllers):
+    target = 60 if spec.option("episode") in ("game", "match") else 120
     aec = _rollout(Runner, spec, controllers, target)
     vec = _rollout(VectorRunner, spec, controllers, target)
     assert (vec.decisions, vec.env_steps) == (aec.decisions, aec.env_steps)
@@ -66,16 +71,29 @@ def test_carousel_trains_through_the_vector_runner():
     assert isinstance(make_runner(EnvSpec(num_players=2, factory="tests.support.fake_env:env"), [0]), Runner)
 
 
-def test_the_driver_compiles_carousels_code_before_its_first_step(monkeypatch):
+def test_the_driver_compiles_each_games_code_before_its_first_step(monkeypatch):
+    from carousel_env.games.carousel import solver
+    from carousel_env.games.gin_rummy.vector import GinVectorEnv
+
     calls = []
-    real_solver, real_vector = runners.compile_ahead, CarouselVectorEnv.compile_ahead
-    monkeypatch.setattr(runners, "compile_ahead", lambda: calls.append("solver") or real_solver())
-    vector = staticmethod(lambda **config: calls.append("vector") or real_vector(**config))
-    monkeypatch.setattr(CarouselVectorEnv, "compile_ahead", vector)
+    real_solver = solver.compile_ahead
+    monkeypatch.setattr(solver, "compile_ahead", lambda: calls.append("solver") or real_solver())
+    for name, env_class in (("carousel vector", CarouselVectorEnv), ("gin vector", GinVectorEnv)):
+        real = env_class.compile_ahead
+        hook = staticmethod(lambda real=real, name=name, **config: calls.append(name) or real(**config))
+        monkeypatch.setattr(env_class, "compile_ahead", hook)
     fake = "tests.support.fake_env:env"
-    for spec in (EnvSpec(2), EnvSpec(2, vector=False), EnvSpec(2, factory=fake)):
+    specs = (
+        EnvSpec(2),
+        EnvSpec(2, vector=False),
+        EnvSpec(2, factory=fake),
+        EnvSpec.of(2, game="gin_rummy", preset="openspiel"),
+        EnvSpec.of(2, vector=False, game="gin_rummy", preset="openspiel"),
+    )
+    for spec in specs:
         Driver(spec, num_envs=1).close()
-    assert calls == ["vector", "solver"]  # the vector env's parts, the AEC env's solver; a foreign env: nothing
+    # The vector env's parts, the AEC env's solver; a foreign env: nothing; Gin's AEC env compiles nothing.
+    assert calls == ["carousel vector", "solver", "gin vector"]
 
 
 def test_worker_processes_step_vector_runners_with_the_same_games():

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from carousel_env.games.carousel.envs.observation import ObservationLayout
+from carousel_env.envkit.layout import ObservationLayout
 from training.checkpoint_names import CheckpointError, find_checkpoint, missing_checkpoint
 from training.files import write_atomic
 
@@ -103,6 +103,7 @@ def export_policy(source: str | Path, target: str | Path) -> dict[str, Any]:
     source = find_checkpoint(source)
     data = load(source)
     build_agent(data, source)  # fail now, not at first use, if the network does not load
-    slim = {key: data[key] for key in ("format", "version", "model", "spec", "config", "counters") if key in data}
+    kept = ("format", "version", "model", "spec", "config", "rllib_config", "counters")
+    slim = {key: data[key] for key in kept if key in data}
     atomic_torch_save(slim, target)
     return slim

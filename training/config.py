@@ -23,12 +23,12 @@ from typing import Any, TypeVar
 import yaml
 
 from carousel_env.core.errors import CarouselError
-from carousel_env.games.carousel.agents.registry import is_policy_name, policy_names
-from carousel_env.games.carousel.envs.config import EnvConfig, EnvConfigError
+from carousel_env.core.registry import DEFAULT_GAME, GAMES, UnknownGame, game_spec
 from carousel_env.games.carousel.solver import TIME_BUDGET_S
 from training.checkpoint_names import CHECKPOINT_FORMS, checkpoint_exists, is_checkpoint_name, missing_checkpoint
 from training.device import DEVICE_DEFAULT, DEVICE_DOC, check_device_name
 from training.envs import DEFAULT_ENV_FACTORY, EnvSpec
+from training.games import EnvKeyError, training_game
 
 C = TypeVar("C")  # a config dataclass
 
@@ -49,43 +49,79 @@ def _documented(default: Any, doc: str) -> Any:
 @dataclass
 class EnvKeys:
     """The environment's keys, declared once: both trainers' configs (``TrainConfig`` and
-    ``training.rllib.config.RllibConfig``) embed them, as top-level YAML keys. Their checks
-    are the env's own (``EnvConfig``), each error naming its key."""
+    ``training.rllib.config.RllibConfig``) embed them, as top-level YAML keys. ``game`` picks
+    the game (``carousel_env.core.registry``); a key left null takes that game's default
+    (``training.games``), and a key the game has not must stay null. Their checks are the
+    game env's own, each error naming its key."""
 
-    num_players: int = _documented(2, "players at the table (2 to 5; 3 to 5 for manipulation_rummy)")
-    variant: str = _documented("carousel", "rules variant: 'carousel' or 'manipulation_rummy' (source 004)")
-    round_bonus: str = _documented("losers", "Carousel's round bonus: 'losers' (default) or 'everyone'")
-    k_suggestions: int = _documented(8, "solver suggestions offered per decision (action slots 3..3+K-1)")
-    episode: str = _documented("round", "episode unit of the environment: 'round' or 'game'")
-    reward: str = _documented(
-        "round_score", "reward of the environment: 'round_score' (zero-sum per round) or 'game_result'"
+    game: str = _documented(DEFAULT_GAME, f"the game: {' or '.join(GAMES)}")
+    num_players: int = _documented(
+        2, "players at the table (Carousel: 2 to 5, 3 to 5 for manipulation_rummy; Gin Rummy: 2)"
+    )
+    variant: str | None = _documented(
+        None,
+        "the rules: Carousel's 'carousel' or 'manipulation_rummy' (source 004), Gin Rummy's preset 'book', "
+        "'openspiel' or 'eaai' (null: carousel; book)",
+    )
+    round_bonus: str | None = _documented(None, "Carousel's round bonus: 'losers' or 'everyone' (null: losers)")
+    k_suggestions: int = _documented(
+        8, "suggestions offered per decision: Carousel's plays (actions 3..), Gin Rummy's knocks (actions 55..)"
+    )
+    episode: str | None = _documented(
+        None, "episode unit: Carousel's 'round' or 'game', Gin Rummy's 'hand' or 'match' (null: round; hand)"
+    )
+    reward: str | None = _documented(
+        None,
+        "reward: Carousel's 'round_score' (zero-sum per round) or 'game_result', Gin Rummy's 'score' or 'result'"
+        " (null: round_score; score)",
     )
     reward_scale: float | None = _documented(
-        None, "environment reward multiplier (null: the env's default, 1/100 for round_score, 1 for game_result)"
+        None, "environment reward multiplier (null: the env's default, 1/100 for scores, 1 for results)"
     )
-    solve_time_budget: float = _documented(
-        TIME_BUDGET_S, "seconds per solve before the solver offers the best plays it found (the env's default)"
+    solve_time_budget: float | None = _documented(
+        None, f"Carousel's seconds per solve before the solver offers the best plays it found (null: {TIME_BUDGET_S})"
     )
 
+    def env_keys(self) -> dict[str, Any]:
+        """The env keys of this config's game, each null one given the game's default (a key
+        the game has not, set: a ``ConfigError`` naming it)."""
+        try:
+            game = training_game(self.game)
+        except UnknownGame as exc:
+            raise ConfigError(f"config key 'game': {exc}") from None
+        keys = {}
+        for f in dataclasses.fields(EnvKeys):
+            if f.name == "game":
+                continue
+            value = getattr(self, f.name)
+            if f.name not in game.defaults:
+                if value is not None:
+                    raise ConfigError(f"config key {f.name!r}: {game_spec(self.game).title} has no such option")
+                continue
+            keys[f.name] = game.defaults[f.name] if value is None else value
+        return keys
+
     def env_options(self) -> dict[str, Any]:
-        """The env's keyword arguments (``reward_scale`` left out when null: the env's default)."""
-        options = {f.name: getattr(self, f.name) for f in dataclasses.fields(EnvKeys)}
-        if options["reward_scale"] is None:
-            del options["reward_scale"]
-        return options
+        """The game env's keyword arguments, ``game`` aside (``reward_scale`` left out when
+        null: the env's default)."""
+        keys = self.env_keys()
+        if keys.get("reward_scale") is None:
+            keys.pop("reward_scale", None)
+        return training_game(self.game).options(keys)
 
 
 def check_names(config: Any) -> None:
     """Every key that names a policy or a checkpoint names one that exists, so that a typo
     fails when the config is resolved, not after training (``eval_opponent``: scripted or a
     checkpoint, comma-separated; ``baselines``: scripted; ``init_checkpoint``: a checkpoint)."""
-    known = ", ".join((*policy_names(), "search", "search@N"))
+    game = training_game(config.game)
+    known = ", ".join(game.policy_names())
     if hasattr(config, "baselines"):
         for name in config.baselines:
-            if not is_policy_name(name):
+            if not game.is_policy_name(name):
                 raise ConfigError(f"config key 'baselines': {name!r} is not a scripted policy ({known})")
     for name in [n.strip() for n in config.eval_opponent.split(",") if n.strip()]:
-        if is_policy_name(name) or checkpoint_exists(name):
+        if game.is_policy_name(name) or checkpoint_exists(name):
             continue
         if is_checkpoint_name(name):
             raise ConfigError(f"config key 'eval_opponent': {missing_checkpoint(name)}")
@@ -94,15 +130,16 @@ def check_names(config: Any) -> None:
             f" ({CHECKPOINT_FORMS})"
         )
     start = config.init_checkpoint
-    if start is not None and (is_policy_name(start) or not checkpoint_exists(start)):
+    if start is not None and (game.is_policy_name(start) or not checkpoint_exists(start)):
         raise ConfigError(f"config key 'init_checkpoint': {missing_checkpoint(start)}")
 
 
 def check_env_keys(config: EnvKeys) -> None:
     """The env's own checks of the embedded keys, as a ``ConfigError`` naming the key."""
+    options = config.env_options()  # first: an unknown game, or a key the game has not, named
     try:
-        EnvConfig.from_kwargs(**config.env_options())
-    except EnvConfigError as exc:
+        training_game(config.game).check(options)
+    except EnvKeyError as exc:
         raise ConfigError(f"config key {exc.key!r}: {exc}") from None
 
 
@@ -358,9 +395,11 @@ def format_config(config: Any, header: list[str] | None = None) -> str:
     that its ``load_config`` reads back, each key under its documentation.
 
     ``header`` lines open the text as comments. A key whose value is not the default names
-    the default at the end of its line, so the output shows what a config file or override changed.
+    the default at the end of its line, so the output shows what a config file or override
+    changed; a null env key names the value the game gives it.
     """
     defaults = type(config)()
+    resolved = config.env_keys() if isinstance(config, EnvKeys) else {}
     lines = [f"# {line}" for text in header or [] for line in text.splitlines()]
     if lines:
         lines.append("")
@@ -368,5 +407,7 @@ def format_config(config: Any, header: list[str] | None = None) -> str:
         value, default = getattr(config, key), getattr(defaults, key)
         lines.extend(f"# {doc_line}" for doc_line in doc.splitlines())
         changed = "" if value == default else f"  # default: {_yaml_value(default)}"
+        if value is None and resolved.get(key) is not None:
+            changed += f"  # null: {_yaml_value(resolved[key])}, {config.game}'s default"
         lines.append(f"{key}: {_yaml_value(value)}{changed}")
     return "\n".join(lines) + "\n"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from carousel_env.games.carousel.agents.match import Episode, EpisodeResult
+from carousel_env.envkit.episodes import Episode, EpisodeResult
 from training.policies import Controller, NetworkPolicy
 from training.runners import Driver, Report
 

@@ -24,51 +24,35 @@ the win rate counts.
 
 from __future__ import annotations
 
-import math
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, TypeVar
 
 import torch
 
 from carousel_env.core.errors import CarouselError
-from carousel_env.games.carousel.agents.match import Episode, EpisodeResult
-from carousel_env.games.carousel.envs.observation import ObservationLayout
-from training.checkpoint_names import is_checkpoint_name
+from carousel_env.core.registry import DEFAULT_GAME
+from carousel_env.core.stats import Z_95, mean_interval, wilson_interval
+from carousel_env.envkit.episodes import Episode, EpisodeResult
+from carousel_env.envkit.layout import ObservationLayout
+from training import checkpoint
+from training.checkpoint_names import find_checkpoint, is_checkpoint_name
+from training.config import EnvKeys
 from training.envs import EnvSpec, layout_for
 from training.episodes import play_episodes
+from training.games import training_game
 from training.network import Agent
 from training.policies import Controller, NetworkPolicy, load_network_policy, scripted_controller
 from training.runners import Driver
 
-Z_95 = 1.959963984540054
-# Below this many deals the normal interval over the deals' means is too rough to trust.
-MIN_DEALS_FOR_INTERVAL = 20
 C = TypeVar("C")
-
-
-def wilson_interval(wins: float, n: int, z: float = Z_95) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion (draws may count as half wins)."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def deal_interval(deal_scores: Sequence[float], z: float = Z_95) -> tuple[float, float]:
     """Normal interval for the mean of per-deal mean scores (each in [0, 1]), clipped to
     [0, 1]; ``(0, 1)`` for fewer than 2 deals (no spread to estimate)."""
-    d = len(deal_scores)
-    if d < 2:
-        return (0.0, 1.0)
-    mean = sum(deal_scores) / d
-    variance = sum((x - mean) ** 2 for x in deal_scores) / (d - 1)
-    half = z * math.sqrt(variance / d)
-    return (max(0.0, mean - half), min(1.0, mean + half))
+    return mean_interval(deal_scores, z, clip=(0.0, 1.0))
 
 
 @dataclass(frozen=True)
@@ -148,9 +132,11 @@ def summarise(
     opponents: Sequence[str],
     players: int,
     seed: int,
+    game: str = DEFAULT_GAME,
 ) -> EvalResult:
-    """The statistics of ``candidate``'s games; ``names`` gives the opponents' controllers
-    the names they were asked for by."""
+    """The statistics of ``candidate``'s games of ``game``; ``names`` gives the opponents'
+    controllers the names they were asked for by."""
+    round_events = training_game(game).round_events
     per_game = []
     rounds = knocks = outs = undercuts = 0
     diff_sum = 0.0
@@ -166,10 +152,10 @@ def summarise(
             rounds += 1
             others = [p for i, p in enumerate(r.points) if i != seat]
             diff_sum += r.points[seat] - sum(others) / len(others)
-            if r.knocker == seat:
-                knocks += 1
-                undercuts += bool(r.undercut)
-            outs += r.went_out == seat
+            events = round_events(r, seat)
+            knocks += events.knocked
+            undercuts += events.undercut
+            outs += events.went_out
     n = len(results)
     wins = sum(per_game)
     return EvalResult(
@@ -199,6 +185,7 @@ def _controller(
     policies: dict[Controller, NetworkPolicy],
     layout: ObservationLayout,
     seed: int,
+    game: str,
 ) -> Controller:
     """The controller of ``agent`` (an Agent, a NetworkPolicy, a checkpoint path or a
     scripted policy's name); a network is added to ``policies`` under key ``key``, with
@@ -212,8 +199,20 @@ def _controller(
     elif is_checkpoint_name(agent):
         policies[controller] = load_network_policy(agent, layout, seed=seed)
     else:
-        return scripted_controller(agent)
+        return scripted_controller(agent, game)
     return controller
+
+
+def checkpoint_env_spec(name: str, num_players: int) -> EnvSpec:
+    """The env a checkpoint's network was trained on (its config's game and env keys), at a
+    table of ``num_players``: where it is evaluated unless told otherwise. A checkpoint from
+    before the family (no ``game`` key) is Carousel's; one without a config, the defaults."""
+    data = checkpoint.load(find_checkpoint(name))
+    saved = data.get("config") or data.get("rllib_config") or {}  # the in-house trainer's, or RLlib's
+    known = {f.name for f in fields(EnvKeys)}
+    keys = replace(EnvKeys(**{k: v for k, v in saved.items() if k in known}), num_players=num_players)
+    options = {k: v for k, v in keys.env_options().items() if k != "num_players"}
+    return EnvSpec.of(num_players, game=keys.game, **options)
 
 
 def evaluate(
@@ -236,11 +235,18 @@ def evaluate(
         raise CarouselError("evaluation needs at least one opponent (a checkpoint or a scripted policy's name)")
     if games < 1:
         raise CarouselError(f"evaluation needs at least 1 game, got {games}")
-    spec = replace(env_spec or EnvSpec(num_players), num_players=num_players).with_options(episode="game")
+    if env_spec is None:  # a checkpoint is evaluated in the env it learned
+        env_spec = (
+            checkpoint_env_spec(candidate, num_players)
+            if isinstance(candidate, str) and is_checkpoint_name(candidate)
+            else None
+        )
+    # Whole games: the env's own default episode (Carousel's game; Gin Rummy's rules' game).
+    spec = replace(env_spec or EnvSpec(num_players), num_players=num_players).with_options(episode=None)
     layout = candidate.layout if isinstance(candidate, Agent) else layout_for(spec)
     policies: dict[Controller, NetworkPolicy] = {}
-    cand = _controller(candidate, "candidate", policies, layout, seed)
-    opps = [_controller(o, f"opponent{k}", policies, layout, seed + 1 + k) for k, o in enumerate(opponents)]
+    cand = _controller(candidate, "candidate", policies, layout, seed, spec.game)
+    opps = [_controller(o, f"opponent{k}", policies, layout, seed + 1 + k, spec.game) for k, o in enumerate(opponents)]
     if cand in opps:  # a scripted policy against itself: keep the seats apart
         raise CarouselError(f"candidate {candidate!r} is also an opponent; evaluate it against other agents")
     games_to_play = eval_specs(num_players, games, seed, cand, opps)
@@ -265,4 +271,5 @@ def evaluate(
         opponents=opponents,
         players=num_players,
         seed=seed,
+        game=spec.game,
     )

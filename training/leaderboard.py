@@ -52,7 +52,7 @@ import torch
 
 from carousel_env.core.errors import CarouselError
 from carousel_env.core.text import plural
-from carousel_env.games.carousel.agents.match import Episode, EpisodeResult
+from carousel_env.envkit.episodes import Episode, EpisodeResult
 from training.checkpoint_names import LATEST, SHIPPED_MODEL, find_checkpoint, is_checkpoint_name
 from training.envs import EnvSpec, layout_for
 from training.episodes import play_episodes

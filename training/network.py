@@ -1,11 +1,12 @@
-"""The policy/value network and the masked categorical distribution.
+"""The policy/value network and the masked categorical distribution, for every game.
 
-Action layout (the environment's): ``NUM_FIXED_ACTIONS`` fixed actions (draw again, knock,
-end turn), then one per suggestion slot. The observation vector is ``[global block][K slot
-blocks of F features]``, as the environment's ``ObservationLayout`` describes it. Suggestion
-slots are interchangeable (slot k is just the solver's k-th proposal), so one MLP scores
-every slot from ``[slot features, global embedding]``: the network cannot learn a
-preference for a slot index and its size does not grow with K.
+Action layout (the environment's): ``num_fixed_actions`` fixed actions (Carousel's draw
+again, knock and end turn; Gin Rummy's stock, upcard, pass and 52 discards), then one per
+suggestion slot. The observation vector is ``[global block][K slot blocks of F features]``,
+as the environment's ``ObservationLayout`` describes it. Suggestion slots are
+interchangeable (slot k is just the solver's k-th proposal), so one MLP scores every slot
+from ``[slot features, global embedding]``: the network cannot learn a preference for a
+slot index and its size does not grow with K.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from carousel_env.games.carousel.envs.aec import NUM_FIXED_ACTIONS
-from carousel_env.games.carousel.envs.observation import ObservationLayout
+from carousel_env.envkit.layout import ObservationLayout
+from carousel_env.games.carousel.envs.aec import NUM_FIXED_ACTIONS  # Carousel's: the default
 
 
 class MaskedCategorical:
@@ -56,11 +57,18 @@ def _layer(n_in: int, n_out: int, std: float = 2**0.5) -> nn.Linear:
 
 
 class Agent(nn.Module):
-    def __init__(self, layout: ObservationLayout, hidden_size: int = 128, slot_hidden_size: int = 64) -> None:
+    def __init__(
+        self,
+        layout: ObservationLayout,
+        hidden_size: int = 128,
+        slot_hidden_size: int = 64,
+        num_fixed_actions: int = NUM_FIXED_ACTIONS,
+    ) -> None:
         super().__init__()
         self.layout = layout
         self.hidden_size = hidden_size
         self.slot_hidden_size = slot_hidden_size
+        self.num_fixed_actions = num_fixed_actions
         self.global_encoder = nn.Sequential(
             _layer(layout.global_size, hidden_size), nn.Tanh(), _layer(hidden_size, hidden_size), nn.Tanh()
         )
@@ -74,7 +82,7 @@ class Agent(nn.Module):
         # The fixed actions and the value also see the best suggestion on offer (max-pool
         # over slots): whether to draw again depends on what can be played now.
         self.trunk = nn.Sequential(_layer(hidden_size + slot_hidden_size, hidden_size), nn.Tanh())
-        self.fixed_logits = _layer(hidden_size, NUM_FIXED_ACTIONS, std=0.01)
+        self.fixed_logits = _layer(hidden_size, num_fixed_actions, std=0.01)
         self.value_head = _layer(hidden_size, 1, std=1.0)
 
     def _forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -114,8 +122,15 @@ class Agent(nn.Module):
             "layout": self.layout.as_dict(),
             "hidden_size": self.hidden_size,
             "slot_hidden_size": self.slot_hidden_size,
+            "num_fixed_actions": self.num_fixed_actions,
         }
 
     @classmethod
     def from_spec(cls, spec: dict) -> Agent:
-        return cls(ObservationLayout.from_dict(spec["layout"]), spec["hidden_size"], spec["slot_hidden_size"])
+        return cls(
+            ObservationLayout.from_dict(spec["layout"]),
+            spec["hidden_size"],
+            spec["slot_hidden_size"],
+            # Checkpoints from before Gin Rummy hold Carousel's networks and no count.
+            spec.get("num_fixed_actions", NUM_FIXED_ACTIONS),
+        )

@@ -21,12 +21,14 @@ from enum import Enum
 import numpy as np
 import torch
 
+from carousel_env.core.registry import DEFAULT_GAME
+from carousel_env.envkit.layout import ObservationLayout
 from carousel_env.games.carousel.agents.baselines import Policy
-from carousel_env.games.carousel.agents.registry import UnknownPolicyError, get_policy, is_policy_name
+from carousel_env.games.carousel.agents.registry import get_policy
 from carousel_env.games.carousel.agents.search import ViewPolicy
-from carousel_env.games.carousel.envs.observation import ObservationLayout
 from training import checkpoint
 from training.checkpoint_names import checkpoint_file, find_checkpoint, is_checkpoint_name
+from training.games import training_game
 from training.network import Agent
 
 
@@ -47,11 +49,13 @@ class Controller:
     name: str = ""
 
     @classmethod
-    def scripted(cls, name: str, also_not: str = "") -> Controller:
-        """A scripted policy's seat (any name the registry knows, ``search@N`` included); an
-        unknown name raises UnknownPolicyError (``also_not``: what else the name was tried as)."""
-        if not is_policy_name(name):
-            raise UnknownPolicyError(name, also_not)
+    def scripted(cls, name: str, also_not: str = "", game: str = DEFAULT_GAME) -> Controller:
+        """A scripted policy's seat (any name ``game``'s players go by, ``search@N`` included);
+        an unknown name is an error naming the known ones (``also_not``: what else the name
+        was tried as)."""
+        rules = training_game(game)
+        if not rules.is_policy_name(name):
+            raise rules.unknown_policy(name, also_not)
         return cls(ControllerKind.SCRIPTED, name)
 
     @classmethod
@@ -113,10 +117,10 @@ def load_start_network(source: str, layout: ObservationLayout, hidden_size: int,
     return agent
 
 
-def scripted_controller(name: str) -> Controller:
+def scripted_controller(name: str, game: str = DEFAULT_GAME) -> Controller:
     """The controller of an agent name that is no checkpoint: its scripted policy, or an
-    UnknownPolicyError saying the name is neither."""
-    return Controller.scripted(name, also_not="a checkpoint file or run directory")
+    error saying the name is neither."""
+    return Controller.scripted(name, also_not="a checkpoint file or run directory", game=game)
 
 
 def load_policy(name: str, layout: ObservationLayout, seed: int) -> Policy | ViewPolicy:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from carousel_env.games.carousel.agents.match import EpisodeResult
+from carousel_env.envkit.episodes import EpisodeResult
 from training import checkpoint
 from training.network import Agent
 from training.policies import LEARNER, Controller, ControllerKind, NetworkPolicy

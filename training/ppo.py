@@ -1,4 +1,4 @@
-"""Self-play PPO for Carousel, in one readable loop (after CleanRL's ppo.py).
+"""Self-play PPO for every game of the registry, in one readable loop (after CleanRL's ppo.py).
 
 Per update: (1) anneal the learning rate; (2) collect a rollout of complete episodes
 against opponents drawn from the pool (PFSP) and scripted baselines; (3) GAE per learner
@@ -24,7 +24,7 @@ from torch import nn
 from training import checkpoint
 from training.config import TrainConfig, from_dict, save_config, to_dict
 from training.device import describe, resolve_device
-from training.envs import EnvSpec, layout_for
+from training.envs import EnvSpec, shape_for
 from training.logger import MetricLogger, plot_learning_curves
 from training.network import Agent
 from training.policies import load_start_network
@@ -211,7 +211,7 @@ class Progress:
 
 def env_spec_of(config: TrainConfig) -> EnvSpec:
     options = {key: value for key, value in config.env_options().items() if key != "num_players"}
-    return EnvSpec.of(config.num_players, config.env_factory, config.vector_env, **options)
+    return EnvSpec.of(config.num_players, config.env_factory, config.vector_env, config.game, **options)
 
 
 def seed_everything(config: TrainConfig) -> np.random.Generator:
@@ -246,10 +246,10 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
     device = resolve_device(config.device, config.torch_deterministic)  # a GPU that is not there: before any work
     np_rng = seed_everything(config)
     env_spec = env_spec_of(config)
-    layout = layout_for(env_spec)
+    layout, num_fixed_actions = shape_for(env_spec)
     # ``agent`` acts in the rollouts and evaluations, on the CPU; ``learner`` trains on ``device``
     # (the same network on the CPU) and is copied into ``agent`` after each update.
-    agent = Agent(layout, config.hidden_size, config.slot_hidden_size)
+    agent = Agent(layout, config.hidden_size, config.slot_hidden_size, num_fixed_actions)
     if not resume and config.init_checkpoint is not None:
         # Before anything is written: a bad source leaves no run. Optimiser and pool start fresh.
         source = load_start_network(config.init_checkpoint, layout, config.hidden_size, config.slot_hidden_size)

@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from carousel_env.games.carousel.agents.match import Episode, EpisodeResult
+from carousel_env.envkit.episodes import Episode, EpisodeResult
 from training.episodes import act_batched
 from training.network import Agent
-from training.policies import LEARNER, Controller, NetworkPolicy
+from training.policies import LEARNER, Controller, ControllerKind, NetworkPolicy
 from training.pool import OpponentPool
 from training.runners import Driver, Report
 
@@ -128,7 +128,8 @@ def draw_episode(
         if s in seats:
             controllers.append(LEARNER)
         elif not pool.entries or (baselines and rng.random() < baseline_share):
-            controllers.append(Controller.scripted(baselines[int(rng.integers(len(baselines)))]))
+            # Names the config checked (``config.check_names``): the runner's game resolves them.
+            controllers.append(Controller(ControllerKind.SCRIPTED, baselines[int(rng.integers(len(baselines)))]))
         else:
             controllers.append(Controller.pool(pool.sample(rng, pfsp_power).id))
     return Episode(seed, tuple(controllers))

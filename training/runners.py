@@ -5,18 +5,20 @@
   engine state, through the match runner's loop). A seat controlled by a network stops the
   copy and is reported back, so network decisions are batched across copies
   (``episodes.act_batched``).
-* ``VectorRunner`` does the same over one :class:`~carousel_env.games.carousel.vector.CarouselVectorEnv`:
-  each step moves every copy that has an action in one compiled call. It plays the very
-  same games as ``Runner`` (``tests/test_training_vector.py``) and is what training uses
-  for Carousel's own env; ``Runner`` remains for other env factories (the tests' stand-in).
+* ``VectorRunner`` does the same over one compiled vector env of the game (Carousel's
+  ``CarouselVectorEnv``, Gin Rummy's ``GinVectorEnv``): each step moves every copy that has
+  an action in one compiled call. It plays the very same games as ``Runner``
+  (``tests/test_training_vector.py``) and is what training uses for the package's own envs;
+  ``Runner`` remains for other env factories (the tests' stand-in).
   One difference, never met with actions drawn from the masks: an illegal action raises
   there (a ``WorkerFailure`` from a worker), where the wrapped AEC env ends the episode.
 * ``Driver`` owns the runners: one in-process (``num_workers=0``) or one per worker
   process. Its ``step`` hands network actions out and gathers the next decision points.
 
-``Runner`` steps a copy with the match runner's loop (``carousel_env.games.carousel.agents.match``), and a
-finished episode leaves the same ``EpisodeResult`` (``VectorRunner`` too); this driver exists beside that one
-because network seats here wait to be decided in batches, in other processes too.
+``Runner`` steps a copy with the family's stepping loop (``carousel_env.envkit.episodes``), the
+game's policies acting through ``training.games``, and a finished episode leaves the same
+``EpisodeResult`` (``VectorRunner`` too); this driver exists beside the match runners because
+network seats here wait to be decided in batches, in other processes too.
 
 All randomness comes from the learner process (episode seeds, opponent draws, action
 samples) or is seeded from an episode's seed (scripted policies), so results do not
@@ -34,13 +36,13 @@ from typing import Any, NamedTuple
 import numpy as np
 import torch
 
-from carousel_env.games.carousel.agents.baselines import Policy
-from carousel_env.games.carousel.agents.match import Episode, EpisodeResult, advance_to_decision
-from carousel_env.games.carousel.agents.registry import get_policy
-from carousel_env.games.carousel.solver import compile_ahead, solve_counts
-from carousel_env.games.carousel.vector import WAIT, CarouselVectorEnv, FinishedGame, VectorStep
-from training.envs import DEFAULT_ENV_FACTORY, EnvSpec, game_state, make_env
+from carousel_env.envkit.episodes import Episode, EpisodeResult, advance_to_decision
+from carousel_env.envkit.vector import WAIT
+from training.envs import DEFAULT_ENV_FACTORY, EnvSpec, make_env
+from training.games import TrainingGame, training_game
 from training.policies import Controller, ControllerKind
+
+Policy = Any  # a game's scripted policy, as ``training.games`` resolves and plays it
 
 
 @dataclass(frozen=True)
@@ -63,11 +65,11 @@ class Report:
         return self.result is not None
 
 
-def scripted_policies(episode: Episode[Controller]) -> dict[int, Policy]:
+def scripted_policies(game: TrainingGame, episode: Episode[Controller]) -> dict[int, Policy]:
     """The episode's scripted seats' policies, by seat. Seeded from the episode, so that
     their play does not depend on which process runs them."""
     return {
-        seat: get_policy(c.name, seed=episode.seed + seat)
+        seat: game.scripted_policy(c.name, episode.seed + seat)
         for seat, c in enumerate(episode.controllers)
         if c.kind is ControllerKind.SCRIPTED
     }
@@ -75,6 +77,7 @@ def scripted_policies(episode: Episode[Controller]) -> dict[int, Policy]:
 
 class Runner:
     def __init__(self, env_spec: EnvSpec, env_ids: list[int]) -> None:
+        self.game = training_game(env_spec.game)
         self.env_ids = list(env_ids)
         self.envs = {i: make_env(env_spec) for i in self.env_ids}
         self.n = env_spec.num_players
@@ -89,7 +92,7 @@ class Runner:
             reports.append(self._advance(i, steps=1))
         for i, episode in resets.items():
             self.episodes[i] = episode
-            self.scripted[i] = scripted_policies(episode)
+            self.scripted[i] = scripted_policies(self.game, episode)
             self.returns[i] = np.zeros(self.n)
             self.envs[i].reset(seed=episode.seed)
             reports.append(self._advance(i, steps=0))
@@ -98,7 +101,7 @@ class Runner:
     def _advance(self, i: int, steps: int) -> Report:
         """Run scripted seats until a network seat must decide or the episode ends."""
         rewards = np.zeros(self.n)
-        decision, scripted_steps = advance_to_decision(self.envs[i], self.scripted[i], rewards)
+        decision, scripted_steps = advance_to_decision(self.envs[i], self.scripted[i], rewards, self.game.act)
         steps += scripted_steps
         self.returns[i] += rewards  # every report's rewards: a game pays at each round's end
         episode = self.episodes[i]
@@ -107,7 +110,7 @@ class Runner:
             return Report(
                 i, rewards, steps, seat, episode.controllers[seat], decision.observation, decision.action_mask
             )
-        result = EpisodeResult.of(episode, self.returns[i], game_state(self.envs[i]))
+        result = self.game.result(episode, self.returns[i], self.envs[i])
         return Report(i, rewards, steps, result=result)
 
     def close(self) -> None:
@@ -121,11 +124,12 @@ class VectorRunner:
     every copy touched waits for a network seat or has finished its episode."""
 
     def __init__(self, env_spec: EnvSpec, env_ids: list[int]) -> None:
+        self.game = training_game(env_spec.game)
         self.env_ids = list(env_ids)
         self.row = {e: r for r, e in enumerate(self.env_ids)}
-        self.venv = CarouselVectorEnv(len(self.env_ids), autoreset=False, **env_spec.kwargs())
+        self.venv = self.game.vector_env(len(self.env_ids), autoreset=False, **env_spec.kwargs())
         self.n = env_spec.num_players
-        self.last: VectorStep | None = None
+        self.last: Any = None  # the vector env's last step (its VectorStep)
         self.episodes: dict[int, Episode[Controller]] = {}
         self.returns: dict[int, np.ndarray] = {}
         self.scripted: dict[int, dict[int, Policy]] = {}
@@ -133,7 +137,7 @@ class VectorRunner:
     def step(self, actions: dict[int, int], resets: dict[int, Episode[Controller]]) -> list[Report]:
         rewards = {e: np.zeros(self.n) for e in (*actions, *resets)}
         steps = {e: 0 for e in rewards}
-        finished: dict[int, FinishedGame] = {}
+        finished: dict[int, Any] = {}  # the vector env's finished games, by game copy
         if actions:
             moves = np.full(len(self.env_ids), WAIT, np.int64)
             for e, action in actions.items():
@@ -143,7 +147,7 @@ class VectorRunner:
         if resets:
             for e, episode in resets.items():
                 self.episodes[e] = episode
-                self.scripted[e] = scripted_policies(episode)
+                self.scripted[e] = scripted_policies(self.game, episode)
                 self.returns[e] = np.zeros(self.n)
             rows = [self.row[e] for e in resets]
             self._take(self.venv.reset_rows(rows, [ep.seed for ep in resets.values()]), rewards, finished)
@@ -161,14 +165,14 @@ class VectorRunner:
     def _scripted_at(self, row: int, seat: int) -> Policy | None:
         return self.scripted[self.env_ids[row]].get(seat)
 
-    def _take(self, step: VectorStep, rewards: dict[int, np.ndarray], finished: dict[int, FinishedGame]) -> None:
+    def _take(self, step: Any, rewards: dict[int, np.ndarray], finished: dict[int, Any]) -> None:
         self.last = step
         for e in rewards:
             rewards[e] += step.rewards[self.row[e]]
         for game in step.info.finished:
             finished[self.env_ids[game.env]] = game
 
-    def _report(self, e: int, rewards: np.ndarray, steps: int, game: FinishedGame | None) -> Report:
+    def _report(self, e: int, rewards: np.ndarray, steps: int, game: Any) -> Report:
         self.returns[e] += rewards
         episode = self.episodes[e]
         if game is None:
@@ -176,7 +180,7 @@ class VectorRunner:
             seat = int(self.last.to_play[r])
             obs, mask = self.last.observation[r], self.last.action_mask[r]
             return Report(e, rewards, steps, seat, episode.controllers[seat], obs, mask)
-        result = EpisodeResult.of_game(episode, self.returns[e], game.rounds, game.scores, game.result)
+        result = self.game.finished_result(episode, self.returns[e], game)
         return Report(e, rewards, steps, result=result)
 
     def close(self) -> None:
@@ -184,8 +188,8 @@ class VectorRunner:
 
 
 def make_runner(env_spec: EnvSpec, env_ids: list[int]) -> Runner | VectorRunner:
-    """The vector runner for Carousel's own env (unless ``env_spec.vector`` is False), the
-    AEC runner for any other factory."""
+    """The vector runner for the package's own envs (unless ``env_spec.vector`` is False),
+    the AEC runner for any other factory."""
     if _vectorized(env_spec):
         return VectorRunner(env_spec, env_ids)
     return Runner(env_spec, env_ids)
@@ -204,7 +208,7 @@ class WorkerFailure:
 
 class WorkerAnswer(NamedTuple):
     """A worker's step: its copies' reports, and its process's solves so far that were not
-    proven exact (``carousel_env.games.carousel.solver.solve_counts``)."""
+    proven exact (Carousel's solver; ``TrainingGame.solver_inexact``)."""
 
     reports: list[Report]
     solver_inexact: int
@@ -214,9 +218,10 @@ def _worker(conn, env_spec: EnvSpec, env_ids: list[int]) -> None:
     """A worker's loop: ``(actions, resets)`` in, a :class:`WorkerAnswer` out; None closes."""
     torch.set_num_threads(1)
     runner = make_runner(env_spec, env_ids)
+    inexact = training_game(env_spec.game).solver_inexact
     while (step := conn.recv()) is not None:
         try:
-            conn.send(WorkerAnswer(runner.step(*step), solve_counts().inexact))
+            conn.send(WorkerAnswer(runner.step(*step), inexact()))
         except Exception as exc:
             conn.send(WorkerFailure(f"{type(exc).__name__}: {exc}"))
     runner.close()
@@ -234,19 +239,19 @@ class Driver:
 
     def __init__(self, env_spec: EnvSpec, num_envs: int, num_workers: int = 0) -> None:
         self.num_envs = num_envs
+        self.game = training_game(env_spec.game)
         self._seeds: dict[int, int] = {}  # each game copy's episode seed, for stall notices
         self._decisions: dict[int, int] = {}  # steps each copy has been sent since its deal
-        self._inexact_at = solve_counts().inexact  # this process's count before the first step
+        self._inexact_at = self.game.solver_inexact()  # this process's count before the first step
         self._worker_inexact = [0] * num_workers
         self.local: Runner | VectorRunner | None = None
         self.workers: list[tuple[Any, Any, list[int]]] = []
-        # Carousel's compiled code, before the first step (a cold cache: two parts at once,
-        # see solver.compile_ahead), not in the middle of the first update; and once, here:
-        # workers then load it from numba's cache, rather than each compiling it at once.
-        if _vectorized(env_spec):
-            CarouselVectorEnv.compile_ahead(**env_spec.kwargs())
-        elif env_spec.factory == DEFAULT_ENV_FACTORY:
-            compile_ahead()
+        # The game's compiled code, before the first step (Carousel's, on a cold cache: two
+        # parts at once, see its solver's compile_ahead), not in the middle of the first
+        # update; and once, here: workers then load it from numba's cache, rather than each
+        # compiling it at once.
+        if env_spec.factory == DEFAULT_ENV_FACTORY:
+            self.game.compile_ahead(env_spec.kwargs(), _vectorized(env_spec))
         if num_workers == 0:
             self.local = make_runner(env_spec, list(range(num_envs)))
             return
@@ -289,7 +294,7 @@ class Driver:
     def solver_inexact(self) -> int:
         """Solves of every step so far, in this process and the workers, whose answer the
         solver could not prove exact within its time budget (0 in the shipped agents' games)."""
-        return solve_counts().inexact - self._inexact_at + sum(self._worker_inexact)
+        return self.game.solver_inexact() - self._inexact_at + sum(self._worker_inexact)
 
     def _receive(self, w: int, conn: Any, ids: list[int], actions: dict, resets: dict) -> Any:
         """Worker ``w``'s answer; while it is late, a line on stderr every ``STALL_NOTICE_S``

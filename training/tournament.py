@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass
 from itertools import combinations
 from pathlib import Path
 
+from training.envs import EnvSpec
 from training.evaluate import evaluate
 
 # The rating interval the leaderboard prints: mu +- INTERVAL_SIGMAS sigma (about 95%).
@@ -76,11 +77,26 @@ class RatingTable:
 
 
 def run_tournament(
-    agents: list[str], games: int = 20, num_players: int = 2, seed: int = 0, num_workers: int = 0
+    agents: list[str],
+    games: int = 20,
+    num_players: int = 2,
+    seed: int = 0,
+    num_workers: int = 0,
+    env_spec: EnvSpec | None = None,
 ) -> list[Rating]:
+    """Every pair's match (``env_spec``: the game and rules; None: each pair's first agent's
+    checkpoint says, or Carousel), the ratings updated game by game."""
     table = RatingTable(agents)
     for k, (a, b) in enumerate(combinations(agents, 2)):
-        res = evaluate(a, [b], games=games, num_players=num_players, seed=seed + 10_000 * k, num_workers=num_workers)
+        res = evaluate(
+            a,
+            [b],
+            games=games,
+            num_players=num_players,
+            seed=seed + 10_000 * k,
+            env_spec=env_spec,
+            num_workers=num_workers,
+        )
         for score in res.per_game:
             places = [0, 1] if score == 1.0 else [1, 0] if score == 0.0 else [0, 0]
             table.record([a, b], places, [score, 1.0 - score])

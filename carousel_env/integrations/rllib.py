@@ -1,4 +1,4 @@
-"""Carousel as an RLlib multi-agent env (new API stack, ray 2.60+).
+"""Any game of the family as an RLlib multi-agent env (new API stack, ray 2.60+).
 
 .. code-block:: python
 
@@ -27,9 +27,10 @@ What the adapter does over the PettingZoo AEC env (``carousel_env.env``, wrapped
 * **Illegal actions** end the episode with -1 for their author (the wrapped env's rule);
   with the mask applied they never happen.
 
-``env_config`` keys are the env's keyword arguments (``num_players``, ``variant``,
-``round_bonus``, ``k_suggestions``, ``episode``, ``reward``, ``reward_scale``;
-``carousel_env.games.carousel.envs.aec`` documents them) plus ``seed``: the seed of the first reset when
+``env_config`` keys are ``carousel_env.env``'s: ``game`` (Carousel by default) and the game
+env's keyword arguments (Carousel's ``num_players``, ``variant``, ``round_bonus``,
+``k_suggestions``, ``episode``, ``reward``, ``reward_scale``: ``carousel_env.games.carousel.envs.aec``;
+Gin Rummy's: ``carousel_env.games.gin_rummy.env``), plus ``seed``: the seed of the first reset when
 RLlib passes none (``config.debugging(seed=...)`` unset). Later resets draw their deals
 from the env's own generator, so a seeded run deals the same games again. An env that
 RLlib builds (its config is an ``EnvContext``) mixes its runner's ``worker_index`` and its
@@ -49,7 +50,7 @@ from ray.rllib.env.env_context import EnvContext
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.tune.registry import register_env
 
-from carousel_env.games.carousel.envs.aec import env as carousel_aec_env
+import carousel_env
 
 ENV_NAME = "carousel"
 OBS_KEY = "observations"  # the env's "observation", renamed for RLlib's masking convention
@@ -59,7 +60,7 @@ _instances = itertools.count()  # envs built in this process, to tell seeded cop
 
 
 class CarouselMultiAgentEnv(MultiAgentEnv):
-    """The Carousel AEC env as an RLlib ``MultiAgentEnv`` (see the module docstring)."""
+    """A game's AEC env (Carousel's by default) as an RLlib ``MultiAgentEnv`` (see the module docstring)."""
 
     def __init__(self, config: dict[str, Any] | None = None) -> None:
         super().__init__()
@@ -67,7 +68,7 @@ class CarouselMultiAgentEnv(MultiAgentEnv):
         self._first_seed: int | None = env_config.pop("seed", None)
         # An EnvContext knows its runner; the envs of one runner share that context.
         self._salt = (config.worker_index or 0, next(_instances)) if isinstance(config, EnvContext) else None
-        self.env = carousel_aec_env(**env_config)
+        self.env = carousel_env.env(**env_config)
         raw = self.env.unwrapped
         self.observation_layout = raw.observation_layout
         self.possible_agents = list(raw.possible_agents)

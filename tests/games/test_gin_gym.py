@@ -152,7 +152,8 @@ def test_bad_options_are_named(form):
         form(learner_seat="first")
     with pytest.raises(ValueError, match="opponents: expected 1 policies for 2 players, got 2"):
         form(opponents=["random", "greedy"])
-    with pytest.raises(CarouselError, match="unknown Gin Rummy player 'smart' \\(players: random, greedy\\)"):
+    unknown = "unknown Gin Rummy player 'smart' \\(players: random, greedy, simple, search, search@N\\)"
+    with pytest.raises(CarouselError, match=unknown):
         form(opponents="smart")
     with pytest.raises(TypeError, match="a Gin Rummy policy is"):
         form(opponents=42)

@@ -13,16 +13,19 @@ from collections import Counter
 
 import pyspiel
 
-from carousel_env.core.cards import make_card, rank_of, suit_of
 from carousel_env.games.gin_rummy import engine as ge
 from carousel_env.games.gin_rummy import melds as gm
 from carousel_env.games.gin_rummy.rules import PRESETS
+from carousel_env.integrations.openspiel_gin import (
+    GIN,
+    answer_in_openspiel,
+    from_os,
+    knock_in_openspiel,
+    to_os,
+)
 
+# The mapping between the engines is the runner's (carousel_env.integrations.openspiel_gin).
 RULES = PRESETS["openspiel"]
-GIN = pyspiel.gin_rummy
-UTILS = GIN.GinRummyUtils(13, 4, 10)
-OS_SUITS = (3, 0, 1, 2)  # OpenSpiel's suits s c d h, as ours (C D H S = 0 1 2 3)
-MAX_BASE_RUN = 5  # OpenSpiel's melds are runs of 3 to 5
 # Uniform random play seldom gets near a knock: knock half the times it may, and mostly
 # discard the card that leaves the least deadwood, so that knocks, gin and the wall all come.
 KNOCK_BIAS = 0.5
@@ -35,28 +38,6 @@ DIFFERENCES = {
     "meld_declaration_order": "OpenSpiel's knocker and opponent lay melds one action at a time (runs of 6+"
     " as two melds, lay-offs before own melds); our engine takes the whole arrangement at once",
 }
-
-
-def to_os(card: int) -> int:
-    return OS_SUITS.index(suit_of(card)) * 13 + rank_of(card) - 1
-
-
-def from_os(card: int) -> int:
-    return make_card(card % 13 + 1, OS_SUITS[card // 13])
-
-
-def os_melds(melds) -> list[int]:
-    """OpenSpiel's meld actions for our melds (a run longer than 5 laid as runs of 3 to 5)."""
-    actions = []
-    for meld in melds:
-        cards = list(meld.cards)
-        pieces = [cards]
-        if meld.is_run and len(cards) > MAX_BASE_RUN:
-            cut = MAX_BASE_RUN if len(cards) - MAX_BASE_RUN >= 3 else len(cards) - 3
-            pieces = [cards[:cut], cards[cut:]]
-        for piece in pieces:
-            actions.append(GIN.MELD_ACTION_BASE + UTILS.meld_to_int(sorted(to_os(c) for c in piece)))
-    return actions
 
 
 def _os_labels(state) -> set:
@@ -160,16 +141,5 @@ def play(seed: int, counts: Counter) -> tuple[ge.GinState, list[float]]:
 
 
 def _knock_in_openspiel(os_state, before: ge.GinState, after: ge.GinState, arrangement: gm.Arrangement) -> None:
-    _apply_os(os_state, GIN.KNOCK_ACTION, "the knock")
-    _apply_os(os_state, to_os(arrangement.discard), "the knock's discard")
-    for action in os_melds(arrangement.melds):
-        _apply_os(os_state, action, "a knocker's meld")
-    _apply_os(os_state, GIN.PASS_ACTION, "the knocker's end of melding")
-    answer = after.last_hand.layoffs
-    if arrangement.deadwood > 0:  # OpenSpiel skips the lay-offs after gin
-        for card, _ in answer.laid_off:
-            _apply_os(os_state, to_os(card), "a lay-off")
-        _apply_os(os_state, GIN.PASS_ACTION, "the end of lay-offs")
-    for action in os_melds(answer.melds):
-        _apply_os(os_state, action, "an opponent's meld")
-    _apply_os(os_state, GIN.PASS_ACTION, "the opponent's end of melding")
+    knock_in_openspiel(os_state, arrangement)
+    answer_in_openspiel(os_state, arrangement, after.last_hand.layoffs)

@@ -84,7 +84,7 @@ class RllibConfig(EnvKeys):
 
     def env_config(self) -> dict[str, Any]:
         """The ``env_config`` of ``CarouselMultiAgentEnv``."""
-        return {**self.env_options(), "seed": self.seed}
+        return {"game": self.game, **self.env_options(), "seed": self.seed}
 
 
 _POSITIVE = (

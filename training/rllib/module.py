@@ -13,7 +13,9 @@ their logits become the dtype's most negative value), so RLlib's categorical dis
 gives them probability 0 and its entropy counts legal actions only.
 
 ``model_config`` keys: ``hidden_size`` (128) and ``slot_hidden_size`` (64), the ``Agent``'s
-widths. The observation layout follows from the spaces (``K = action_space.n - 3``).
+widths; ``layout`` and ``num_fixed_actions``, the game's shape (``training.envs.EnvShape``,
+which :func:`module_spec` fills in). Without them the shape is Carousel's, read from the
+spaces (``K = action_space.n - 3``).
 """
 
 from __future__ import annotations
@@ -28,9 +30,11 @@ from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.core.rl_module.torch import TorchRLModule
 
+from carousel_env.envkit.layout import ObservationLayout
 from carousel_env.games.carousel.envs.aec import NUM_FIXED_ACTIONS, observation_layout
 from carousel_env.integrations.rllib import MASK_KEY, OBS_KEY
 from training import checkpoint
+from training.envs import EnvShape
 from training.network import Agent
 
 PREFIX = "net."  # the module's state-dict keys are the Agent's, under this prefix
@@ -40,12 +44,19 @@ class CarouselRLModule(TorchRLModule, ValueFunctionAPI):
     """Masked policy and value of one ``Agent`` (see the module docstring)."""
 
     def setup(self) -> None:
-        layout = observation_layout(self.action_space.n - NUM_FIXED_ACTIONS)
-        size = self.observation_space[OBS_KEY].shape[0]
-        if size != layout.size:
-            raise ValueError(f"observation size {size} does not fit K={layout.num_slots} suggestions ({layout.size})")
         config = self.model_config or {}
-        self.net = Agent(layout, config.get("hidden_size", 128), config.get("slot_hidden_size", 64))
+        fixed = config.get("num_fixed_actions", NUM_FIXED_ACTIONS)
+        if "layout" in config:
+            layout = ObservationLayout.from_dict(config["layout"])
+        else:
+            layout = observation_layout(self.action_space.n - NUM_FIXED_ACTIONS)
+        size = self.observation_space[OBS_KEY].shape[0]
+        if size != layout.size or self.action_space.n != fixed + layout.num_slots:
+            raise ValueError(
+                f"spaces ({size} observations, {self.action_space.n} actions) do not fit the layout "
+                f"{layout.as_dict()} with {fixed} fixed actions"
+            )
+        self.net = Agent(layout, config.get("hidden_size", 128), config.get("slot_hidden_size", 64), fixed)
 
     def _logits_and_values(self, batch: dict[str, Any]) -> tuple[torch.Tensor, torch.Tensor]:
         obs = batch[Columns.OBS]
@@ -68,12 +79,13 @@ class CarouselRLModule(TorchRLModule, ValueFunctionAPI):
         return self.net.get_value(batch[Columns.OBS][OBS_KEY].float())
 
 
-def module_spec(hidden_size: int = 128, slot_hidden_size: int = 64) -> RLModuleSpec:
-    """The spec of one ``CarouselRLModule`` (spaces are filled in by RLlib from the env)."""
-    return RLModuleSpec(
-        module_class=CarouselRLModule,
-        model_config={"hidden_size": hidden_size, "slot_hidden_size": slot_hidden_size},
-    )
+def module_spec(hidden_size: int = 128, slot_hidden_size: int = 64, shape: EnvShape | None = None) -> RLModuleSpec:
+    """The spec of one ``CarouselRLModule`` for a game of ``shape`` (None: Carousel's, read
+    from the spaces, which RLlib fills in from the env)."""
+    model_config: dict[str, Any] = {"hidden_size": hidden_size, "slot_hidden_size": slot_hidden_size}
+    if shape is not None:
+        model_config.update(layout=shape.layout.as_dict(), num_fixed_actions=shape.num_fixed_actions)
+    return RLModuleSpec(module_class=CarouselRLModule, model_config=model_config)
 
 
 def agent_from_state(state: dict[str, Any], spec: dict[str, Any]) -> Agent:

@@ -52,12 +52,12 @@ from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 
 from carousel_env.core.text import plural
-from carousel_env.games.carousel.envs.aec import observation_layout
 from carousel_env.integrations.rllib import CarouselMultiAgentEnv
 from training import checkpoint
 from training.checkpoint_names import checkpoint_file
 from training.config import save_config
 from training.device import describe, resolve_device
+from training.envs import EnvShape, shape_of
 from training.policies import load_start_network
 from training.rllib.config import RllibConfig, from_dict
 from training.rllib.module import export_module, module_spec, module_state
@@ -78,6 +78,15 @@ RESTARTS_NOTE = (
 )
 
 
+def env_shape(config: RllibConfig) -> EnvShape:
+    """The shape of the config's game env: what the module is built for."""
+    env = CarouselMultiAgentEnv(config.env_config())
+    try:
+        return shape_of(env.env)
+    finally:
+        env.close()
+
+
 def algorithm_config(config: RllibConfig, *, restart_env_runners: bool = False, gpu: bool = False) -> PPOConfig:
     """RLlib's PPO config for ``config`` (see the module docstring). ``restart_env_runners``:
     Ray restarts an env runner that dies (see :data:`RESTARTS_NOTE`), which :func:`train` asks
@@ -85,7 +94,7 @@ def algorithm_config(config: RllibConfig, *, restart_env_runners: bool = False, 
     or run out of memory, which a restart would repeat, so the run fails at once instead.
     ``gpu``: the learner (in the driver) takes one GPU, RLlib's ``num_gpus_per_learner``."""
     ids = module_ids(config.pool_size)
-    spec = module_spec(config.hidden_size, config.slot_hidden_size)
+    spec = module_spec(config.hidden_size, config.slot_hidden_size, env_shape(config))
     return (
         PPOConfig()
         # RLlib's env checker steps random actions, blind to the action mask: "Illegal move made".
@@ -308,7 +317,7 @@ def train(
             log(f"resumed {run_dir} at iteration {algorithm.iteration}")
         else:
             if config.init_checkpoint:
-                layout = observation_layout(config.k_suggestions)
+                layout = env_shape(config).layout
                 agent = load_start_network(config.init_checkpoint, layout, config.hidden_size, config.slot_hidden_size)
                 algorithm.set_state({"learner_group": {"learner": {"rl_module": {MAIN: module_state(agent)}}}})
                 log(f"learner and pool start from {checkpoint_file(config.init_checkpoint)}")

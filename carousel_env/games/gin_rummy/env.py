@@ -228,8 +228,15 @@ class raw_env(CardGameEnv):
         """The hands that ended in the last step (or reset), in order."""
         return tuple(self._hands)
 
+    @property
+    def episode_hands(self) -> tuple[HandResult, ...]:
+        """Every hand the episode has ended so far, in order (as a finished game of the
+        vector env lists them)."""
+        return tuple(self._episode_hands)
+
     def _start(self, game_seed: int) -> None:
         self._hands: list[HandResult] = []
+        self._episode_hands: list[HandResult] = []
         self._last_step: tuple[str, int, str] | None = None
         self._state = new_game(self.rules, game_seed)
         self._settle()
@@ -290,6 +297,7 @@ class raw_env(CardGameEnv):
 
     def _hand_over(self, result: HandResult, state: GinState) -> None:
         self._hands.append(result)
+        self._episode_hands.append(result)
         paid = hand_rewards(self.config, result, state)
         for seat, agent in enumerate(self.possible_agents):
             self.rewards[agent] += paid[seat]

@@ -22,7 +22,7 @@ Importing this module (or :mod:`carousel_env.single_agent`) registers ``GinRummy
 
 Options (both forms):
 
-* ``opponents`` ("random"): a scripted player's name (``random``, ``greedy``: see
+* ``opponents`` ("random"): a scripted player's name (``random``, ``greedy``, ``simple``, ``search@N``: see
   :mod:`carousel_env.games.gin_rummy.players`), a callable ``(observation, action_mask) ->
   action``, or a list of one of those (Gin is heads-up). How they play at the env's
   decisions: :mod:`carousel_env.games.gin_rummy.policies`.

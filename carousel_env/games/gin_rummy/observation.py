@@ -76,6 +76,16 @@ class ObservationLayout(NamedTuple):
     def size(self) -> int:
         return self.global_size + self.k * self.slot_size
 
+    def as_dict(self) -> dict[str, int]:
+        """The sizes, as the family's layout (``carousel_env.envkit.layout``) names them: what
+        a network needs and a checkpoint stores."""
+        return {
+            "global_size": self.global_size,
+            "slots_start": self.global_size,
+            "num_slots": self.k,
+            "slot_features": self.slot_size,
+        }
+
 
 def _offsets(channels) -> tuple[dict, int]:
     offsets, at = {}, 0

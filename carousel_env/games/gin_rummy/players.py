@@ -1,18 +1,45 @@
 """Scripted Gin Rummy players over the engine: each reads only what its seat may know (its
-own hand, the upcard, the discard pile) and returns a legal :class:`~carousel_env.games.gin_rummy.engine.Move`.
+own hand, the upcard, the discard pile, the cards the opponent took from it and the stock's
+size) and returns a legal :class:`~carousel_env.games.gin_rummy.engine.Move`.
 
 * ``random``: a uniformly random kind of move, then a random card or knock.
 * ``greedy``: least deadwood. It takes the upcard when that lowers its deadwood, discards
   the card that leaves the least (the highest of those), and knocks as soon as it may,
   with the arrangement of least deadwood.
+* ``simple``: the simple strategy of the EAAI 2021 challenge (its ``SimpleGinRummyPlayer``),
+  which OpenSpiel's ``make_simple_gin_rummy_bot`` also plays. It takes the upcard when the
+  upcard is melded in every least-deadwood arrangement of the eleven cards, or when taking
+  it allows a knock; otherwise it draws from the stock (passes on the first upcard). It
+  discards its highest deadwood card: the highest rank among the cards left unmelded by
+  some least-deadwood arrangement, never the upcard just taken where the rules forbid it,
+  rank ties broken by OpenSpiel's suit order (spades, clubs, diamonds, hearts: the last
+  goes first). It knocks as soon as it may, with the arrangement of least deadwood (then
+  fewest cards the opponent might lay off: the env's first knock). Where least-deadwood
+  arrangements tie, OpenSpiel reads one of them, the first its search finds; ``simple``
+  reads them all, so on those rare hands the two may differ by a card.
+* ``search`` / ``search@N``: determinized Monte Carlo search. At a decision with a choice
+  it deals the cards it cannot see ``N`` times (default :data:`SEARCH_SAMPLES`), each deal
+  consistent with what its seat has seen: the opponent holds the cards it took from the
+  pile and still has, and the rest of its hand and the stock come from the cards neither
+  in the seat's hand nor in the pile; the opponent's hand is drawn as play keeps one (see
+  :func:`determinize`). Each candidate (every draw, discard or pass, and the first
+  :data:`SEARCH_KNOCKS` knocks in the env's order) is played on every deal, then both seats
+  play ``simple`` to the end of the hand. The candidate with the best mean hand score (own
+  points minus the opponent's) is played when its gain over ``simple``'s own move, deal by
+  deal, clears :data:`SEARCH_MARGIN` standard errors; otherwise ``simple``'s move is. The
+  deals come from the player's seeded generator and never from the hidden cards, so the
+  same seed at the same information makes the same move.
+
+``get_player(name, seed)`` builds one by name (``search@32``: 32 deals a decision).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 
-from carousel_env.core.cards import POINTS
+from carousel_env.core.cards import NUM_CARDS, POINTS, rank_of, suit_of
 from carousel_env.core.errors import CarouselError
 from carousel_env.games.gin_rummy import melds as gm
 from carousel_env.games.gin_rummy.engine import (
@@ -22,12 +49,21 @@ from carousel_env.games.gin_rummy.engine import (
     GinState,
     Move,
     MoveKind,
+    apply,
     knock_options,
     legal_discards,
     legal_kinds,
 )
 
 GinPlayer = Callable[[GinState], Move]
+
+SEARCH_SAMPLES = 8  # deals per decision of plain ``search``
+SEARCH_KNOCKS = 4  # knock arrangements tried per decision, in the env's order
+ALL_CARDS = (1 << NUM_CARDS) - 1
+SEARCH_MARGIN = 2.0  # standard errors a move's gain over simple's must clear
+MAX_SIFTED = 10  # cards the opponent's drawn hand sifts through at most (see determinize)
+# OpenSpiel breaks rank ties by its suit order s < c < d < h; our suits are C D H S.
+OPENSPIEL_SUIT_ORDER = (1, 2, 3, 0)
 
 
 def random_player(seed: int | None = None) -> GinPlayer:
@@ -71,11 +107,187 @@ def greedy_player(seed: int | None = None) -> GinPlayer:
     return play
 
 
-PLAYERS: dict[str, Callable[[int | None], GinPlayer]] = {"random": random_player, "greedy": greedy_player}
+# ---------------------------------------------------------------- simple
+
+
+def ranked_knocks(state: GinState) -> list[gm.Arrangement]:
+    """The knocks of the player to act in the env's order: least deadwood, then fewest cards
+    the opponent might lay off (cards in neither the hand nor the pile), discard, melds."""
+    unseen = ALL_CARDS & ~gm.mask_of(state.discards) & ~state.hands[state.current]
+    return sorted(
+        knock_options(state),
+        key=lambda a: (a.deadwood, gm.layoff_spots(a.melds, unseen), a.discard, a.melds),
+    )
+
+
+def _kept(state: GinState) -> gm.Mask:
+    """The upcard just taken, where the rules forbid discarding it (as a mask)."""
+    return 0 if state.taken < 0 or state.rules.discard_taken_upcard else 1 << state.taken
+
+
+def simple_wants_upcard(state: GinState) -> bool:
+    """Whether ``simple`` takes the upcard: it is melded in every least-deadwood arrangement
+    of the eleven cards (it raises the melded value), or taking it allows a knock."""
+    hand, upcard = state.hands[state.current], state.upcard
+    eleven = hand | 1 << upcard
+    if gm.melded_value(eleven) > gm.melded_value(hand):
+        return True
+    keep = 0 if state.rules.discard_taken_upcard else 1 << upcard
+    return gm.deadwood_after_discard(eleven, keep) <= state.rules.knock_limit
+
+
+def simple_discard(state: GinState) -> int:
+    """``simple``'s discard: its highest deadwood card (see the module docstring)."""
+    hand = state.hands[state.current]
+    melded = gm.melded_value(hand)
+    legal = legal_discards(state)
+    # A card is deadwood in some best arrangement when the rest still melds as much.
+    dead = [c for c in legal if gm.melded_value(hand ^ 1 << c) == melded]
+    if dead:
+        return max(dead, key=lambda c: (rank_of(c), OPENSPIEL_SUIT_ORDER[suit_of(c)]))
+    # Every legal card is melded (eleven-card gin, or only the kept upcard is loose).
+    return min(legal, key=lambda c: (gm.deadwood(hand ^ 1 << c), -rank_of(c), -OPENSPIEL_SUIT_ORDER[suit_of(c)]))
+
+
+def simple_move(state: GinState) -> Move:
+    """The move of ``simple`` (deterministic)."""
+    kinds = legal_kinds(state)
+    if MoveKind.KNOCK in kinds:
+        return Move(MoveKind.KNOCK, arrangement=ranked_knocks(state)[0])
+    if MoveKind.DISCARD in kinds:
+        return Move(MoveKind.DISCARD, simple_discard(state))
+    if MoveKind.TAKE_UPCARD in kinds and simple_wants_upcard(state):
+        return TAKE_UPCARD
+    if MoveKind.DRAW_STOCK in kinds:
+        return DRAW_STOCK
+    return PASS
+
+
+def simple_player(seed: int | None = None) -> GinPlayer:
+    del seed  # deterministic
+    return simple_move
+
+
+# ---------------------------------------------------------------- search
+
+
+def candidate_moves(state: GinState, knocks: int = SEARCH_KNOCKS) -> list[Move]:
+    """The moves ``search`` compares: every draw, pass and discard, and the first ``knocks``
+    knocks in the env's order."""
+    kinds = legal_kinds(state)
+    moves = [Move(kind) for kind in (MoveKind.TAKE_UPCARD, MoveKind.DRAW_STOCK, MoveKind.PASS) if kind in kinds]
+    moves += [Move(MoveKind.DISCARD, card) for card in legal_discards(state)]
+    if MoveKind.KNOCK in kinds:
+        moves += [Move(MoveKind.KNOCK, arrangement=a) for a in ranked_knocks(state)[:knocks]]
+    return moves
+
+
+def _shed(hand: gm.Mask, keep: gm.Mask) -> int:
+    """The card ``simple`` would throw from ``hand`` (never one of ``keep``)."""
+    melded = gm.melded_value(hand)
+    legal = gm.cards_of(hand & ~keep)
+    dead = [c for c in legal if gm.melded_value(hand ^ 1 << c) == melded]
+    if dead:
+        return max(dead, key=lambda c: (rank_of(c), OPENSPIEL_SUIT_ORDER[suit_of(c)]))
+    return min(legal, key=lambda c: (gm.deadwood(hand ^ 1 << c), -rank_of(c)))
+
+
+def determinize(state: GinState, rng: random.Random, sifted: int | None = None) -> GinState:
+    """``state`` with the cards its player to act cannot see dealt again from ``rng``.
+
+    The opponent keeps the cards it took from the pile; the rest of its hand and the stock
+    are drawn from the cards in neither the player's hand nor the pile nor those. A uniform
+    draw gives the opponent a far looser hand than one kept by play, so the opponent's
+    hidden cards are drawn as play keeps them: its hand is dealt, then it sees ``sifted``
+    more cards (default: as many as it has discarded, at most :data:`MAX_SIFTED`) and sheds
+    one after each as ``simple`` would; the shed cards go back to the stock.
+    """
+    seat = state.current
+    opponent = 1 - seat
+    known = state.known[opponent]
+    seen = state.hands[seat] | gm.mask_of(state.discards) | known
+    pool = list(gm.cards_of(ALL_CARDS & ~seen))  # in card order: the draw depends on rng alone
+    rng.shuffle(pool)
+    hidden = bin(state.hands[opponent]).count("1") - bin(known).count("1")
+    if sifted is None:
+        sifted = min(MAX_SIFTED, bin(state.discarded[opponent]).count("1"))
+    sifted = min(sifted, len(pool) - hidden)
+    hand = known | gm.mask_of(pool[:hidden])
+    shed = []
+    for card in pool[hidden : hidden + sifted]:
+        thrown = _shed(hand | 1 << card, known)
+        hand = (hand | 1 << card) & ~(1 << thrown)
+        shed.append(thrown)
+    stock = shed + pool[hidden + sifted :]
+    rng.shuffle(stock)
+    hands = [0, 0]
+    hands[seat] = state.hands[seat]
+    hands[opponent] = hand
+    return replace(state, hands=(hands[0], hands[1]), stock=tuple(stock), stock_top=0)
+
+
+def playout(state: GinState, policy: GinPlayer = simple_move) -> GinState:
+    """``state`` played by ``policy`` in both seats to the end of the hand."""
+    while not state.over:
+        state = apply(state, policy(state))
+    return state
+
+
+def clear_gain(gains: list[int]) -> bool:
+    """Whether the mean of paired gains is above :data:`SEARCH_MARGIN` standard errors."""
+    n = len(gains)
+    mean = sum(gains) / n
+    if mean <= 0:
+        return False
+    if n < 2:
+        return True
+    variance = sum((g - mean) ** 2 for g in gains) / (n - 1)
+    return mean > SEARCH_MARGIN * (variance / n) ** 0.5
+
+
+def search_player(seed: int | None = None, samples: int = SEARCH_SAMPLES, knocks: int = SEARCH_KNOCKS) -> GinPlayer:
+    if not isinstance(samples, int) or isinstance(samples, bool) or samples < 1:
+        raise CarouselError(f"Gin Rummy player search@N: N (deals a decision) must be at least 1, got {samples!r}")
+    rng = random.Random(seed)
+
+    def play(state: GinState) -> Move:
+        own = simple_move(state)
+        moves = candidate_moves(state, knocks)
+        moves = [own, *(m for m in moves if m != own)]
+        if len(moves) == 1:
+            return own
+        seat = state.current
+        worlds = [determinize(state, rng) for _ in range(samples)]
+        scores = []
+        for move in moves:
+            points = [playout(apply(world, move)).last_hand.points for world in worlds]
+            scores.append([p[seat] - p[1 - seat] for p in points])
+        best = max(range(len(moves)), key=lambda i: (sum(scores[i]), -i))
+        # Leave simple's move only when the gain over it, deal by deal, is clear of the noise.
+        gains = [a - b for a, b in zip(scores[best], scores[0])]
+        return moves[best] if clear_gain(gains) else own
+
+    return play
+
+
+PLAYERS: dict[str, Callable[[int | None], GinPlayer]] = {
+    "random": random_player,
+    "greedy": greedy_player,
+    "simple": simple_player,
+    "search": search_player,
+}
 
 
 def get_player(name: str, seed: int | None = None) -> GinPlayer:
-    """The scripted player ``name`` (``random`` or ``greedy``), seeded."""
-    if name not in PLAYERS:
-        raise CarouselError(f"unknown Gin Rummy player {name!r} (players: {', '.join(PLAYERS)})")
-    return PLAYERS[name](seed)
+    """The scripted player ``name`` (``random``, ``greedy``, ``simple``, ``search`` or
+    ``search@N``), seeded."""
+    base, at, budget = name.partition("@") if isinstance(name, str) else (name, "", "")
+    if base not in PLAYERS or (at and base != "search"):
+        raise CarouselError(f"unknown Gin Rummy player {name!r} (players: {', '.join(PLAYERS)}, search@N)")
+    if base == "search" and at:
+        if not budget.isdigit() or int(budget) < 1:
+            raise CarouselError(
+                f"Gin Rummy player {name!r}: search@N needs N, the deals a decision, a whole number of at least 1"
+            )
+        return search_player(seed, samples=int(budget))
+    return PLAYERS[base](seed)

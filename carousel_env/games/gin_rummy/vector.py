@@ -132,6 +132,16 @@ class GinVectorEnv(VectorDriver):
         self._hands: list[list[HandResult]] = [[] for _ in range(num_envs)]
         self._obs = np.zeros((num_envs, self.observation_layout.size), np.float32)
 
+    @staticmethod
+    def compile_ahead(**config: object) -> None:
+        """Compile (or load from numba's cache) the kernel's parts a vector env of this config
+        uses: its moves and its observations, which otherwise compile at the first step. For a
+        trainer before its first step, and before it starts workers that build vector envs."""
+        venv = GinVectorEnv(1, **config)  # a bad config raises here, before anything compiles
+        snap = venv.reset(seed=0)
+        venv.step(np.array([int(np.flatnonzero(snap.action_mask[0])[0])]))
+        venv.close()
+
     # ------------------------------------------------------------ reading and writing rows
 
     def game_state(self, g: int) -> GinState:

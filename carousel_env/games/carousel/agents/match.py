@@ -1,14 +1,10 @@
-"""Playing policies against each other: what an episode is, how one is stepped, what it
-leaves behind, and the match runner for policies that decide one observation at a time.
+"""Playing Carousel policies against each other, and the match runner for policies that
+decide one observation at a time.
 
-The pieces training shares (its driver is in ``training.runners``):
-
-* :class:`Episode`: one episode to play, its deal seed and who controls each seat.
-* :func:`advance_to_decision`: the stepping loop. Seats with a policy at hand act, finished
-  seats are stepped out, every seat's rewards are collected, until a seat without a policy
-  here must decide or the episode ends.
-* :class:`EpisodeResult`: what a finished episode leaves: returns, the engine's round
-  scores, totals, winner, and the score (win, draw share, loss) of any seat.
+What an episode is, how one is stepped and what it leaves are the family's
+(:mod:`carousel_env.envkit.episodes`: :class:`Episode`, :class:`EpisodeResult`, the stepping
+loop); here they get Carousel's policies (:func:`policy_action`, :func:`advance_to_decision`)
+and its engine state (:func:`episode_result`). Training's driver is in ``training.runners``.
 
 Why two drivers: :func:`play_match` plays one episode at a time and asks each policy for
 one action at a time, which suits scripted policies and any callable, with nothing but
@@ -32,60 +28,30 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
+from carousel_env.envkit import episodes
+from carousel_env.envkit.episodes import Decision, Episode, EpisodeResult
 from carousel_env.games.carousel.agents.baselines import Policy
 from carousel_env.games.carousel.agents.registry import resolve_policy
 from carousel_env.games.carousel.agents.search import is_view_policy
 from carousel_env.games.carousel.engine.game import Action, GameState
 from carousel_env.games.carousel.engine.information import seat_view
-from carousel_env.games.carousel.engine.scoring import GameResult, RoundScore
 from carousel_env.games.carousel.envs.aec import decision, engine_action, raw_env
 from carousel_env.games.carousel.envs.observation import encode, layout
 
 C = TypeVar("C")  # who controls a seat: a policy index here, a training controller above
 
-
-@dataclass(frozen=True)
-class Episode(Generic[C]):
-    """One episode to play: the seed it is dealt with and who controls each seat."""
-
-    seed: int
-    controllers: tuple[C, ...]
-
-
-@dataclass(frozen=True)
-class Decision:
-    """A seat that must decide, and what it sees."""
-
-    seat: int
-    observation: np.ndarray
-    action_mask: np.ndarray
+__all__ = ["Decision", "Episode", "EpisodeResult"]  # the family's types, as this module's users import them
 
 
 def advance_to_decision(env: Any, policies: Mapping[int, Policy], rewards: np.ndarray) -> tuple[Decision | None, int]:
-    """Step the AEC ``env`` while the seat to act has a policy in ``policies`` (by seat) or
-    has finished, until another seat must decide (its :class:`Decision`) or the episode
-    ends (None). Every reward ``last()`` reports is added to that seat in ``rewards``.
-    A view policy gets its seat's view of ``env.unwrapped.game_state`` (module docstring).
-    Also returns the number of actions the policies took."""
-    steps = 0
-    while env.agents:
-        agent = env.agent_selection
-        seat = env.possible_agents.index(agent)
-        obs, reward, terminated, truncated, _ = env.last()
-        rewards[seat] += reward
-        if terminated or truncated:
-            env.step(None)
-            continue
-        policy = policies.get(seat)
-        if policy is None:
-            return Decision(seat, obs["observation"], obs["action_mask"]), steps
-        env.step(policy_action(policy, env, seat, obs["observation"], obs["action_mask"]))
-        steps += 1
-    return None, steps
+    """The family's stepping loop (``envkit.episodes.advance_to_decision``) with Carousel's
+    policies: a view policy gets its seat's view of ``env.unwrapped.game_state`` (module
+    docstring). Also returns the number of actions the policies took."""
+    return episodes.advance_to_decision(env, policies, rewards, policy_action)
 
 
 def policy_action(policy: Policy, env: Any, seat: int, observation: np.ndarray, action_mask: np.ndarray) -> int:
@@ -107,57 +73,11 @@ def state_action(
     return int(policy(observation, action_mask))
 
 
-@dataclass(frozen=True)
-class EpisodeResult(Generic[C]):
-    """A finished episode.
-
-    ``returns``: each seat's summed reward. ``rounds``: the engine's scores of the rounds
-    played. ``totals``: final totals with bonuses once the game is over, the running scores
-    after a round episode. ``winner``: the game's winner, None while the game goes on.
-    The last three are empty or None for an environment that exposes no engine state."""
-
-    episode: Episode[C]
-    returns: tuple[float, ...]
-    rounds: tuple[RoundScore, ...] = ()
-    totals: tuple[int, ...] | None = None
-    winner: int | None = None
-
-    @classmethod
-    def of(cls, episode: Episode[C], returns: Sequence[float], state: GameState | None) -> EpisodeResult[C]:
-        """The result of ``episode`` ending in engine ``state`` (None: the env has none)."""
-        if state is None:
-            return cls(episode, tuple(float(r) for r in returns))
-        return cls.of_game(episode, returns, state.round_scores, state.scores, state.game_result)
-
-    @classmethod
-    def of_game(
-        cls,
-        episode: Episode[C],
-        returns: Sequence[float],
-        rounds: Sequence[RoundScore],
-        scores: Sequence[int],
-        game: GameResult | None,
-    ) -> EpisodeResult[C]:
-        """The result of ``episode`` whose rounds ended ``rounds`` with running ``scores``,
-        and ``game`` when the game itself ended."""
-        returns = tuple(float(r) for r in returns)
-        if game is None:
-            return cls(episode, returns, tuple(rounds), tuple(scores))
-        return cls(episode, returns, tuple(rounds), tuple(game.totals), int(game.winner))
-
-    @property
-    def standings(self) -> tuple[float, ...]:
-        """What the seats are ranked by: the totals, or the returns where there are none."""
-        return self.totals if self.totals is not None else self.returns
-
-    def score(self, seat: int) -> float:
-        """1 if ``seat`` won, 0 if it lost; without a winner the seats level on top of the
-        standings share the point."""
-        if self.winner is not None:
-            return float(self.winner == seat)
-        top = max(self.standings)
-        leaders = [s for s, value in enumerate(self.standings) if value == top]
-        return 1.0 / len(leaders) if seat in leaders else 0.0
+def episode_result(episode: Episode[C], returns: Sequence[float], state: GameState | None) -> EpisodeResult[C]:
+    """The result of ``episode`` ending in engine ``state`` (None: the env has none)."""
+    if state is None:
+        return EpisodeResult(episode, tuple(float(r) for r in returns))
+    return EpisodeResult.of_game(episode, returns, state.round_scores, state.scores, state.game_result)
 
 
 def play_episode(env: Any, episode: Episode[C], policies: Mapping[int, Policy]) -> EpisodeResult[C]:
@@ -167,7 +87,7 @@ def play_episode(env: Any, episode: Episode[C], policies: Mapping[int, Policy]) 
     decision, _ = advance_to_decision(env, policies, returns)
     if decision is not None:
         raise ValueError(f"seat {decision.seat} has no policy")
-    return EpisodeResult.of(episode, returns, env.game_state)
+    return episode_result(episode, returns, env.game_state)
 
 
 def rotated_seats(num_policies: int, games: int, seed: int) -> list[Episode[int]]:

@@ -15,13 +15,12 @@ order never enter, which the information tests check by shuffling them.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from functools import cache
 
 import numpy as np
 
 from carousel_env.core.cards import NUM_CARDS, POINTS, TABLE_JOKER
+from carousel_env.envkit.layout import ObservationLayout
 from carousel_env.games.carousel.engine.game import GameState, Phase
 from carousel_env.games.carousel.engine.rules import Rules
 
@@ -77,64 +76,6 @@ def _slices(channels: tuple[tuple[str, int, float], ...], start: int = 0) -> dic
         out[name] = slice(start, start + width)
         start += width
     return out
-
-
-@dataclass(frozen=True)
-class ObservationLayout:
-    """Where the parts of an observation vector are: a global block of ``global_size``
-    values, then ``num_slots`` slot blocks of ``slot_features`` values each.
-
-    The sizes alone describe a layout: that is all a network needs (it splits the vector,
-    scores every slot with shared weights) and all a checkpoint stores (``as_dict``), and
-    an environment other than Carousel's (the training tests' stand-in) gives only these.
-    Carousel's own layout, :func:`layout`, also names its channels: ``global_fields[name]``
-    and ``slot_fields[name]`` are slices, slot fields relative to the start of a slot.
-    Layouts compare by their sizes, so a network built from a checkpoint's sizes fits the
-    environment whose layout has them.
-    """
-
-    global_size: int
-    num_slots: int
-    slot_features: int
-    global_fields: Mapping[str, slice] = field(default_factory=dict, compare=False, repr=False)
-    slot_fields: Mapping[str, slice] = field(default_factory=dict, compare=False, repr=False)
-    size: int = field(init=False)
-
-    def __post_init__(self) -> None:
-        # A plain attribute, not a property: the encoder reads it on every call.
-        object.__setattr__(self, "size", self.global_size + self.num_slots * self.slot_features)
-
-    @property
-    def slots_start(self) -> int:
-        return self.global_size
-
-    def slot(self, k: int) -> slice:
-        start = self.slots_start + k * self.slot_features
-        return slice(start, start + self.slot_features)
-
-    def slots(self, vector: np.ndarray) -> np.ndarray:
-        """The slot blocks of ``vector`` (shape ``(..., size)``) as ``(..., num_slots, slot_features)``."""
-        return vector[..., self.slots_start :].reshape(*vector.shape[:-1], self.num_slots, self.slot_features)
-
-    def as_dict(self) -> dict[str, int]:
-        """The sizes as plain data: what a checkpoint stores with its network."""
-        return {
-            "global_size": self.global_size,
-            "slots_start": self.slots_start,
-            "num_slots": self.num_slots,
-            "slot_features": self.slot_features,
-        }
-
-    @classmethod
-    def from_dict(cls, sizes: Mapping[str, int]) -> ObservationLayout:
-        """The layout ``as_dict`` describes (``slots_start`` is checked, not stored: the
-        slots always follow the global block)."""
-        lay = cls(int(sizes["global_size"]), int(sizes["num_slots"]), int(sizes["slot_features"]))
-        if int(sizes["slots_start"]) != lay.slots_start:
-            raise ValueError(
-                f"slots_start {sizes['slots_start']} is not where the global block ends ({lay.global_size})"
-            )
-        return lay
 
 
 def _width(channels: tuple[tuple[str, int, float], ...]) -> int:

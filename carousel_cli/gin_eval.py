@@ -1,0 +1,118 @@
+"""``carousel eval --game gin_rummy``: a Gin agent inside OpenSpiel's ``gin_rummy`` against
+OpenSpiel's own bots (:mod:`carousel_env.integrations.openspiel_gin`).
+
+.. code-block:: bash
+
+    carousel eval --game gin_rummy --checkpoint simple --opponents openspiel:simple,openspiel:ismcts@200 --games 200
+
+``--checkpoint`` names the agent: a Gin player (``random``, ``greedy``, ``simple``,
+``search``, ``search@N``) or a checkpoint trained on Gin Rummy under preset ``openspiel``
+(its network samples its actions, seeded with ``--seed``). Each opponent plays ``--games``
+hands with the agent (rounded up to whole deals: each deal twice, seats swapped), the
+agent's seat alternating. The figures are the runner's: mean return and win rate among decided hands, each with its 95%
+intervals over hands and over deals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from carousel_env.core.errors import CarouselError
+from carousel_env.core.stats import MIN_DEALS_FOR_INTERVAL
+from carousel_env.core.text import plural
+
+OPENSPIEL_PREFIX = "openspiel:"  # an opponent played by OpenSpiel's bot (the runner's own prefix)
+CAROUSEL_ONLY = {"players": 2, "workers": 0}  # eval's Carousel options, with the only values Gin accepts
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    for option, value in CAROUSEL_ONLY.items():
+        if getattr(args, option, value) != value:
+            raise CarouselError(
+                f"eval --game gin_rummy: --{option} is a Carousel option (Gin Rummy is heads-up and runs in this "
+                f"process); leave it out"
+            )
+    if not isinstance(args.games, int) or args.games < 1:
+        raise CarouselError(f"eval --game gin_rummy: --games must be at least 1, got {args.games!r}")
+
+
+def _openspiel():
+    try:
+        from carousel_env.integrations import openspiel_gin
+    except ImportError as exc:
+        raise CarouselError(
+            f"eval --game gin_rummy plays inside OpenSpiel, which is not installed ({exc}): "
+            "pip install 'carousel-rl[openspiel]'"
+        ) from None
+    return openspiel_gin
+
+
+def _print_match(res) -> None:
+    lo, hi = res.mean_return_ci
+    deal_lo, deal_hi = res.mean_return_ci_deals
+    print(
+        f"{res.agent} vs {res.opponent}: {plural(len(res.hands), 'hand')} on {plural(res.deals, 'deal')}, "
+        f"mean return {res.mean_return:+.2f} (95% CI {lo:+.2f} to {hi:+.2f} over hands, "
+        f"{deal_lo:+.2f} to {deal_hi:+.2f} over deals)"
+    )
+    w_lo, w_hi = res.win_rate_ci
+    wd_lo, wd_hi = res.win_rate_ci_deals
+    print(
+        f"  win rate {res.win_rate:.3f} among {plural(res.decided, 'decided hand')} "
+        f"(95% CI {w_lo:.3f}-{w_hi:.3f} over hands, {wd_lo:.3f}-{wd_hi:.3f} over deals); "
+        f"{res.seconds_per_hand * 1000:.0f} ms a hand"
+    )
+    if res.refused_knocks:
+        print(f"  {plural(res.refused_knocks, 'knock')} refused by OpenSpiel's deadwood count, played as discards")
+
+
+class NetworkAgent:
+    """A checkpoint's network as the runner's observation policy, named by its checkpoint."""
+
+    def __init__(self, name: str, layout, seed: int) -> None:
+        from training.policies import load_network_policy  # torch, only for a network
+
+        self.__name__ = name
+        self._policy = load_network_policy(name, layout, seed=seed)
+
+    def __call__(self, observation, action_mask) -> int:
+        return int(self._policy.act(observation[None], action_mask[None])[0])
+
+
+def _agent(name: str, runner, seed: int):
+    """A player's name as it is, or a checkpoint's network (which must fit the runner's env)."""
+    from training.checkpoint_names import is_checkpoint_name
+
+    if not is_checkpoint_name(name):
+        return name
+    from carousel_env.envkit.layout import ObservationLayout
+    from carousel_env.games.gin_rummy.observation import layout
+
+    return NetworkAgent(name, ObservationLayout.of(layout(runner.K_KNOCKS)), seed)
+
+
+def cmd_eval_gin(args: argparse.Namespace) -> int:
+    import sys
+
+    _check_options(args)
+    runner = _openspiel()
+    opponents = [runner.parse_opponent(spec.strip()) for spec in args.opponents.split(",") if spec.strip()]
+    if not opponents:
+        raise CarouselError("eval --game gin_rummy: --opponents names none (openspiel:simple, openspiel:ismcts@N)")
+    agent = _agent(args.checkpoint, runner, args.seed)
+    runner.check_agent(agent)
+    deals = (args.games + 1) // 2
+    results = [runner.play_openspiel(agent, opponent, deals, seed=args.seed) for opponent in opponents]
+    if args.json:
+        print(json.dumps({"game": "gin_rummy", "matches": [res.as_json() for res in results]}))
+    else:
+        for res in results:
+            _print_match(res)
+    if deals < MIN_DEALS_FOR_INTERVAL:  # on stderr: --json's output stays one JSON object
+        print(
+            f"note: {plural(deals, 'deal')} is too few to trust the intervals over deals (they need about "
+            f"{MIN_DEALS_FOR_INTERVAL}); raise --games to {MIN_DEALS_FOR_INTERVAL * 2} or more",
+            file=sys.stderr,
+        )
+    return 0

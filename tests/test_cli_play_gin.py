@@ -1,0 +1,56 @@
+"""``carousel play --game gin_rummy``: a whole hand at the terminal, narrated, and its errors."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+
+from carousel_cli.main import main
+from carousel_cli.play_gin import parse_choice, play_gin
+from carousel_env.core.cards import NUM_CARDS, card_str
+from carousel_env.games.gin_rummy.env import GinAction
+
+
+def _stubborn_player():
+    """Tries, at every prompt, knock, stock, pass, then every card in turn, until one is taken."""
+    tries = ["k1", "s", "p", *(card_str(c) for c in range(NUM_CARDS))]
+    state = {"next": 0}
+
+    def answer(_prompt: str) -> str:
+        text = tries[state["next"] % len(tries)]
+        state["next"] += 1
+        return text
+
+    return answer, state
+
+
+def test_parse_choice_takes_only_what_the_mask_allows():
+    mask = np.zeros(GinAction.FIRST_KNOCK + 2, np.int8)
+    mask[[GinAction.PASS, GinAction.FIRST_DISCARD + 5, GinAction.FIRST_KNOCK + 1]] = 1
+    assert parse_choice(" P ", mask) == GinAction.PASS
+    assert parse_choice(card_str(5).lower(), mask) == GinAction.FIRST_DISCARD + 5
+    assert parse_choice("k2", mask) == GinAction.FIRST_KNOCK + 1
+    for bad in ("s", "u", "k1", "k0", "k9", "ZZ", card_str(6), "", "d 7H"):
+        assert parse_choice(bad, mask) is None, bad
+
+
+def test_a_whole_hand_is_played_and_narrated():
+    answer, _ = _stubborn_player()
+    out = io.StringIO()
+    assert play_gin("simple", preset="openspiel", seat=1, seed=4, input_fn=answer, out=out) == 0
+    text = out.getvalue()
+    assert "You are player 1; player 0 is simple. Gin Rummy, openspiel rules." in text
+    assert "player 0 discards " in text  # the opponent's moves, between yours
+    assert "== hand over (" in text and "Game over: " in text
+
+
+def test_the_game_is_refused_options_it_has_not(capsys):
+    assert main(["play", "--game", "gin_rummy", "--checkpoint", "simple", "--seat", "2"]) == 2
+    assert "--seat must be 0 or 1 in Gin Rummy" in capsys.readouterr().err
+    assert main(["play", "--game", "gin_rummy", "--checkpoint", "simple", "--players", "3"]) == 2
+    assert "--players is a Carousel option" in capsys.readouterr().err
+    assert main(["play", "--game", "gin_rummy", "--checkpoint", "smart"]) == 2
+    assert "unknown Gin Rummy player 'smart'" in capsys.readouterr().err
+    assert main(["play", "--checkpoint", "greedy", "--variant", "openspiel"]) == 2
+    assert "--variant is Gin Rummy's preset here" in capsys.readouterr().err

@@ -1,0 +1,228 @@
+"""What training needs to know about each game of the registry, beyond the AEC API.
+
+Training drives every game the same way (PettingZoo's AEC API, or the game's compiled
+vector env); what differs is gathered here, one :class:`TrainingGame` per registered game:
+
+* its env keys: the training config's ``EnvKeys`` as the game's env options (``variant`` is
+  Carousel's variant or Gin Rummy's preset, ``k_suggestions`` Carousel's play slots or
+  Gin's knock slots), the defaults a run takes for the keys left null, and the checks;
+* its scripted policies (baselines, evaluation opponents) and how a policy plays a seat;
+* what a finished episode leaves (``EpisodeResult``), from the AEC env or from a vector
+  env's finished game, and the events each round or hand scored (for evaluation);
+* its compiled code, compiled before a run's first step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from carousel_env.core.errors import CarouselError
+from carousel_env.core.registry import DEFAULT_GAME, GAMES, game_spec, vector_env_class
+from carousel_env.envkit.episodes import Act, Episode, EpisodeResult
+
+
+class RoundEvents(NamedTuple):
+    """What one round (Carousel) or hand (Gin Rummy) says about a seat, for evaluation."""
+
+    knocked: bool
+    undercut: bool  # the seat knocked and was undercut
+    went_out: bool  # Carousel: went out; Gin Rummy: knocked with gin
+
+
+class EnvKeyError(CarouselError):
+    """An env key a game does not take, or a value its env refuses; ``key`` names it."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(message)
+        self.key = key
+
+
+@dataclass(frozen=True)
+class TrainingGame:
+    """One game as training sees it (module docstring). ``defaults``: the values a run takes
+    for the env keys left null; keys absent from it (and from ``options``) the game has not."""
+
+    name: str
+    defaults: Mapping[str, Any]
+    options: Callable[[Mapping[str, Any]], dict[str, Any]]  # resolved EnvKeys -> env kwargs
+    check: Callable[[dict[str, Any]], None]  # the env's own checks; raises EnvKeyError
+    policy_names: Callable[[], tuple[str, ...]]
+    is_policy_name: Callable[[str], bool]
+    scripted_policy: Callable[[str, int | None], Any]
+    act: Act  # how a policy plays a seat's decision in the AEC env
+    result: Callable[[Episode, Any, Any], EpisodeResult]  # (episode, returns, AEC env)
+    finished_result: Callable[[Episode, Any, Any], EpisodeResult]  # (episode, returns, finished game)
+    unknown_policy: Callable[[str, str], Exception]  # (name, what else it is not) -> the error to raise
+    round_events: Callable[[Any, int], RoundEvents]
+    compile_ahead: Callable[[dict[str, Any], bool], None]  # (env kwargs, vector)
+    label: Callable[[Mapping[str, Any]], str]  # resolved env keys -> what a run's log calls the game
+    yardsticks: tuple[str, ...]  # the scripted players a trained agent is first measured against
+    solver_inexact: Callable[[], int] = lambda: 0  # solves of this process not proven exact
+
+    @property
+    def vector_env(self) -> type:
+        return vector_env_class(self.name)
+
+    def env_keys(self) -> tuple[str, ...]:
+        return tuple(self.defaults)
+
+
+# ---------------------------------------------------------------- Carousel
+
+
+def _carousel() -> TrainingGame:
+    from carousel_env.games.carousel import solver
+    from carousel_env.games.carousel.agents import match
+    from carousel_env.games.carousel.agents.registry import (
+        UnknownPolicyError,
+        get_policy,
+        is_policy_name,
+        policy_names,
+    )
+    from carousel_env.games.carousel.envs.config import EnvConfig, EnvConfigError
+
+    def check(options: dict[str, Any]) -> None:
+        try:
+            EnvConfig.from_kwargs(**options)
+        except EnvConfigError as exc:
+            raise EnvKeyError(exc.key, str(exc)) from None
+
+    def result(episode: Episode, returns: Any, env: Any) -> EpisodeResult:
+        try:
+            state = env.unwrapped.game_state
+        except (AttributeError, AssertionError):  # a stand-in env (the training tests'), or one never reset
+            state = None
+        return match.episode_result(episode, returns, state)
+
+    def events(score: Any, seat: int) -> RoundEvents:
+        knocked = score.knocker == seat
+        return RoundEvents(knocked, knocked and bool(score.undercut), score.went_out == seat)
+
+    def compile_code(options: dict[str, Any], vector: bool) -> None:
+        if vector:
+            vector_env_class("carousel").compile_ahead(**options)
+        else:
+            solver.compile_ahead()
+
+    return TrainingGame(
+        name="carousel",
+        defaults={
+            "num_players": 2,
+            "variant": "carousel",
+            "round_bonus": "losers",
+            "k_suggestions": 8,
+            "episode": "round",
+            "reward": "round_score",
+            "reward_scale": None,
+            "solve_time_budget": solver.TIME_BUDGET_S,
+        },
+        options=dict,
+        check=check,
+        policy_names=lambda: (*policy_names(), "search", "search@N"),
+        is_policy_name=is_policy_name,
+        scripted_policy=lambda name, seed: get_policy(name, seed=seed),
+        act=match.policy_action,
+        result=result,
+        finished_result=lambda episode, returns, game: EpisodeResult.of_game(
+            episode, returns, game.rounds, game.scores, game.result
+        ),
+        unknown_policy=UnknownPolicyError,
+        round_events=events,
+        compile_ahead=compile_code,
+        label=lambda keys: keys["variant"].replace("_", " ").title(),
+        yardsticks=("greedy", "smart"),
+        solver_inexact=lambda: solver.solve_counts().inexact,
+    )
+
+
+# ---------------------------------------------------------------- Gin Rummy
+
+
+def _gin_rummy() -> TrainingGame:
+    from carousel_env.games.gin_rummy import policies
+    from carousel_env.games.gin_rummy.config import GinEnvConfig, GinEnvConfigError
+    from carousel_env.games.gin_rummy.engine import HandEnd
+    from carousel_env.games.gin_rummy.players import PLAYERS, get_player
+
+    def options(keys: Mapping[str, Any]) -> dict[str, Any]:
+        renamed = {"variant": "preset", "k_suggestions": "k_knocks"}
+        return {renamed.get(key, key): value for key, value in keys.items()}
+
+    def check(options: dict[str, Any]) -> None:
+        try:
+            GinEnvConfig.from_kwargs(**options)
+        except GinEnvConfigError as exc:
+            key = {"preset": "variant", "k_knocks": "k_suggestions"}.get(exc.key, exc.key)
+            raise EnvKeyError(key, str(exc)) from None
+
+    def is_player(name: str) -> bool:
+        try:
+            get_player(name)
+        except CarouselError:
+            return False
+        return True
+
+    def act(policy: Any, env: Any, seat: int, observation: Any, mask: Any) -> int:
+        raw = env.unwrapped
+        return policies.policy_action(
+            policy, lambda: policies.GinDecision(raw.game_state, raw.knocks), observation, mask
+        )
+
+    def result(episode: Episode, returns: Any, env: Any) -> EpisodeResult:
+        raw = env.unwrapped
+        state = raw.game_state
+        return EpisodeResult.of_game(episode, returns, raw.episode_hands, state.scores, state.game_result)
+
+    def unknown(name: str, also_not: str) -> Exception:
+        tried = f"not {also_not}, and " if also_not else ""
+        return CarouselError(f"unknown Gin Rummy policy {name!r}: {tried}not a player ({', '.join(PLAYERS)}, search@N)")
+
+    def events(hand: Any, seat: int) -> RoundEvents:
+        knocked = hand.knocker == seat
+        return RoundEvents(knocked, knocked and bool(hand.undercut), knocked and hand.end is HandEnd.GIN)
+
+    def compile_code(options: dict[str, Any], vector: bool) -> None:
+        if vector:  # the AEC env runs no compiled code
+            vector_env_class("gin_rummy").compile_ahead(**options)
+
+    return TrainingGame(
+        name="gin_rummy",
+        defaults={
+            "num_players": 2,
+            "variant": game_spec("gin_rummy").variants[0],
+            "k_suggestions": 8,
+            "episode": "hand",
+            "reward": "score",
+            "reward_scale": None,
+        },
+        options=options,
+        check=check,
+        policy_names=lambda: (*PLAYERS, "search@N"),
+        is_policy_name=is_player,
+        scripted_policy=lambda name, seed: policies.resolve_policy(name, seed=seed),
+        act=act,
+        result=result,
+        finished_result=lambda episode, returns, game: EpisodeResult.of_game(
+            episode, returns, game.hands, game.scores, game.result
+        ),
+        unknown_policy=unknown,
+        round_events=events,
+        compile_ahead=compile_code,
+        label=lambda keys: f"Gin Rummy ({keys['variant']} rules)",
+        yardsticks=("greedy", "simple"),
+    )
+
+
+_BUILDERS: dict[str, Callable[[], TrainingGame]] = {"carousel": _carousel, "gin_rummy": _gin_rummy}
+_built: dict[str, TrainingGame] = {}
+assert set(_BUILDERS) == set(GAMES), "every registered game is trainable"
+
+
+def training_game(name: str = DEFAULT_GAME) -> TrainingGame:
+    """The registered game ``name`` as training sees it (an ``UnknownGame`` error names the games)."""
+    game_spec(name)
+    if name not in _built:  # each game's modules are imported when a run first asks for it
+        _built[name] = _BUILDERS[name]()
+    return _built[name]
