@@ -12,6 +12,7 @@ from carousel_cli.gin_eval import OPENSPIEL_PREFIX, cmd_eval_gin
 from carousel_env.core.errors import CarouselError
 from carousel_env.core.registry import DEFAULT_GAME, GAMES
 from carousel_env.core.text import plural
+from training.exploit_defaults import EVAL_GAMES, EVAL_POINTS
 from training.leaderboard_defaults import FOUR_PLAYER_GAMES, HEADS_UP_GAMES, SEARCH_BUDGETS, STATE_NAME
 
 # The games ``carousel play`` seats a person at.
@@ -270,6 +271,57 @@ def cmd_play(args: argparse.Namespace) -> int:
     return play(opponents, num_players=args.players, seat=args.seat, seed=args.seed)
 
 
+def cmd_exploit(args: argparse.Namespace) -> int:
+    from training.config import ConfigError, from_dict
+    from training.exploit import exploit_config, write_report
+
+    if args.resume:
+        from training.checkpoint import load
+        from training.checkpoint_names import LATEST
+
+        if args.out is None or not (Path(args.out) / LATEST).is_file():
+            raise ConfigError(f"--resume: no run to continue in '{args.out}' (give --out, the exploit run's directory)")
+        config = from_dict(load(Path(args.out) / LATEST)["config"])
+        warm = config.init_checkpoint is not None
+        out = Path(args.out)
+    else:
+        if args.checkpoint is None or args.budget is None:
+            raise ConfigError("carousel exploit needs --checkpoint (the agent) and --budget (learner decisions)")
+        config = exploit_config(
+            args.checkpoint,
+            args.budget,
+            game=args.game,
+            players=args.players,
+            warm_start=args.warm_start,
+            seed=args.seed,
+            eval_games=args.eval_games,
+            eval_points=args.evaluations,
+        )
+        warm = args.warm_start
+        out = _run_dir(args, f"exploit_{Path(args.checkpoint).name}")
+    from training.ppo import train
+
+    start = "warm-started from it" if warm else "from scratch"
+    print(
+        f"carousel exploit: a best response to {config.fixed_opponent} ({start}), "
+        f"{config.num_players} players, {plural(config.total_timesteps, 'learner decision')}, evaluated every "
+        f"{plural(config.eval_interval, 'update')} on {plural(config.eval_games, 'game')}",
+        flush=True,
+    )
+    train(config, out, resume=args.resume)
+    points = write_report(out, config, warm)
+    if points:
+        last = points[-1]
+        print(
+            f"best response vs {config.fixed_opponent}: win rate {last.win_rate:.3f} (fair share "
+            f"{1 / config.num_players:.3f}; 95% CI {last.win_rate_ci_low:.3f}-{last.win_rate_ci_high:.3f} over "
+            f"games, {last.win_rate_deals_ci_low:.3f}-{last.win_rate_deals_ci_high:.3f} over deals), mean score "
+            f"difference {last.score_diff:+.2f}, after {plural(last.learner_decisions, 'learner decision')}"
+        )
+    print(f"report: {out / 'exploit.json'}, {out / 'exploit.csv'}, {out / 'exploit.png'}")
+    return 0
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     from training.checkpoint import export_policy
 
@@ -456,6 +508,28 @@ def register(subparsers) -> None:
         help="Gin Rummy's preset: book (a match to 100, the default), openspiel (one hand) or eaai",
     )
     p.set_defaults(func=cmd_play)
+
+    p = subparsers.add_parser(
+        "exploit",
+        help="approximate exploitability: train a best response against a frozen agent and report its win rate",
+        description="Trains a PPO learner against the agent at every other seat (from scratch, or warm-started from "
+        "the agent) and evaluates it against the agent on mirror-paired deals along the way; writes exploit.json, "
+        "exploit.csv and exploit.png in the run directory. Documentation: training/exploit.py.",
+    )
+    p.add_argument("--checkpoint", default=None, help="the agent: checkpoint file, run directory or scripted policy")
+    p.add_argument("--budget", type=int, default=None, help="learner decisions to train the best response for")
+    p.add_argument("--game", choices=sorted(GAMES), default=None, help="the game (default: the checkpoint's own)")
+    p.add_argument("--players", type=int, default=None, help="players at the table (default: the checkpoint's)")
+    p.add_argument("--warm-start", action="store_true", help="start the learner from the agent's own network")
+    p.add_argument("--eval-games", type=int, default=EVAL_GAMES, help="games per evaluation against the agent")
+    p.add_argument(
+        "--evaluations", type=int, default=EVAL_POINTS, help="evaluations along the budget (the last at its end)"
+    )
+    p.add_argument("--seed", type=int, default=1, help="the run's seed")
+    p.add_argument("--out", default=None, help="run directory (default runs/exploit_<agent>)")
+    p.add_argument("--overwrite", action="store_true", help="start over in an --out that already holds a run")
+    p.add_argument("--resume", action="store_true", help="continue the exploit run in --out")
+    p.set_defaults(func=cmd_exploit)
 
     p = subparsers.add_parser("export", help="write a checkpoint's network alone, small, for eval/play/sharing")
     p.add_argument("--checkpoint", required=True, help="checkpoint file or run directory")

@@ -129,6 +129,13 @@ def check_names(config: Any) -> None:
             f"config key 'eval_opponent': {name!r} is neither a scripted policy ({known}) nor a checkpoint"
             f" ({CHECKPOINT_FORMS})"
         )
+    fixed = getattr(config, "fixed_opponent", None)
+    if fixed is not None and not (game.is_policy_name(fixed) or checkpoint_exists(fixed)):
+        raise ConfigError(
+            f"config key 'fixed_opponent': {missing_checkpoint(fixed)}"
+            if is_checkpoint_name(fixed)
+            else f"config key 'fixed_opponent': {fixed!r} is neither a scripted policy ({known}) nor a checkpoint"
+        )
     start = config.init_checkpoint
     if start is not None and (game.is_policy_name(start) or not checkpoint_exists(start)):
         raise ConfigError(f"config key 'init_checkpoint': {missing_checkpoint(start)}")
@@ -185,6 +192,11 @@ class TrainConfig(EnvKeys):
         2.0, "PFSP weight of a pool opponent: (1 - learner win rate against it) ** pfsp_power"
     )
     opponent_greedy: bool = _documented(False, "pool opponents play their most likely action instead of sampling")
+    fixed_opponent: str | None = _documented(
+        None,
+        "every opponent seat played by this one agent instead of the pool and baselines: a checkpoint (its "
+        "network frozen) or a scripted policy; a best response to it (carousel exploit)",
+    )
 
     # ---- network
     hidden_size: int = _documented(128, "width of the global encoder and of the value/action trunk")

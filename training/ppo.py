@@ -22,12 +22,13 @@ import torch
 from torch import nn
 
 from training import checkpoint
+from training.checkpoint_names import is_checkpoint_name
 from training.config import TrainConfig, from_dict, save_config, to_dict
 from training.device import describe, resolve_device
 from training.envs import EnvSpec, shape_for
 from training.logger import MetricLogger, plot_learning_curves
 from training.network import Agent
-from training.policies import load_start_network
+from training.policies import Controller, NetworkPolicy, load_network_policy, load_start_network
 from training.pool import OpponentPool
 from training.rollout import collect_rollout, draw_episode
 from training.runners import Driver
@@ -222,6 +223,21 @@ def seed_everything(config: TrainConfig) -> np.random.Generator:
     return np.random.default_rng(config.seed)
 
 
+FIXED = Controller.network("fixed_opponent")  # the one agent at every opponent seat (config key)
+
+
+def fixed_opponent(config: TrainConfig, layout) -> tuple[Controller | None, dict[Controller, NetworkPolicy]]:
+    """Config key ``fixed_opponent`` as the controller of every opponent seat, and the frozen
+    network it needs (none for a scripted policy). The network samples from torch's global
+    generator, as the pool's do, so that a resumed run draws what an unbroken one would."""
+    name = config.fixed_opponent
+    if name is None:
+        return None, {}
+    if not is_checkpoint_name(name):
+        return Controller.scripted(name, game=config.game), {}
+    return FIXED, {FIXED: load_network_policy(name, layout)}
+
+
 def _save(run_dir: Path, agent, optimizer, config, progress: Progress, np_rng, pool: OpponentPool) -> None:
     data = checkpoint.make(
         agent,
@@ -283,6 +299,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
     save_config(config, run_dir / "config.yaml")
     logger = MetricLogger(run_dir, resume_step=progress.global_step if resume else None)
 
+    fixed, fixed_policies = fixed_opponent(config, layout)
     num_updates = config.num_updates
     last_update = num_updates if max_updates is None else min(num_updates, progress.update + max_updates)
     driver = Driver(env_spec, config.num_envs, config.num_workers)
@@ -310,11 +327,11 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
                     config.baselines,
                     config.baseline_share,
                     config.pfsp_power,
+                    fixed,
                 )
 
-            rollout = collect_rollout(
-                driver, agent, pool.policies(config.opponent_greedy), new_episode, config.batch_target
-            )
+            opponents = {**pool.policies(config.opponent_greedy), **fixed_policies}
+            rollout = collect_rollout(driver, agent, opponents, new_episode, config.batch_target)
             for result in rollout.results:
                 pool.record_episode(result)
             t_rollout = time.perf_counter() - t0
@@ -361,7 +378,10 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
                         "eval/win_rate": res.win_rate,
                         "eval/win_rate_ci_low": res.win_rate_ci[0],
                         "eval/win_rate_ci_high": res.win_rate_ci[1],
+                        "eval/win_rate_deals_ci_low": res.win_rate_ci_deals[0],
+                        "eval/win_rate_deals_ci_high": res.win_rate_ci_deals[1],
                         "eval/score_diff": res.mean_round_score_diff,
+                        "eval/games": res.games,
                     }
                 )
                 latest_eval = f"{res.win_rate:.2f} vs {config.eval_opponent}"

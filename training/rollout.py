@@ -119,14 +119,18 @@ def draw_episode(
     baselines: list[str],
     baseline_share: float,
     pfsp_power: float,
+    fixed: Controller | None = None,
 ) -> Episode[Controller]:
-    """A training episode: a fresh deal, random learner seats, PFSP or scripted opponents."""
+    """A training episode: a fresh deal, random learner seats, PFSP or scripted opponents
+    (``fixed``: that one controller at every opponent seat)."""
     seed = int(rng.integers(2**31 - 1))
     seats = set(rng.choice(num_players, size=learner_seats, replace=False).tolist())
     controllers = []
     for s in range(num_players):
         if s in seats:
             controllers.append(LEARNER)
+        elif fixed is not None:
+            controllers.append(fixed)
         elif not pool.entries or (baselines and rng.random() < baseline_share):
             # Names the config checked (``config.check_names``): the runner's game resolves them.
             controllers.append(Controller(ControllerKind.SCRIPTED, baselines[int(rng.integers(len(baselines)))]))
