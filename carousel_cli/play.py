@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from carousel_cli.prompt import ask_choice
 from carousel_env.core.cards import hand_str, table_str
 from carousel_env.core.errors import CarouselError
 from carousel_env.core.text import plural
@@ -117,23 +118,14 @@ def parse_choice(text: str, mask: np.ndarray) -> int | None:
 
 def _ask(env, state, seat: int, mask: np.ndarray, input_fn: Callable[[str], str], out) -> int | None:
     """The player's action, asked until it is a legal choice; None when they quit."""
-    print("\n" + render_text(state, observer=seat), file=out)
-    print("Your choices:", file=out)
-    for line in describe_choices(env, mask):
-        print("  " + line, file=out)
-    while True:
-        try:
-            text = input_fn("> ")
-        except (EOFError, KeyboardInterrupt):
-            print("\nbye", file=out)
-            return None
-        if text.strip().lower() in ("q", "quit", "exit"):
-            print("bye", file=out)
-            return None
-        action = parse_choice(text, mask)
-        if action is not None:
-            return action
-        print("not a choice here: type a play's number, or d / k / e as listed (q quits)", file=out)
+    return ask_choice(
+        render_text(state, observer=seat),
+        describe_choices(env, mask),
+        lambda text: parse_choice(text, mask),
+        "type a play's number, or d / k / e as listed",
+        input_fn,
+        out,
+    )
 
 
 def play(

@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from carousel_cli.prompt import ask_choice
 from carousel_env.core.cards import card_str, parse_card
 from carousel_env.core.errors import CarouselError, NotationError
 from carousel_env.games.gin_rummy.env import GinAction
@@ -155,20 +156,11 @@ def play_gin(
 
 def _ask(env, seat: int, mask: np.ndarray, input_fn: Callable[[str], str], out) -> int | None:
     """The player's action, asked until it is a legal choice; None when they quit."""
-    print("\n" + render_text(env.unwrapped.game_state, observer=seat), file=out)
-    print("Your choices:", file=out)
-    for line in describe_choices(env, mask):
-        print("  " + line, file=out)
-    while True:
-        try:
-            text = input_fn("> ")
-        except (EOFError, KeyboardInterrupt):
-            print("\nbye", file=out)
-            return None
-        if text.strip().lower() in ("q", "quit", "exit"):
-            print("bye", file=out)
-            return None
-        action = parse_choice(text, mask)
-        if action is not None:
-            return action
-        print("not a choice here: s, u, p, a card to discard (e.g. 7H) or k1.. as listed (q quits)", file=out)
+    return ask_choice(
+        render_text(env.unwrapped.game_state, observer=seat),
+        describe_choices(env, mask),
+        lambda text: parse_choice(text, mask),
+        "s, u, p, a card to discard (e.g. 7H) or k1.. as listed",
+        input_fn,
+        out,
+    )

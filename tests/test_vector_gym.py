@@ -18,38 +18,8 @@ from carousel_env.games.carousel.envs.config import EnvConfigError
 from carousel_env.games.carousel.vector.gym import CarouselGymVectorEnv
 from carousel_env.single_agent import CarouselSingleAgentEnv
 from tests.support.examples import load_example
+from tests.support.gym_forms import play_both, random_legal
 from tests.support.view_policies import SeatRecorder
-
-
-def _record_aec_infos(env: CarouselSingleAgentEnv, seen: dict) -> list[dict]:
-    """Log the AEC infos of every AEC step (and reset) ``env`` makes; a reset clears the log
-    (the caller clears it before each learner step). Counts the AEC resets in ``seen``."""
-    aec, log = env.aec, []
-    step, reset = aec.step, aec.reset
-
-    def logged_step(action):
-        step(action)
-        log.append(aec.infos[aec.possible_agents[0]])  # every agent holds the same infos
-
-    def logged_reset(**kwargs):
-        seen["aec_resets"] += 1
-        log.clear()
-        reset(**kwargs)
-        log.append(aec.infos[aec.possible_agents[0]])
-
-    aec.step, aec.reset = logged_step, logged_reset
-    return log
-
-
-def _check_row(infos: dict, i: int, env: CarouselSingleAgentEnv, info: dict, log: list[dict]) -> None:
-    """Row ``i``'s infos: the mask and seat of ``env``, the AEC infos summed over ``log``."""
-    np.testing.assert_array_equal(infos["action_mask"][i], info["action_mask"])
-    assert infos["learner_seat"][i] == env.aec.possible_agents.index(info["learner"])
-    assert infos["num_auto_actions"][i] == sum(x["num_auto_actions"] for x in log)
-    assert infos["rounds_ended"][i] == sum(x["rounds_ended"] for x in log)
-    np.testing.assert_array_equal(infos["round_points"][i], sum(x["round_points"] for x in log))
-    assert infos["game_over"][i] == any(x["game_over"] for x in log)
-    assert all(infos[f"_{key}"][i] for key in (*INFO_KEYS, "action_mask", "learner_seat"))
 
 
 def _legal_actions(venv: CarouselGymVectorEnv, last: bool = False) -> np.ndarray:
@@ -57,61 +27,15 @@ def _legal_actions(venv: CarouselGymVectorEnv, last: bool = False) -> np.ndarray
     return np.array([np.flatnonzero(m)[-1 if last else 0] if m.any() else 0 for m in venv.action_masks()])
 
 
-def _random_legal(rng: np.random.Generator, mask: np.ndarray) -> int:
-    return int(rng.choice(np.flatnonzero(mask)))
-
-
 def _first_legal(rng: np.random.Generator, mask: np.ndarray) -> int:
     return int(np.flatnonzero(mask)[0])
 
 
-def _play_both(seeds: list[int], steps: int, choose=_random_legal, **options) -> dict:
-    """Step a vector env of ``len(seeds)`` rows and as many single-agent envs with the same
-    learner actions (``choose(rng, mask)``), asserting that everything agrees at every step.
-
-    How rows map: row ``i`` <-> ``singles[i]``, reset with ``seeds[i]`` (the vector env is
-    reset with the list; an int ``s`` would give ``s + i``). Autoreset is NEXT_STEP: in the
-    step after row ``i`` reported ``terminated``, the vector row ignores its action and deals
-    its next episode, which ``singles[i].reset()`` deals too (no seed: its ``np_random``
-    draws the next seat and game seed); that step reports reward 0, not terminated, and the
-    new episode's first observation and infos."""
-    n = len(seeds)
-    venv = CarouselGymVectorEnv(n, **options)
-    singles = [CarouselSingleAgentEnv(**options) for _ in range(n)]
-    seen = {"episodes": 0, "resets": 0, "rewards": 0, "seats": set(), "auto": 0, "rounds": 0, "aec_resets": 0}
-    logs = [_record_aec_infos(env, seen) for env in singles]
-    obs, infos = venv.reset(seed=seeds)
-    for i, env in enumerate(singles):
-        single_obs, info = env.reset(seed=seeds[i])
-        np.testing.assert_array_equal(obs[i], single_obs)
-        _check_row(infos, i, env, info, logs[i])
-    rng = np.random.default_rng(seeds[0])
-    autoreset = np.zeros(n, np.bool_)
-    for _ in range(steps):
-        masks = venv.action_masks()
-        for i, env in enumerate(singles):
-            np.testing.assert_array_equal(masks[i], env.action_masks())
-        # A row that just ended has no legal action; its action is ignored (0 here).
-        actions = np.array([choose(rng, m) if m.any() else 0 for m in masks])
-        obs, rewards, terminated, truncated, infos = venv.step(actions)
-        assert rewards.dtype == np.float64 and terminated.dtype == np.bool_ and not truncated.any()
-        for i, env in enumerate(singles):
-            if autoreset[i]:
-                single_obs, info = env.reset()
-                reward, done = 0.0, False
-                seen["resets"] += 1
-            else:
-                logs[i].clear()
-                single_obs, reward, done, _, info = env.step(int(actions[i]))
-            np.testing.assert_array_equal(obs[i], single_obs)
-            assert rewards[i] == reward and terminated[i] == done
-            _check_row(infos, i, env, info, logs[i])
-            seen["episodes"] += done
-            seen["rewards"] += reward != 0
-            seen["seats"].add(int(infos["learner_seat"][i]))
-            seen["auto"] += int(infos["num_auto_actions"][i])
-            seen["rounds"] += int(infos["rounds_ended"][i])
-        autoreset = terminated
+def _play_both(seeds: list[int], steps: int, choose=random_legal, **options) -> dict:
+    """Carousel's two forms stepped side by side, everything compared at every step
+    (``tests/support/gym_forms.play_both``)."""
+    seen = play_both(CarouselGymVectorEnv, CarouselSingleAgentEnv, seeds, steps, choose, **options)
+    seen["auto"], seen["rounds"] = seen["infos"]["num_auto_actions"], seen["infos"]["rounds_ended"]
     return seen
 
 
@@ -244,7 +168,7 @@ def test_seeded_resets_replay_and_reset_mask():
         rng = np.random.default_rng(0)
         out = [obs]
         for _ in range(40):
-            actions = np.array([_random_legal(rng, m) if m.any() else 0 for m in venv.action_masks()])
+            actions = np.array([random_legal(rng, m) if m.any() else 0 for m in venv.action_masks()])
             out.extend(venv.step(actions)[:3])
         return out
 
