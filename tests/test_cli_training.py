@@ -294,3 +294,23 @@ def test_train_and_tournament_take_the_game(capsys):
     assert set(rows) == {"simple", "greedy"} and rows["simple"][5] == "2"
     assert main(["tournament", "--agents", "simple,greedy", "--games", "2"]) == 2  # Carousel has no `simple`
     assert "unknown policy 'simple'" in capsys.readouterr().err
+
+
+def test_every_option_of_every_command_says_what_it_takes_and_its_default():
+    import argparse
+
+    from carousel_cli.main import build_parser
+
+    parser, _ = build_parser()
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, sub in subparsers.choices.items():
+        text = " ".join(sub.format_help().split())  # argparse wraps lines
+        for action in sub._actions:
+            if not action.option_strings or action.dest == "help":
+                continue
+            assert action.help, f"carousel {name} {action.option_strings[0]} has no help"
+            if action.default not in (None, False, "", []) and "default" not in action.help:
+                assert f"(default: {action.default})" in text, f"carousel {name} {action.option_strings[0]}"
+    # Defaults are values, not the names of Python constants.
+    leaderboard = " ".join(subparsers.choices["leaderboard"].format_help().split())
+    assert "training.leaderboard." not in leaderboard and "(default: 60)" in leaderboard
