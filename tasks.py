@@ -112,6 +112,17 @@ BENCHMARKS = {
     "soak": ["benchmarks.soak", "--games", "10000"],
     "gin": ["benchmarks.bench_gin"],
     "gin-soak": ["benchmarks.soak_gin", "--games", "10000"],
+    "gin-peers": ["benchmarks.bench_gin_peers"],  # creates .venv-peers/ (the peers' envs) the first time
+    "gin-cold": ["benchmarks.bench_gin_peers", "--cold"],
+    # the trainer on configs/gin.yaml against MaskablePPO on gin_rummy_v4 (.venv-peers/, made by gin-peers)
+    "gin-train": [
+        "benchmarks.bench_train",
+        "--config=configs/gin.yaml",
+        "--updates=4",
+        "--workers=0",
+        "--compare=",
+        "--gin-python=.venv-peers/bin/python",
+    ],
 }
 
 
