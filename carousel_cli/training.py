@@ -322,6 +322,27 @@ def cmd_exploit(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_imitate(args: argparse.Namespace) -> int:
+    from training.imitation import imitate
+
+    keys = {"game": args.game or DEFAULT_GAME, **({"variant": args.variant} if args.variant else {})}
+    if args.players is not None:
+        keys["num_players"] = args.players
+    out = _run_dir(args, f"imitate_{args.teacher}")
+    print(f"carousel imitate: {plural(args.decisions, 'decision')} of {args.teacher} in {keys['game']}", flush=True)
+    res = imitate(
+        args.teacher, out, keys, decisions=args.decisions, epochs=args.epochs, learning_rate=args.lr, seed=args.seed
+    )
+    print(
+        f"imitated {plural(res.decisions, 'decision')} of {args.teacher} in {res.seconds:.0f} s: the network makes "
+        f"the teacher's move at {res.train_accuracy:.3f} of the decisions it learned from and "
+        f"{res.held_out_accuracy:.3f} of held-out ones"
+    )
+    print(f"checkpoint {out / 'latest.pt'}: measure it with carousel eval --checkpoint {out}, or start PPO from it "
+          f"(--set init_checkpoint={out})")  # fmt: skip
+    return 0
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     from training.checkpoint import export_policy
 
@@ -530,6 +551,23 @@ def register(subparsers) -> None:
     p.add_argument("--overwrite", action="store_true", help="start over in an --out that already holds a run")
     p.add_argument("--resume", action="store_true", help="continue the exploit run in --out")
     p.set_defaults(func=cmd_exploit)
+
+    p = subparsers.add_parser(
+        "imitate",
+        help="teach a new network a scripted player's moves (a start for PPO: init_checkpoint)",
+        description="Plays games between copies of the teacher, records its decisions and fits the network's policy "
+        "to them. Documentation: training/imitation.py.",
+    )
+    p.add_argument("--teacher", required=True, help="the scripted player to imitate (its game's: smart, simple, ...)")
+    _game_options(p)
+    p.add_argument("--players", type=int, default=None, help="players at the table (default: 2)")
+    p.add_argument("--decisions", type=int, default=100_000, help="the teacher's decisions to learn from")
+    p.add_argument("--epochs", type=int, default=4, help="passes over the decisions")
+    p.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate")
+    p.add_argument("--seed", type=int, default=1, help="the seed of the deals, the teachers and the network")
+    p.add_argument("--out", default=None, help="run directory (default runs/imitate_<teacher>)")
+    p.add_argument("--overwrite", action="store_true", help="start over in an --out that already holds a run")
+    p.set_defaults(func=cmd_imitate)
 
     p = subparsers.add_parser("export", help="write a checkpoint's network alone, small, for eval/play/sharing")
     p.add_argument("--checkpoint", required=True, help="checkpoint file or run directory")

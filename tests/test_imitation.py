@@ -1,0 +1,45 @@
+"""``carousel imitate``: a network taught a scripted player's moves, saved as a checkpoint
+that evaluation and training take like any other."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from carousel_cli.main import main
+from training import checkpoint
+from training.config import ConfigError
+from training.envs import EnvSpec
+from training.evaluate import evaluate
+from training.imitation import collect, imitate
+
+
+def test_demonstrations_are_the_teachers_legal_moves_at_real_decisions():
+    data = collect(EnvSpec.of(2, game="gin_rummy", preset="openspiel"), "simple", 500, seed=3)
+    assert len(data) >= 500 and data.observations.shape[0] == data.masks.shape[0] == len(data)
+    assert all(data.masks[i, a] for i, a in enumerate(data.actions))  # every recorded move was legal
+    assert (data.masks.sum(axis=1) > 1).all()  # the env's own (single-choice) moves are not recorded
+    again = collect(EnvSpec.of(2, game="gin_rummy", preset="openspiel"), "simple", 500, seed=3)
+    np.testing.assert_array_equal(again.actions, data.actions)  # seeded
+
+
+def test_the_network_learns_the_teachers_moves_and_plays_in_its_game(tmp_path):
+    result = imitate("simple", tmp_path, {"game": "gin_rummy", "variant": "openspiel"}, decisions=6000, epochs=3)
+    # A uniformly random legal move matches the teacher's about a tenth of the time.
+    assert result.held_out_accuracy > 0.5 and result.decisions >= 6000
+    saved = checkpoint.load(tmp_path / "latest.pt")
+    assert saved["teacher"] == "simple" and saved["config"]["game"] == "gin_rummy"
+    assert evaluate(str(tmp_path), "greedy", games=2).games == 2  # its own game and rules, from its config
+
+
+def test_carousel_agents_imitate_too_and_errors_are_named(tmp_path, capsys):
+    assert main(["imitate", "--teacher", "greedy", "--decisions", "300", "--epochs", "1", "--out", str(tmp_path)]) == 0
+    assert "imitated " in capsys.readouterr().out and (tmp_path / "latest.pt").is_file()
+    assert main(["imitate", "--teacher", "simple", "--decisions", "10", "--out", str(tmp_path / "x")]) == 2
+    assert "'simple' is neither a scripted policy" in capsys.readouterr().err  # Carousel has no `simple`
+
+
+@pytest.mark.parametrize("teacher", ["checkpoints/ppo_2p", "nobody"])
+def test_the_teacher_is_a_scripted_player(teacher, tmp_path):
+    with pytest.raises(ConfigError, match="scripted"):
+        imitate(teacher, tmp_path, decisions=10)

@@ -1,0 +1,148 @@
+"""Imitation: a network taught to play as a scripted player does, as a start for PPO.
+
+Self-play PPO from scratch can stall where a game's first competent moves are hard to find
+by chance (Gin Rummy's discards: 52 actions, most of them poor). ``carousel imitate`` plays
+games between copies of a teacher (``simple``, ``smart``, ...) in the game's compiled vector
+env, records every decision the teacher made (the acting seat's observation, its mask and
+its action) and fits the network's policy to them by cross-entropy over the legal actions.
+The result is a checkpoint like any other: ``carousel eval`` measures it, and a training
+config's ``init_checkpoint`` starts PPO from it.
+
+* Decisions the env takes alone (a single legal action) are not recorded: nothing to learn.
+* A tenth of the decisions (whole games' worth, the last rows) are held out: the reported
+  accuracy is the share of held-out decisions where the network's most likely action is
+  the teacher's.
+* Seeded: the deals, the teachers' randomness, the network's initial weights and the
+  minibatch order all follow ``seed``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from training import checkpoint
+from training.config import ConfigError, TrainConfig, check_names, from_dict, to_dict
+from training.envs import EnvSpec, shape_for
+from training.games import training_game
+from training.network import Agent, MaskedCategorical
+from training.ppo import env_spec_of
+
+HELD_OUT = 0.1  # share of the rows (games) whose decisions test the fit
+NUM_ROWS = 64  # games played at once
+
+
+@dataclass(frozen=True)
+class Demonstrations:
+    """The teacher's decisions: observations, masks and actions, row by row (``rows[i]``
+    says which game each came from)."""
+
+    observations: np.ndarray
+    masks: np.ndarray
+    actions: np.ndarray
+    rows: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+
+@dataclass(frozen=True)
+class ImitationResult:
+    decisions: int
+    train_accuracy: float
+    held_out_accuracy: float
+    seconds: float
+
+
+def collect(spec: EnvSpec, teacher: str, decisions: int, seed: int) -> Demonstrations:
+    """At least ``decisions`` of ``teacher``'s decisions in games between copies of it."""
+    game = training_game(spec.game)
+    venv = game.vector_env(NUM_ROWS, autoreset=True, **spec.kwargs())
+    # One teacher per seat of every row, each seeded apart (a random teacher's draws stay its own).
+    teachers = [
+        [game.scripted_policy(teacher, seed * 1009 + 31 * r + s) for s in range(spec.num_players)]
+        for r in range(NUM_ROWS)
+    ]
+    obs, masks, actions, rows = [], [], [], []
+    step = venv.reset(seed=seed * 1_000_003)
+    try:
+        while len(actions) < decisions:
+            moves = venv.policy_moves(step, range(NUM_ROWS), lambda r, s: teachers[r][s])
+            acting = np.flatnonzero(moves >= 0)
+            obs.append(step.observation[acting].copy())
+            masks.append(step.action_mask[acting].copy())
+            actions.extend(moves[acting].tolist())
+            rows.extend(acting.tolist())
+            step = venv.step(moves)
+    finally:
+        venv.close()
+    return Demonstrations(np.concatenate(obs), np.concatenate(masks), np.asarray(actions), np.asarray(rows))
+
+
+def accuracy(agent: Agent, data: Demonstrations, index: np.ndarray) -> float:
+    if len(index) == 0:
+        return float("nan")
+    with torch.no_grad():
+        dist = agent.distribution(torch.as_tensor(data.observations[index]), torch.as_tensor(data.masks[index]))
+        return float((dist.mode().numpy() == data.actions[index]).mean())
+
+
+def fit(
+    agent: Agent, data: Demonstrations, epochs: int, learning_rate: float, batch: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """Cross-entropy epochs over the training rows' decisions; returns (train, held-out) indices."""
+    held_rows = set(range(NUM_ROWS - max(1, round(NUM_ROWS * HELD_OUT)), NUM_ROWS))
+    held = np.flatnonzero(np.isin(data.rows, list(held_rows)))
+    train = np.flatnonzero(~np.isin(data.rows, list(held_rows)))
+    optimizer = torch.optim.Adam(agent.parameters(), lr=learning_rate, eps=1e-5)
+    obs, masks, actions = (torch.as_tensor(a) for a in (data.observations, data.masks, data.actions))
+    for _ in range(epochs):
+        order = rng.permutation(train)
+        for start in range(0, len(order), batch):
+            mb = torch.as_tensor(order[start : start + batch])
+            logits = agent._forward(obs[mb])[0]
+            loss = -MaskedCategorical(logits, masks[mb]).log_prob(actions[mb]).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(agent.parameters(), 0.5)
+            optimizer.step()
+    return train, held
+
+
+def imitate(
+    teacher: str,
+    out: str | Path,
+    env_keys: dict[str, Any] | None = None,
+    decisions: int = 100_000,
+    epochs: int = 4,
+    learning_rate: float = 1e-3,
+    batch: int = 512,
+    seed: int = 1,
+) -> ImitationResult:
+    """Teach a new network ``teacher``'s play in the game of ``env_keys`` (a training
+    config's keys: ``game``, ``variant``, ...) and save it as ``out/latest.pt``."""
+    started = time.perf_counter()
+    config: TrainConfig = from_dict({**(env_keys or {}), "seed": seed, "eval_opponent": teacher})
+    check_names(config)  # the teacher is one of the game's scripted players
+    if not training_game(config.game).is_policy_name(teacher):
+        raise ConfigError(f"the teacher must be a scripted player of {config.game}, got {teacher!r}")
+    spec = env_spec_of(config)
+    torch.manual_seed(seed)
+    layout, fixed = shape_for(spec)
+    agent = Agent(layout, config.hidden_size, config.slot_hidden_size, fixed)
+    data = collect(spec, teacher, decisions, seed)
+    train, held = fit(agent, data, epochs, learning_rate, batch, np.random.default_rng(seed))
+    result = ImitationResult(
+        len(data), accuracy(agent, data, train), accuracy(agent, data, held), time.perf_counter() - started
+    )
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    counters = {"update": 0, "global_step": 0, "imitated_decisions": len(data)}
+    data_out = checkpoint.make(agent, agent.spec(), config=to_dict(config), counters=counters, teacher=teacher)
+    checkpoint.atomic_torch_save(data_out, out / "latest.pt")
+    return result
