@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -54,8 +55,11 @@ def test_a_tiny_leaderboard_writes_both_tables_then_resumes_without_playing(tmp_
     assert command + " --four-player-games 4 --seed 5" in page
     heads_up, four = _table_rows(page, "## Heads-up"), _table_rows(page, "## 4 players")
     assert set(heads_up) == set(four) == {"random", "greedy", "search@1", "ppo_2p"}
-    assert all(cells[-1] == "6" for cells in heads_up.values())  # 3 opponents x 2 games
-    assert all(cells[-1] == "4" for cells in four.values())
+    assert all(cells[6] == "6" for cells in heads_up.values())  # 3 opponents x 2 games
+    assert all(cells[6] == "4" for cells in four.values())
+    # The shipped agent's strongest best response (its folder's exploit_*.json), heads-up only.
+    assert re.fullmatch(r"0\.\d\d \(0\.\d\d-[01]\.\d\d\), \d+k (scratch|warm)", heads_up["ppo_2p"][7])
+    assert heads_up["random"][7] == four["ppo_2p"][7] == ""
     for cells in [*heads_up.values(), *four.values()]:  # "mu ± 2 sigma" beside its "low to high"
         mu, half = (float(x) for x in cells[2].split(" ± "))
         lo, hi = (float(x) for x in cells[3].split(" to "))

@@ -43,7 +43,7 @@ import json
 import os
 import shlex
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from itertools import combinations
 from pathlib import Path
@@ -57,6 +57,7 @@ from training.checkpoint_names import LATEST, SHIPPED_MODEL, find_checkpoint, is
 from training.envs import EnvSpec, layout_for
 from training.episodes import play_episodes
 from training.evaluate import deals_for, eval_specs
+from training.exploit import Exploitability, shipped_exploitability
 from training.files import write_atomic
 from training.leaderboard_defaults import BASELINES, FOUR_PLAYER_GAMES, HEADS_UP_GAMES, STATE_NAME
 from training.network import Agent
@@ -325,6 +326,18 @@ class LeaderboardRun:
     cached: tuple[MatchSpec, ...]
     play_seconds: float
 
+    def exploitability(self, players: int) -> dict[str, Exploitability]:
+        """Each shipped agent's strongest best response at ``players`` (``training.exploit``),
+        where its folder keeps one."""
+        found = {}
+        for agent in self.roster:
+            if agent.is_network:
+                source = Path(agent.source)
+                figure = shipped_exploitability(source if source.is_dir() else source.parent, players)
+                if figure is not None:
+                    found[agent.name] = figure
+        return found
+
 
 def _rate(players: int, roster: Sequence[RosterAgent], matches: Sequence[tuple[MatchSpec, PlayedMatch]]) -> Standings:
     """The standings at ``players`` from its matches' games, rated in schedule order."""
@@ -432,17 +445,21 @@ def _deals(standings: Standings) -> str:
     return f"{plural(games, 'game')} a match: {plural(deals, 'deal')}, {form}"
 
 
-def ratings_table(standings: Standings) -> str:
-    """The Markdown table of one table size's ratings."""
+def ratings_table(standings: Standings, exploitability: Mapping[str, Exploitability] | None = None) -> str:
+    """The Markdown table of one table size's ratings; a network's exploitability (its
+    strongest best response's win rate against it, ``carousel exploit``) where shipped."""
+    exploitability = exploitability or {}
     lines = [
-        f"| # | agent | rating (mu ± {INTERVAL_SIGMAS:g} sigma) | interval | ordinal | win rate | games |",
-        "| ---: | --- | ---: | --- | ---: | ---: | ---: |",
+        f"| # | agent | rating (mu ± {INTERVAL_SIGMAS:g} sigma) | interval | ordinal | win rate | games "
+        "| best response's win rate against it |",
+        "| ---: | --- | ---: | --- | ---: | ---: | ---: | --- |",
     ]
     for i, row in enumerate(standings.rows, 1):
         lo, hi = row.interval
+        exploited = exploitability[row.agent].cell() if row.agent in exploitability else ""
         lines.append(
             f"| {i} | {row.agent} | {row.mu:.1f} ± {INTERVAL_SIGMAS * row.sigma:.1f} | {lo:.1f} to {hi:.1f} "
-            f"| {row.ordinal:.1f} | {row.win_rate:.3f} | {row.games} |"
+            f"| {row.ordinal:.1f} | {row.win_rate:.3f} | {row.games} | {exploited} |"
         )
     return "\n".join(lines)
 
@@ -488,7 +505,7 @@ def render_leaderboard(run: LeaderboardRun, command: str, date: str) -> str:
             f"{standings.matches} match{'es' if standings.matches != 1 else ''}; {_deals(standings)}. "
             f"The intervals are ± {widest:.1f} at the widest.",
             "",
-            ratings_table(standings),
+            ratings_table(standings, run.exploitability(standings.players)),
         ]
         if standings.players == 2:
             parts += ["", "Win rate of each row against each column:", "", pairs_table(standings)]
@@ -499,7 +516,8 @@ def readme_block(run: LeaderboardRun, leaderboard_link: str, date: str) -> str:
     """What goes between the README's markers: both tables and where they come from."""
     parts = [f"From [{leaderboard_link}]({leaderboard_link}) ({date}; the command, the games and the pairs are there)."]
     for standings in run.standings:
-        parts += ["", f"**{_title(standings.players)}**: {_deals(standings)}.", "", ratings_table(standings)]
+        table = ratings_table(standings, run.exploitability(standings.players))
+        parts += ["", f"**{_title(standings.players)}**: {_deals(standings)}.", "", table]
     return "\n".join(parts)
 
 
