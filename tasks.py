@@ -4,7 +4,7 @@
     python3 tasks.py train    # the main job: a short self-play training run (default config)
     python3 tasks.py test     # lint, format check, the layer contract and the test suite
     python3 tasks.py format   # ruff's fixes and formatting, applied
-    python3 tasks.py bench [env|vector|solver|memory|device|train|soak|gin|gin-soak ...]  # benchmarks' figures
+    python3 tasks.py bench [NAME ...]  # benchmarks, printing figures (the names are listed below)
     python3 tasks.py demo     # one game between baseline players, printed
     python3 tasks.py setup    # only create/refresh the virtual environment
     python3 tasks.py          # this list
@@ -154,6 +154,7 @@ TASK_EXTRAS: dict[str, tuple[str, ...]] = {"train": ("train",), "demo": ()}
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in TASKS or (argv[1:] and argv[0] != "bench"):
         print(__doc__)
+        print(f"The benchmarks: {', '.join(BENCHMARKS)} (all of them: python3 tasks.py bench)")
         if argv and argv[0] not in TASKS:
             print(f"tasks.py: unknown task {argv[0]!r} (the tasks: {', '.join(TASKS)})", file=sys.stderr)
         elif argv:

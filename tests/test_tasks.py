@@ -16,6 +16,7 @@ def _tasks(*argv: str) -> subprocess.CompletedProcess:
 def test_no_task_lists_them():
     done = _tasks()
     assert done.returncode == 0 and "python3 tasks.py train" in done.stdout and not done.stderr
+    assert "The benchmarks: env, vector, solver" in done.stdout
 
 
 def test_an_unknown_task_is_named():
