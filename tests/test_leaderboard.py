@@ -58,7 +58,7 @@ def test_a_tiny_leaderboard_writes_both_tables_then_resumes_without_playing(tmp_
     assert all(cells[6] == "6" for cells in heads_up.values())  # 3 opponents x 2 games
     assert all(cells[6] == "4" for cells in four.values())
     # The shipped agent's strongest best response (its folder's exploit_*.json), heads-up only.
-    assert re.fullmatch(r"0\.\d\d \(0\.\d\d-[01]\.\d\d\), \d+k (scratch|warm)", heads_up["ppo_2p"][7])
+    assert re.fullmatch(r"0\.\d{3} \(0\.\d{3}-[01]\.\d{3}\), \d+k (scratch|warm)", heads_up["ppo_2p"][7])
     assert heads_up["random"][7] == four["ppo_2p"][7] == ""
     for cells in [*heads_up.values(), *four.values()]:  # "mu ± 2 sigma" beside its "low to high"
         mu, half = (float(x) for x in cells[2].split(" ± "))
