@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "carousel_cli.demo",
     "carousel_cli.solve",
     "carousel_cli.training",
+    "carousel_cli.strength",
 )
 
 
@@ -32,7 +33,10 @@ class DefaultsHelpFormatter(argparse.HelpFormatter):
 
 
 def build_parser() -> tuple[argparse.ArgumentParser, list[str]]:
-    parser = argparse.ArgumentParser(prog="carousel", description="Carousel rummy: engine, solver, RL tools")
+    parser = argparse.ArgumentParser(
+        prog="carousel",
+        description="The rummy family (Carousel, Manipulation Rummy, Gin Rummy): engines, solvers, RL tools",
+    )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     unavailable = []
     for name in COMMAND_MODULES:

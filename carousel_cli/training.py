@@ -1,45 +1,22 @@
-"""``carousel train | eval | tournament | leaderboard | play | export`` (registered into
-carousel_cli.main)."""
+"""``carousel train | play | imitate | export`` (registered into carousel_cli.main; the
+commands that measure an agent are in carousel_cli.strength)."""
 
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from carousel_cli.gin_eval import OPENSPIEL_PREFIX, cmd_eval_gin
+from carousel_cli.options import game_options, new_run_dir
 from carousel_env.core.errors import CarouselError
 from carousel_env.core.registry import DEFAULT_GAME, GAMES
 from carousel_env.core.text import plural
-from training.exploit_defaults import EVAL_GAMES, EVAL_POINTS
-from training.leaderboard_defaults import FOUR_PLAYER_GAMES, HEADS_UP_GAMES, SEARCH_BUDGETS, STATE_NAME
 
 # The games ``carousel play`` seats a person at.
 PLAYABLE = ("carousel",)
 
 if TYPE_CHECKING:  # the commands import training lazily, so that --print-config starts without torch
-    from training.evaluate import EvalResult
-
-
-def _run_dir(args: argparse.Namespace, exp_name: str) -> Path:
-    """The run directory of a new run (``--out``, or ``runs/<exp_name>``). One that already
-    holds a run is refused, naming ``--resume`` and ``--overwrite``; with ``--overwrite`` it is
-    emptied first, so that no checkpoint or TensorBoard log of the old run is left beside the new."""
-    import shutil
-
-    from training.config import ConfigError
-
-    out = Path(args.out) if args.out else Path("runs") / exp_name
-    if out.is_dir() and any(out.iterdir()):
-        if not args.overwrite:
-            raise ConfigError(
-                f"{out} already holds a run: continue it with --resume, or start over with --overwrite"
-                " (which deletes it first)"
-            )
-        print(f"--overwrite: deleting the run in {out} to start over", flush=True)
-        shutil.rmtree(out)
-    return out
+    pass
 
 
 def cmd_train(args: argparse.Namespace) -> int:
@@ -84,7 +61,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         return 0
     from training.ppo import train  # imported here so that --print-config starts without torch
 
-    out = Path(args.out) if args.resume else _run_dir(args, config.exp_name)
+    out = Path(args.out) if args.resume else new_run_dir(args, config.exp_name)
     run_dir = train(config, out, resume=args.resume, max_updates=args.max_updates)
     _print_summary(run_dir, config)
     return 0
@@ -141,116 +118,11 @@ def _train_rllib(args: argparse.Namespace) -> int:
         return 0
     from training.rllib.train import train  # imports ray and torch
 
-    out = Path(args.out) if args.resume else _run_dir(args, config.exp_name)
+    out = Path(args.out) if args.resume else new_run_dir(args, config.exp_name)
     summary = train(config, out, resume=args.resume, address=args.address, max_iterations=args.max_updates)
     print(
         f"run saved in {summary.run_dir}: RLlib checkpoint {summary.run_dir / 'rllib'} (--resume), "
         f"network {summary.run_dir / 'latest.pt'} (carousel eval/tournament/play --checkpoint {summary.run_dir})"
-    )
-    return 0
-
-
-def _print_eval(res: EvalResult) -> None:
-    lo, hi = res.win_rate_ci
-    deal_lo, deal_hi = res.win_rate_ci_deals
-    print(
-        f"{res.candidate} vs {', '.join(res.opponents)}: {plural(res.games, 'game')} on {plural(res.deals, 'deal')}, "
-        f"win rate {res.win_rate:.3f} (fair share {res.fair_share:.3f}; 95% CI {lo:.3f}-{hi:.3f} over games, "
-        f"{deal_lo:.3f}-{deal_hi:.3f} over deals)"
-    )
-    print(f"  rounds {res.rounds}, mean round-score difference {res.mean_round_score_diff:+.2f}")
-    print(
-        f"  knock rate {res.knock_rate:.3f}, go-out rate {res.go_out_rate:.3f}, "
-        f"undercut rate (of knocks) {res.undercut_rate:.3f}"
-    )
-    for name, row in res.by_opponent.items():
-        print(f"  vs {name}: {plural(row.games, 'game')}, win rate {row.win_rate:.3f}")
-
-
-def cmd_eval(args: argparse.Namespace) -> int:
-    opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
-    if any(o.startswith(OPENSPIEL_PREFIX) for o in opponents):
-        if args.game not in (None, "gin_rummy") or args.variant not in (None, "openspiel"):
-            raise CarouselError(
-                "OpenSpiel's bots play Gin Rummy under its own rules: --game gin_rummy (preset openspiel)"
-            )
-        return cmd_eval_gin(args)
-    import sys
-
-    from carousel_env.core.stats import MIN_DEALS_FOR_INTERVAL
-    from training.evaluate import evaluate
-
-    res = evaluate(
-        args.checkpoint,
-        opponents,
-        games=args.games,
-        num_players=args.players,
-        seed=args.seed,
-        env_spec=_eval_env_spec(args),
-        num_workers=args.workers,
-    )
-    if args.json:
-        print(json.dumps(res.as_json()))
-    else:
-        _print_eval(res)
-    if res.deals < MIN_DEALS_FOR_INTERVAL:  # on stderr: --json's output stays one JSON object
-        print(
-            f"note: {plural(res.deals, 'deal')} is too few to trust the interval over deals (it needs about "
-            f"{MIN_DEALS_FOR_INTERVAL}); raise --games to {MIN_DEALS_FOR_INTERVAL * args.players} or more",
-            file=sys.stderr,
-        )
-    return 0
-
-
-def _eval_env_spec(args: argparse.Namespace):
-    """The env that ``--game`` and ``--variant`` name (None when neither is given: the
-    candidate's checkpoint says, or Carousel)."""
-    if args.game is None and args.variant is None:
-        return None
-    from training.config import EnvKeys, check_env_keys
-    from training.envs import EnvSpec
-
-    keys = EnvKeys(game=args.game or DEFAULT_GAME, num_players=args.players, variant=args.variant)
-    check_env_keys(keys)
-    options = {k: v for k, v in keys.env_options().items() if k != "num_players"}
-    return EnvSpec.of(args.players, game=keys.game, **options)
-
-
-def cmd_tournament(args: argparse.Namespace) -> int:
-    from training.tournament import format_table, run_tournament, save
-
-    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
-    rows = run_tournament(
-        agents,
-        games=args.games,
-        num_players=args.players,
-        seed=args.seed,
-        num_workers=args.workers,
-        env_spec=_eval_env_spec(args),
-    )
-    print(format_table(rows))
-    if args.out:
-        save(rows, args.out)
-        print(f"saved {Path(args.out) / 'tournament.json'} and tournament.txt")
-    return 0
-
-
-def cmd_leaderboard(args: argparse.Namespace) -> int:
-    from training.leaderboard import default_roster, make_leaderboard
-
-    if args.agents:
-        agents = [a.strip() for a in args.agents.split(",") if a.strip()]
-    else:
-        agents = list(default_roster(args.checkpoints))
-    make_leaderboard(
-        agents,
-        out=args.out,
-        heads_up_games=args.heads_up_games,
-        four_player_games=args.four_player_games,
-        seed=args.seed,
-        state=args.state,
-        readme=None if args.no_readme else args.readme,
-        num_workers=args.workers,
     )
     return 0
 
@@ -271,64 +143,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     return play(opponents, num_players=args.players, seat=args.seat, seed=args.seed)
 
 
-def cmd_exploit(args: argparse.Namespace) -> int:
-    from training.config import ConfigError, from_dict
-    from training.exploit import exploit_config, write_report
-
-    if args.resume:
-        from training.checkpoint import load
-        from training.checkpoint_names import LATEST
-
-        if args.out is None or not (Path(args.out) / LATEST).is_file():
-            raise ConfigError(f"--resume: no run to continue in '{args.out}' (give --out, the exploit run's directory)")
-        config = from_dict(load(Path(args.out) / LATEST)["config"])
-        warm = config.init_checkpoint is not None
-        out = Path(args.out)
-    else:
-        if args.checkpoint is None or args.budget is None:
-            raise ConfigError("carousel exploit needs --checkpoint (the agent) and --budget (learner decisions)")
-        config = exploit_config(
-            args.checkpoint,
-            args.budget,
-            game=args.game,
-            players=args.players,
-            warm_start=args.warm_start,
-            seed=args.seed,
-            eval_games=args.eval_games,
-            eval_points=args.evaluations,
-        )
-        warm = args.warm_start
-        out = _run_dir(args, f"exploit_{Path(args.checkpoint).name}")
-    from training.ppo import train
-
-    start = "warm-started from it" if warm else "from scratch"
-    print(
-        f"carousel exploit: a best response to {config.fixed_opponent} ({start}), "
-        f"{config.num_players} players, {plural(config.total_timesteps, 'learner decision')}, evaluated every "
-        f"{plural(config.eval_interval, 'update')} on {plural(config.eval_games, 'game')}",
-        flush=True,
-    )
-    train(config, out, resume=args.resume)
-    points = write_report(out, config, warm)
-    if points:
-        last = points[-1]
-        print(
-            f"best response vs {config.fixed_opponent}: win rate {last.win_rate:.3f} (fair share "
-            f"{1 / config.num_players:.3f}; 95% CI {last.win_rate_ci_low:.3f}-{last.win_rate_ci_high:.3f} over "
-            f"games, {last.win_rate_deals_ci_low:.3f}-{last.win_rate_deals_ci_high:.3f} over deals), mean score "
-            f"difference {last.score_diff:+.2f}, after {plural(last.learner_decisions, 'learner decision')}"
-        )
-    print(f"report: {out / 'exploit.json'}, {out / 'exploit.csv'}, {out / 'exploit.png'}")
-    return 0
-
-
 def cmd_imitate(args: argparse.Namespace) -> int:
     from training.imitation import imitate
 
     keys = {"game": args.game or DEFAULT_GAME, **({"variant": args.variant} if args.variant else {})}
     if args.players is not None:
         keys["num_players"] = args.players
-    out = _run_dir(args, f"imitate_{args.teacher}")
+    out = new_run_dir(args, f"imitate_{args.teacher}")
     print(f"carousel imitate: {plural(args.decisions, 'decision')} of {args.teacher} in {keys['game']}", flush=True)
     res = imitate(
         args.teacher, out, keys, decisions=args.decisions, epochs=args.epochs, learning_rate=args.lr, seed=args.seed
@@ -385,22 +206,6 @@ def _print_last_eval(metrics_csv: Path, opponent: str, fair_share: float) -> Non
     print(f"  {verdict}")
 
 
-def _game_options(p: argparse.ArgumentParser, more: str = "") -> None:
-    """``--game`` and ``--variant``, for the commands that play games between agents."""
-    p.add_argument(
-        "--game",
-        choices=sorted(GAMES),
-        default=None,
-        help=f"the game (default: the checkpoint's own, else carousel){more}",
-    )
-    p.add_argument(
-        "--variant",
-        default=None,
-        help="the rules: Carousel's carousel or manipulation_rummy, Gin Rummy's preset book, openspiel or eaai "
-        "(default: the checkpoint's own, else the game's first)",
-    )
-
-
 def register(subparsers) -> None:
     p = subparsers.add_parser("train", help="self-play PPO training")
     p.add_argument(
@@ -440,77 +245,6 @@ def register(subparsers) -> None:
     )
     p.set_defaults(func=cmd_train)
 
-    p = subparsers.add_parser("eval", help="evaluate an agent against baselines or checkpoints")
-    _game_options(
-        p,
-        "; with gin_rummy, --opponents may name OpenSpiel's bots, openspiel:simple and "
-        "openspiel:ismcts@N, played inside OpenSpiel",
-    )
-    p.add_argument("--checkpoint", required=True, help="checkpoint file, run directory or baseline name")
-    p.add_argument("--opponents", default="greedy", help="comma-separated checkpoints / baseline names")
-    p.add_argument(
-        "--games",
-        type=int,
-        default=100,
-        help="games; each deal is played once per seat, the candidate in every seat (heads-up: mirror pairs), "
-        "so this is rounded up to a multiple of --players",
-    )
-    p.add_argument("--players", type=int, default=2, help="players at the table, 2 to 5")
-    p.add_argument("--seed", type=int, default=0, help="the first deal's seed (deal g: seed + g)")
-    p.add_argument("--workers", type=int, default=0, help="worker processes stepping games (0: this process)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(func=cmd_eval)
-
-    p = subparsers.add_parser("tournament", help="rate checkpoints and baselines against each other (openskill)")
-    p.add_argument("--agents", required=True, help="comma-separated checkpoints / baseline names")
-    p.add_argument("--games", type=int, default=20, help="games per pair, rounded up to whole deals as in eval")
-    p.add_argument(
-        "--players",
-        type=int,
-        default=2,
-        help="players at each table, 2 to 5: the pair's first agent in one seat, the second in every other",
-    )
-    _game_options(p)
-    p.add_argument("--seed", type=int, default=0, help="the first pair's first deal seed")
-    p.add_argument("--workers", type=int, default=0, help="worker processes stepping games (0: this process)")
-    p.add_argument("--out", default=None, help="directory for tournament.json / tournament.txt")
-    p.set_defaults(func=cmd_tournament)
-
-    p = subparsers.add_parser(
-        "leaderboard",
-        help="rate the baselines, the search player and the shipped agents, heads-up and at 4 players "
-        "(docs/LEADERBOARD.md and the README's table; resumable)",
-        description="Every pair of agents plays heads-up, every 4 of them a 4-player table, each deal from every "
-        "seat; openskill ratings per table size. Finished matches are kept in the state file, so a rerun plays only "
-        "what it lacks. Defaults and costs: the docstring of training/leaderboard.py.",
-    )
-    p.add_argument(
-        "--agents",
-        default=None,
-        help="comma-separated checkpoints / scripted policy names (search@N too); default: random, greedy, smart, "
-        f"{', '.join(f'search@{n}' for n in SEARCH_BUDGETS)} and every --checkpoints/<name>/model.pt",
-    )
-    p.add_argument("--checkpoints", default="checkpoints", help="where the default roster finds shipped agents")
-    p.add_argument(
-        "--heads-up-games",
-        type=int,
-        default=HEADS_UP_GAMES,
-        help="games per pair, rounded up to whole deals (even); 0: none",
-    )
-    p.add_argument(
-        "--four-player-games",
-        type=int,
-        default=FOUR_PLAYER_GAMES,
-        help="games per table of 4, rounded up to whole deals (a multiple of 4); 0: none",
-    )
-    p.add_argument("--seed", type=int, default=0, help="the first deal's seed (every match plays the same deals)")
-    p.add_argument("--workers", type=int, default=0, help="worker processes playing games (results do not change)")
-    p.add_argument("--out", default="docs/LEADERBOARD.md", help="the leaderboard page to write")
-    p.add_argument("--state", default=None, help=f"the games played so far (default: {STATE_NAME} beside --out)")
-    p.add_argument("--readme", default="README.md", help="README whose leaderboard markers get the tables")
-    p.add_argument("--no-readme", action="store_true", help="leave the README alone")
-    p.set_defaults(func=cmd_leaderboard)
-
     p = subparsers.add_parser("play", help="play against an agent at the terminal")
     p.add_argument("--checkpoint", required=True, help="your opponent: checkpoint file, run directory or baseline name")
     p.add_argument(
@@ -531,35 +265,13 @@ def register(subparsers) -> None:
     p.set_defaults(func=cmd_play)
 
     p = subparsers.add_parser(
-        "exploit",
-        help="approximate exploitability: train a best response against a frozen agent and report its win rate",
-        description="Trains a PPO learner against the agent at every other seat (from scratch, or warm-started from "
-        "the agent) and evaluates it against the agent on mirror-paired deals along the way; writes exploit.json, "
-        "exploit.csv and exploit.png in the run directory. Documentation: training/exploit.py.",
-    )
-    p.add_argument("--checkpoint", default=None, help="the agent: checkpoint file, run directory or scripted policy")
-    p.add_argument("--budget", type=int, default=None, help="learner decisions to train the best response for")
-    p.add_argument("--game", choices=sorted(GAMES), default=None, help="the game (default: the checkpoint's own)")
-    p.add_argument("--players", type=int, default=None, help="players at the table (default: the checkpoint's)")
-    p.add_argument("--warm-start", action="store_true", help="start the learner from the agent's own network")
-    p.add_argument("--eval-games", type=int, default=EVAL_GAMES, help="games per evaluation against the agent")
-    p.add_argument(
-        "--evaluations", type=int, default=EVAL_POINTS, help="evaluations along the budget (the last at its end)"
-    )
-    p.add_argument("--seed", type=int, default=1, help="the run's seed")
-    p.add_argument("--out", default=None, help="run directory (default runs/exploit_<agent>)")
-    p.add_argument("--overwrite", action="store_true", help="start over in an --out that already holds a run")
-    p.add_argument("--resume", action="store_true", help="continue the exploit run in --out")
-    p.set_defaults(func=cmd_exploit)
-
-    p = subparsers.add_parser(
         "imitate",
         help="teach a new network a scripted player's moves (a start for PPO: init_checkpoint)",
         description="Plays games between copies of the teacher, records its decisions and fits the network's policy "
         "to them. Documentation: training/imitation.py.",
     )
     p.add_argument("--teacher", required=True, help="the scripted player to imitate (its game's: smart, simple, ...)")
-    _game_options(p)
+    game_options(p)
     p.add_argument("--players", type=int, default=None, help="players at the table (default: 2)")
     p.add_argument("--decisions", type=int, default=100_000, help="the teacher's decisions to learn from")
     p.add_argument("--epochs", type=int, default=4, help="passes over the decisions")

@@ -1,0 +1,271 @@
+"""``carousel eval | tournament | leaderboard | exploit``: how strong an agent is (registered
+into carousel_cli.main beside the training commands)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from carousel_cli.gin_eval import OPENSPIEL_PREFIX, cmd_eval_gin
+from carousel_cli.options import game_options, new_run_dir
+from carousel_env.core.errors import CarouselError
+from carousel_env.core.registry import DEFAULT_GAME, GAMES
+from carousel_env.core.text import plural
+from training.exploit_defaults import EVAL_GAMES, EVAL_POINTS
+from training.leaderboard_defaults import FOUR_PLAYER_GAMES, HEADS_UP_GAMES, SEARCH_BUDGETS, STATE_NAME
+
+if TYPE_CHECKING:  # the commands import training lazily, so that --help starts without torch
+    from training.evaluate import EvalResult
+
+
+def _print_eval(res: EvalResult) -> None:
+    lo, hi = res.win_rate_ci
+    deal_lo, deal_hi = res.win_rate_ci_deals
+    print(
+        f"{res.candidate} vs {', '.join(res.opponents)}: {plural(res.games, 'game')} on {plural(res.deals, 'deal')}, "
+        f"win rate {res.win_rate:.3f} (fair share {res.fair_share:.3f}; 95% CI {lo:.3f}-{hi:.3f} over games, "
+        f"{deal_lo:.3f}-{deal_hi:.3f} over deals)"
+    )
+    print(f"  rounds {res.rounds}, mean round-score difference {res.mean_round_score_diff:+.2f}")
+    print(
+        f"  knock rate {res.knock_rate:.3f}, go-out rate {res.go_out_rate:.3f}, "
+        f"undercut rate (of knocks) {res.undercut_rate:.3f}"
+    )
+    for name, row in res.by_opponent.items():
+        print(f"  vs {name}: {plural(row.games, 'game')}, win rate {row.win_rate:.3f}")
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
+    if any(o.startswith(OPENSPIEL_PREFIX) for o in opponents):
+        if args.game not in (None, "gin_rummy") or args.variant not in (None, "openspiel"):
+            raise CarouselError(
+                "OpenSpiel's bots play Gin Rummy under its own rules: --game gin_rummy (preset openspiel)"
+            )
+        return cmd_eval_gin(args)
+    import sys
+
+    from carousel_env.core.stats import MIN_DEALS_FOR_INTERVAL
+    from training.evaluate import evaluate
+
+    res = evaluate(
+        args.checkpoint,
+        opponents,
+        games=args.games,
+        num_players=args.players,
+        seed=args.seed,
+        env_spec=_eval_env_spec(args),
+        num_workers=args.workers,
+    )
+    if args.json:
+        print(json.dumps(res.as_json()))
+    else:
+        _print_eval(res)
+    if res.deals < MIN_DEALS_FOR_INTERVAL:  # on stderr: --json's output stays one JSON object
+        print(
+            f"note: {plural(res.deals, 'deal')} is too few to trust the interval over deals (it needs about "
+            f"{MIN_DEALS_FOR_INTERVAL}); raise --games to {MIN_DEALS_FOR_INTERVAL * args.players} or more",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def _eval_env_spec(args: argparse.Namespace):
+    """The env that ``--game`` and ``--variant`` name (None when neither is given: the
+    candidate's checkpoint says, or Carousel)."""
+    if args.game is None and args.variant is None:
+        return None
+    from training.config import EnvKeys, check_env_keys
+    from training.envs import EnvSpec
+
+    keys = EnvKeys(game=args.game or DEFAULT_GAME, num_players=args.players, variant=args.variant)
+    check_env_keys(keys)
+    options = {k: v for k, v in keys.env_options().items() if k != "num_players"}
+    return EnvSpec.of(args.players, game=keys.game, **options)
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from training.tournament import format_table, run_tournament, save
+
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    rows = run_tournament(
+        agents,
+        games=args.games,
+        num_players=args.players,
+        seed=args.seed,
+        num_workers=args.workers,
+        env_spec=_eval_env_spec(args),
+    )
+    print(format_table(rows))
+    if args.out:
+        save(rows, args.out)
+        print(f"saved {Path(args.out) / 'tournament.json'} and tournament.txt")
+    return 0
+
+
+def cmd_leaderboard(args: argparse.Namespace) -> int:
+    from training.leaderboard import default_roster, make_leaderboard
+
+    if args.agents:
+        agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    else:
+        agents = list(default_roster(args.checkpoints))
+    make_leaderboard(
+        agents,
+        out=args.out,
+        heads_up_games=args.heads_up_games,
+        four_player_games=args.four_player_games,
+        seed=args.seed,
+        state=args.state,
+        readme=None if args.no_readme else args.readme,
+        num_workers=args.workers,
+    )
+    return 0
+
+
+def cmd_exploit(args: argparse.Namespace) -> int:
+    from training.config import ConfigError, from_dict
+    from training.exploit import exploit_config, write_report
+
+    if args.resume:
+        from training.checkpoint import load
+        from training.checkpoint_names import LATEST
+
+        if args.out is None or not (Path(args.out) / LATEST).is_file():
+            raise ConfigError(f"--resume: no run to continue in '{args.out}' (give --out, the exploit run's directory)")
+        config = from_dict(load(Path(args.out) / LATEST)["config"])
+        warm = config.init_checkpoint is not None
+        out = Path(args.out)
+    else:
+        if args.checkpoint is None or args.budget is None:
+            raise ConfigError("carousel exploit needs --checkpoint (the agent) and --budget (learner decisions)")
+        config = exploit_config(
+            args.checkpoint,
+            args.budget,
+            game=args.game,
+            players=args.players,
+            warm_start=args.warm_start,
+            seed=args.seed,
+            eval_games=args.eval_games,
+            eval_points=args.evaluations,
+        )
+        warm = args.warm_start
+        out = new_run_dir(args, f"exploit_{Path(args.checkpoint).name}")
+    from training.ppo import train
+
+    start = "warm-started from it" if warm else "from scratch"
+    print(
+        f"carousel exploit: a best response to {config.fixed_opponent} ({start}), "
+        f"{config.num_players} players, {plural(config.total_timesteps, 'learner decision')}, evaluated every "
+        f"{plural(config.eval_interval, 'update')} on {plural(config.eval_games, 'game')}",
+        flush=True,
+    )
+    train(config, out, resume=args.resume)
+    points = write_report(out, config, warm)
+    if points:
+        last = points[-1]
+        print(
+            f"best response vs {config.fixed_opponent}: win rate {last.win_rate:.3f} (fair share "
+            f"{1 / config.num_players:.3f}; 95% CI {last.win_rate_ci_low:.3f}-{last.win_rate_ci_high:.3f} over "
+            f"games, {last.win_rate_deals_ci_low:.3f}-{last.win_rate_deals_ci_high:.3f} over deals), mean score "
+            f"difference {last.score_diff:+.2f}, after {plural(last.learner_decisions, 'learner decision')}"
+        )
+    print(f"report: {out / 'exploit.json'}, {out / 'exploit.csv'}, {out / 'exploit.png'}")
+    return 0
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("eval", help="evaluate an agent against baselines or checkpoints")
+    game_options(
+        p,
+        "; with gin_rummy, --opponents may name OpenSpiel's bots, openspiel:simple and "
+        "openspiel:ismcts@N, played inside OpenSpiel",
+    )
+    p.add_argument("--checkpoint", required=True, help="checkpoint file, run directory or baseline name")
+    p.add_argument("--opponents", default="greedy", help="comma-separated checkpoints / baseline names")
+    p.add_argument(
+        "--games",
+        type=int,
+        default=100,
+        help="games; each deal is played once per seat, the candidate in every seat (heads-up: mirror pairs), "
+        "so this is rounded up to a multiple of --players",
+    )
+    p.add_argument("--players", type=int, default=2, help="players at the table, 2 to 5")
+    p.add_argument("--seed", type=int, default=0, help="the first deal's seed (deal g: seed + g)")
+    p.add_argument("--workers", type=int, default=0, help="worker processes stepping games (0: this process)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_eval)
+
+    p = subparsers.add_parser("tournament", help="rate checkpoints and baselines against each other (openskill)")
+    p.add_argument("--agents", required=True, help="comma-separated checkpoints / baseline names")
+    p.add_argument("--games", type=int, default=20, help="games per pair, rounded up to whole deals as in eval")
+    p.add_argument(
+        "--players",
+        type=int,
+        default=2,
+        help="players at each table, 2 to 5: the pair's first agent in one seat, the second in every other",
+    )
+    game_options(p)
+    p.add_argument("--seed", type=int, default=0, help="the first pair's first deal seed")
+    p.add_argument("--workers", type=int, default=0, help="worker processes stepping games (0: this process)")
+    p.add_argument("--out", default=None, help="directory for tournament.json / tournament.txt")
+    p.set_defaults(func=cmd_tournament)
+
+    p = subparsers.add_parser(
+        "leaderboard",
+        help="rate the baselines, the search player and the shipped agents, heads-up and at 4 players "
+        "(docs/LEADERBOARD.md and the README's table; resumable)",
+        description="Every pair of agents plays heads-up, every 4 of them a 4-player table, each deal from every "
+        "seat; openskill ratings per table size. Finished matches are kept in the state file, so a rerun plays only "
+        "what it lacks. Defaults and costs: the docstring of training/leaderboard.py.",
+    )
+    p.add_argument(
+        "--agents",
+        default=None,
+        help="comma-separated checkpoints / scripted policy names (search@N too); default: random, greedy, smart, "
+        f"{', '.join(f'search@{n}' for n in SEARCH_BUDGETS)} and every --checkpoints/<name>/model.pt",
+    )
+    p.add_argument("--checkpoints", default="checkpoints", help="where the default roster finds shipped agents")
+    p.add_argument(
+        "--heads-up-games",
+        type=int,
+        default=HEADS_UP_GAMES,
+        help="games per pair, rounded up to whole deals (even); 0: none",
+    )
+    p.add_argument(
+        "--four-player-games",
+        type=int,
+        default=FOUR_PLAYER_GAMES,
+        help="games per table of 4, rounded up to whole deals (a multiple of 4); 0: none",
+    )
+    p.add_argument("--seed", type=int, default=0, help="the first deal's seed (every match plays the same deals)")
+    p.add_argument("--workers", type=int, default=0, help="worker processes playing games (results do not change)")
+    p.add_argument("--out", default="docs/LEADERBOARD.md", help="the leaderboard page to write")
+    p.add_argument("--state", default=None, help=f"the games played so far (default: {STATE_NAME} beside --out)")
+    p.add_argument("--readme", default="README.md", help="README whose leaderboard markers get the tables")
+    p.add_argument("--no-readme", action="store_true", help="leave the README alone")
+    p.set_defaults(func=cmd_leaderboard)
+
+    p = subparsers.add_parser(
+        "exploit",
+        help="approximate exploitability: train a best response against a frozen agent and report its win rate",
+        description="Trains a PPO learner against the agent at every other seat (from scratch, or warm-started from "
+        "the agent) and evaluates it against the agent on mirror-paired deals along the way; writes exploit.json, "
+        "exploit.csv and exploit.png in the run directory. Documentation: training/exploit.py.",
+    )
+    p.add_argument("--checkpoint", default=None, help="the agent: checkpoint file, run directory or scripted policy")
+    p.add_argument("--budget", type=int, default=None, help="learner decisions to train the best response for")
+    p.add_argument("--game", choices=sorted(GAMES), default=None, help="the game (default: the checkpoint's own)")
+    p.add_argument("--players", type=int, default=None, help="players at the table (default: the checkpoint's)")
+    p.add_argument("--warm-start", action="store_true", help="start the learner from the agent's own network")
+    p.add_argument("--eval-games", type=int, default=EVAL_GAMES, help="games per evaluation against the agent")
+    p.add_argument(
+        "--evaluations", type=int, default=EVAL_POINTS, help="evaluations along the budget (the last at its end)"
+    )
+    p.add_argument("--seed", type=int, default=1, help="the run's seed")
+    p.add_argument("--out", default=None, help="run directory (default runs/exploit_<agent>)")
+    p.add_argument("--overwrite", action="store_true", help="start over in an --out that already holds a run")
+    p.add_argument("--resume", action="store_true", help="continue the exploit run in --out")
+    p.set_defaults(func=cmd_exploit)
