@@ -3,12 +3,15 @@
 Self-play PPO from scratch can stall where a game's first competent moves are hard to find
 by chance (Gin Rummy's discards: 52 actions, most of them poor). ``carousel imitate`` plays
 games between copies of a teacher (``simple``, ``smart``, ...) in the game's compiled vector
-env, records every decision the teacher made (the acting seat's observation, its mask and
-its action) and fits the network's policy to them by cross-entropy over the legal actions.
+env, records every decision the teacher made (the acting seat's observation, its mask, its
+action and the return that seat's episode brought it) and fits the network to them: its
+policy by cross-entropy over the legal actions, its value by squared error to the returns,
+so that PPO starting from it has a critic that already knows what a position is worth.
 The result is a checkpoint like any other: ``carousel eval`` measures it, and a training
 config's ``init_checkpoint`` starts PPO from it.
 
-* Decisions the env takes alone (a single legal action) are not recorded: nothing to learn.
+* Decisions the env takes alone (a single legal action) are not recorded: nothing to learn;
+  nor are those of the episodes still running when enough were recorded (no return yet).
 * A tenth of the decisions (whole games' worth, the last rows) are held out: the reported
   accuracy is the share of held-out decisions where the network's most likely action is
   the teacher's.
@@ -34,17 +37,19 @@ from training.network import Agent, MaskedCategorical
 from training.ppo import env_spec_of
 
 HELD_OUT = 0.1  # share of the rows (games) whose decisions test the fit
+VALUE_WEIGHT = 0.5  # the value's squared error beside the policy's cross-entropy (PPO's vf_coef)
 NUM_ROWS = 64  # games played at once
 
 
 @dataclass(frozen=True)
 class Demonstrations:
-    """The teacher's decisions: observations, masks and actions, row by row (``rows[i]``
-    says which game each came from)."""
+    """The teacher's decisions: observations, masks, actions and the deciding seat's return
+    over its episode (undiscounted), row by row (``rows[i]`` says which game each came from)."""
 
     observations: np.ndarray
     masks: np.ndarray
     actions: np.ndarray
+    returns: np.ndarray
     rows: np.ndarray
 
     def __len__(self) -> int:
@@ -69,19 +74,41 @@ def collect(spec: EnvSpec, teacher: str, decisions: int, seed: int) -> Demonstra
         for r in range(NUM_ROWS)
     ]
     obs, masks, actions, rows = [], [], [], []
+    returns: list[float] = []
+    running = [[] for _ in range(NUM_ROWS)]  # each row's decisions (index, seat) in its episode so far
+    earned = np.zeros((NUM_ROWS, spec.num_players))  # each row's rewards in its episode so far
+    done = 0  # decisions whose episode has ended
     step = venv.reset(seed=seed * 1_000_003)
     try:
-        while len(actions) < decisions:
+        while done < decisions:
             moves = venv.policy_moves(step, range(NUM_ROWS), lambda r, s: teachers[r][s])
             acting = np.flatnonzero(moves >= 0)
+            for r in acting.tolist():
+                running[r].append((len(actions), int(step.to_play[r])))
+                actions.append(int(moves[r]))
+                rows.append(r)
+                returns.append(0.0)
             obs.append(step.observation[acting].copy())
             masks.append(step.action_mask[acting].copy())
-            actions.extend(moves[acting].tolist())
-            rows.extend(acting.tolist())
             step = venv.step(moves)
+            earned += step.rewards
+            for r in np.flatnonzero(step.terminated).tolist():
+                for index, seat in running[r]:
+                    returns[index] = float(earned[r, seat])
+                done += len(running[r])
+                running[r], earned[r] = [], 0.0
     finally:
         venv.close()
-    return Demonstrations(np.concatenate(obs), np.concatenate(masks), np.asarray(actions), np.asarray(rows))
+    finished = np.ones(len(actions), np.bool_)
+    for r in range(NUM_ROWS):
+        finished[[index for index, _ in running[r]]] = False
+    return Demonstrations(
+        np.concatenate(obs)[finished],
+        np.concatenate(masks)[finished],
+        np.asarray(actions)[finished],
+        np.asarray(returns, np.float32)[finished],
+        np.asarray(rows)[finished],
+    )
 
 
 def accuracy(agent: Agent, data: Demonstrations, index: np.ndarray) -> float:
@@ -95,18 +122,22 @@ def accuracy(agent: Agent, data: Demonstrations, index: np.ndarray) -> float:
 def fit(
     agent: Agent, data: Demonstrations, epochs: int, learning_rate: float, batch: int, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Cross-entropy epochs over the training rows' decisions; returns (train, held-out) indices."""
+    """Epochs over the training rows' decisions (the policy's cross-entropy plus half the
+    value's squared error, PPO's weighting); returns (train, held-out) indices."""
     held_rows = set(range(NUM_ROWS - max(1, round(NUM_ROWS * HELD_OUT)), NUM_ROWS))
     held = np.flatnonzero(np.isin(data.rows, list(held_rows)))
     train = np.flatnonzero(~np.isin(data.rows, list(held_rows)))
     optimizer = torch.optim.Adam(agent.parameters(), lr=learning_rate, eps=1e-5)
-    obs, masks, actions = (torch.as_tensor(a) for a in (data.observations, data.masks, data.actions))
+    obs, masks, actions, returns = (
+        torch.as_tensor(a) for a in (data.observations, data.masks, data.actions, data.returns)
+    )
     for _ in range(epochs):
         order = rng.permutation(train)
         for start in range(0, len(order), batch):
             mb = torch.as_tensor(order[start : start + batch])
-            logits = agent._forward(obs[mb])[0]
-            loss = -MaskedCategorical(logits, masks[mb]).log_prob(actions[mb]).mean()
+            logits, values = agent._forward(obs[mb])
+            policy_loss = -MaskedCategorical(logits, masks[mb]).log_prob(actions[mb]).mean()
+            loss = policy_loss + VALUE_WEIGHT * ((values - returns[mb]) ** 2).mean()
             optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(agent.parameters(), 0.5)
