@@ -1,9 +1,9 @@
 """Who plays each seat of training's games, and the network policies.
 
-A seat's :class:`Controller` is the learner, a scripted policy (by its name in
-``carousel_env.games.carousel.agents.registry``), a past learner from the opponent pool (by its entry id)
-or another network the caller holds (evaluation's candidate and checkpoint opponents, by
-a key). Network policies are batched across game copies in the learner process. Scripted
+A seat's :class:`Controller` is the learner, a scripted policy (by its name among its
+game's players: ``training.games``), a past learner from the opponent pool (by its entry
+id) or another network the caller holds (evaluation's candidate and checkpoint opponents,
+the fixed opponent of a best response, by a key). Network policies are batched across game copies in the learner process. Scripted
 policies act inside whichever process steps their environment (see ``runners.Runner``):
 the cheap ones save a round trip per decision, and the search player (``search@N``, a view
 policy the runner hands its seat's view) runs its rollouts in the worker processes, in
@@ -124,7 +124,7 @@ def scripted_controller(name: str, game: str = DEFAULT_GAME) -> Controller:
 
 
 def load_policy(name: str, layout: ObservationLayout, seed: int) -> Policy | ViewPolicy:
-    """An agent by name deciding one position at a time (terminal play): a checkpoint's
+    """A Carousel agent by name deciding one position at a time (terminal play): a checkpoint's
     network as a callable ``(observation, action_mask) -> action``, sampling from its own
     generator seeded with ``seed``, or a scripted policy seeded with ``seed`` (the search
     player is a view policy: step it with ``carousel_env.games.carousel.agents.match.policy_action``)."""
