@@ -23,7 +23,7 @@ def test_demonstrations_are_the_teachers_legal_moves_at_real_decisions():
     assert data.returns.dtype == np.float32 and (data.returns != 0).mean() > 0.5
     for row in np.unique(data.rows)[:5]:
         first_hand = np.unique(data.returns[data.rows == row][:10])  # a hand is dozens of decisions
-        assert len(first_hand) == 2 and first_hand.sum() == 0 or (first_hand == 0).all()
+        assert (len(first_hand) == 2 and first_hand.sum() == 0) or (first_hand == 0).all()
     again = collect(EnvSpec.of(2, game="gin_rummy", preset="openspiel"), "simple", 500, seed=3)
     np.testing.assert_array_equal(again.actions, data.actions)  # seeded
 

@@ -3,11 +3,11 @@
 A seat's :class:`Controller` is the learner, a scripted policy (by its name among its
 game's players: ``training.games``), a past learner from the opponent pool (by its entry
 id) or another network the caller holds (evaluation's candidate and checkpoint opponents,
-the fixed opponent of a best response, by a key). Network policies are batched across game copies in the learner process. Scripted
-policies act inside whichever process steps their environment (see ``runners.Runner``):
-the cheap ones save a round trip per decision, and the search player (``search@N``, a view
-policy the runner hands its seat's view) runs its rollouts in the worker processes, in
-parallel.
+the fixed opponent of a best response, by a key). Network policies are batched across game
+copies in the learner process. Scripted policies act inside whichever process steps their
+environment (see ``runners.Runner``): the cheap ones save a round trip per decision, and
+the search player (``search@N``, a view policy the runner hands its seat's view) runs its
+rollouts in the worker processes, in parallel.
 
 Agents by name (``carousel eval``, ``tournament``, ``play``, ``leaderboard``) are a
 checkpoint path (a network) or a scripted policy's name (``search@N`` included).
