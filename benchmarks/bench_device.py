@@ -15,42 +15,28 @@ not counted. Without a GPU it says so and measures the CPU learner alone.
 from __future__ import annotations
 
 import argparse
-import csv
-import itertools
 import statistics
 import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 import torch
 
-from training.config import load_config
-from training.ppo import train
+from benchmarks.bench_train import short_run
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def measure(config_path: str, device: str, updates: int, overrides: list[str]) -> dict[str, float]:
-    config = load_config(
-        config_path,
-        [*overrides, f"device={device}", "eval_games=0", "progress_bar=false", "checkpoint_interval=1000000"],
-    )
-    with tempfile.TemporaryDirectory() as tmp:
-        start = time.perf_counter()
-        train(config, tmp, max_updates=updates)
-        wall = time.perf_counter() - start
-        with open(Path(tmp) / "metrics.csv") as f:
-            rows = list(csv.DictReader(f))
+    metrics, wall = short_run(config_path, updates, [*overrides, f"device={device}"])
 
     def series(name: str) -> list[float]:
-        return [float(r["value"]) for r in rows if r["name"] == name][1:]  # the warm-up update dropped
+        return [value for _, value in metrics[name]]
 
-    sps, rollout_share = series("charts/SPS"), series("charts/rollout_fraction")
-    env_steps = series("charts/env_steps")
-    steps_per_update = statistics.mean(b - a for a, b in itertools.pairwise(env_steps)) if len(env_steps) > 1 else 0
-    update_s = [steps_per_update / s for s in sps] if steps_per_update else []
+    # Each update's seconds: its env steps over its steps/s (charts/SPS is the one over the other).
+    totals = series("charts/env_steps")
+    update_s = [(b - a) / s for a, b, s in zip([0.0, *totals], totals, series("charts/SPS"))][1:]
+    sps, rollout_share = series("charts/SPS")[1:], series("charts/rollout_fraction")[1:]  # the warm-up dropped
     learn_s = [u * (1 - r) for u, r in zip(update_s, rollout_share)]
     return {
         "env_steps_per_s": statistics.mean(sps),

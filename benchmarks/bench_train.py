@@ -16,7 +16,6 @@ round, so the ratio to that reference is taken within a round.
 from __future__ import annotations
 
 import argparse
-import csv
 import re
 import statistics
 import subprocess
@@ -26,25 +25,28 @@ import time
 from pathlib import Path
 
 from training.config import load_config
+from training.logger import read_metrics
 from training.ppo import train
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def measure(config_path: str, workers: int, updates: int, overrides: list[str]) -> dict:
-    config = load_config(
-        config_path,
-        [*overrides, f"num_workers={workers}", "eval_games=0", "progress_bar=false", "checkpoint_interval=1000000"],
-    )
+def short_run(config_path: str, updates: int, overrides: list[str]) -> tuple[dict[str, list[tuple[int, float]]], float]:
+    """``updates`` updates of the config (no evaluation, no checkpoint but the last) in a
+    scratch directory: the run's metrics (``training.logger.read_metrics``) and its wall time."""
+    config = load_config(config_path, [*overrides, "eval_games=0", "progress_bar=false", "checkpoint_interval=1000000"])
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
         train(config, tmp, max_updates=updates)
         wall = time.perf_counter() - start
-        with open(Path(tmp) / "metrics.csv") as f:
-            rows = [r for r in csv.DictReader(f)]
-    env_steps = [float(r["value"]) for r in rows if r["name"] == "charts/env_steps"]
-    sps = [float(r["value"]) for r in rows if r["name"] == "charts/SPS"]
-    steps = [int(r["step"]) for r in rows if r["name"] == "charts/env_steps"]
+        return read_metrics(Path(tmp) / "metrics.csv"), wall
+
+
+def measure(config_path: str, workers: int, updates: int, overrides: list[str]) -> dict:
+    metrics, wall = short_run(config_path, updates, [*overrides, f"num_workers={workers}"])
+    env_steps = [value for _, value in metrics["charts/env_steps"]]
+    sps = [value for _, value in metrics["charts/SPS"]]
+    steps = [step for step, _ in metrics["charts/env_steps"]]
     # Per-update steps/s, skipping the warm-up update; the overall figure includes setup.
     timed = sps[1:] or sps
     return {
