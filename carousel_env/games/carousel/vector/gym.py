@@ -32,38 +32,15 @@ Spaces: ``single_observation_space`` is the AEC observation ``Box``, ``single_ac
 ``Discrete(3 + K)``; ``observation_space`` and ``action_space`` are their batches.
 
 Semantics, row by row the single-agent env's (``tests/test_vector_gym.py`` steps both and
-compares every observation, mask, reward and termination):
-
-* Seeds: ``reset(seed=s)`` makes row ``i`` what ``CarouselSingleAgentEnv.reset(seed=s + i)``
-  makes that env, and each later episode of the row what its ``reset()`` would deal: the
-  row keeps a generator (``np_random[i]``) seeded like that env's, and draws from it, per
-  episode, the learner's seat (when ``"random"``) and then the game's seed; named
-  opponents are rebuilt with the seeds ``s + i + j + 1``. A list gives each row its seed
-  (None: unseeded); ``reset()`` without one goes on with the rows' generators.
-* Reward: the learner's AEC reward from its action through the opponents' moves up to its
-  next decision or the episode's end. An episode that ends before the learner decides is
-  skipped (its next game dealt), and rewards before the learner's first decision are not
-  paid, as in the single-agent env.
-* Autoreset: ``metadata["autoreset_mode"]`` is ``AutoresetMode.NEXT_STEP``, as
-  ``SyncVectorEnv`` does it. In the step where ``terminated[i]`` is True, ``obs[i]`` is the
-  learner's view of the finished game and its mask is empty; the next step ignores
-  ``actions[i]``, deals the row's next episode and returns its first observation with
-  reward 0 and ``terminated[i]`` False. ``truncated`` is always False. ``reset(options=
-  {"reset_mask": mask})`` deals new episodes in the rows of ``mask`` only.
-* Infos: Gymnasium's vector form, a dict of arrays each with a ``_key`` boolean array of
-  the rows that have it: ``action_mask`` (N, 3 + K) int8, ``learner_seat`` (N,), the AEC
-  info keys (``num_auto_actions``, ``rounds_ended``, ``round_points`` (N, players),
-  ``game_over``, ``solver_inexact``) summed over the AEC steps since the learner's last action (at a reset:
-  since the deal; the single-agent env reports only the last AEC step's), and
-  ``illegal_action`` in the rows that made one.
-* ``action_masks()``: the current masks as (N, 3 + K) booleans.
-
-How: a step makes the learners' actions in one vector step, then gathers the opponents'
-decisions of every row whose opponent is to act (Python: the policies are Python) and makes
-them in one vector step, until every row waits for its learner or has ended. All of it is
-the family's shared form (:class:`carousel_env.envkit.gym_vector.GymVectorEnv`, Gin Rummy's
-too); this module gives it Carousel: its vector env, policies, info keys, action names and
-observation bounds.
+compares every observation, mask, reward and termination), are the family's shared form's
+(:class:`carousel_env.envkit.gym_vector.GymVectorEnv`, Gin Rummy's too: seeds, the
+learner's reward, skipped episodes, ``NEXT_STEP`` autoreset, ``reset_mask``, illegal
+actions, the vector infos). Here ``reset(seed=s)`` makes row ``i`` what
+``CarouselSingleAgentEnv.reset(seed=s + i)`` makes that env, the infos hold Carousel's AEC
+info keys (``num_auto_actions``, ``rounds_ended``, ``round_points`` (N, players),
+``game_over``, ``solver_inexact``) beside ``action_mask`` (N, 3 + K), and
+``action_masks()`` gives (N, 3 + K) booleans. This module gives the shared form Carousel:
+its vector env, policies, info keys, action names and observation bounds.
 """
 
 from __future__ import annotations
