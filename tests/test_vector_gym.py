@@ -153,13 +153,7 @@ def test_bad_options_name_the_option():
         CarouselGymVectorEnv(2, k_suggestions=0)
     with pytest.raises(EnvConfigError, match="colour"):
         CarouselGymVectorEnv(2, colour="red")
-    venv = CarouselGymVectorEnv(2)
-    with pytest.raises(IllegalAction, match="reset"):
-        venv.step(np.array([0, 0]))
-    with pytest.raises(ValueError, match="seed"):
-        venv.reset(seed=[1])
-    with pytest.raises(ValueError, match="first reset"):
-        venv.reset(options={"reset_mask": np.array([True, False])})
+    # Steps before reset and bad resets: tests/games/test_every_game.py, for every game.
 
 
 def test_seeded_resets_replay_and_reset_mask():

@@ -10,6 +10,7 @@ import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
 import carousel_env
+from carousel_env.core.errors import IllegalAction
 from carousel_env.core.registry import GAMES, UnknownGame, game_spec
 
 # A short episode per game keeps these quick; each game's own tests cover the long ones.
@@ -77,6 +78,20 @@ def test_registered_with_gymnasium(game):
     np.testing.assert_array_equal(vector_obs[0], obs)
     envs.close()
     env.close()
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_gymnasium_vector_form_refuses_steps_before_reset_and_bad_resets(game):
+    import gymnasium
+
+    forms = game_spec(game).gymnasium
+    venv = gymnasium.make_vec(forms.id, num_envs=2, vectorization_mode="vector_entry_point").unwrapped
+    with pytest.raises(IllegalAction, match="reset"):
+        venv.step(np.array([0, 0]))
+    with pytest.raises(ValueError, match="seed"):
+        venv.reset(seed=[1])
+    with pytest.raises(ValueError, match="first reset"):
+        venv.reset(options={"reset_mask": np.array([True, False])})
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))

@@ -163,16 +163,6 @@ def test_bad_options_are_named(form):
         form(num_players=3)
 
 
-def test_vector_form_refuses_steps_before_reset_and_bad_resets():
-    venv = GinGymVectorEnv(2)
-    with pytest.raises(IllegalAction, match="reset"):
-        venv.step(np.array([0, 0]))
-    with pytest.raises(ValueError, match="seed"):
-        venv.reset(seed=[1])
-    with pytest.raises(ValueError, match="first reset"):
-        venv.reset(options={"reset_mask": np.array([True, False])})
-
-
 def test_a_scripted_knock_plays_its_offered_slot_or_the_first():
     # Seeds are searched for a knock decision with more arrangements than the 2 slots offered.
     env = raw_env(preset="openspiel", k_knocks=2)
