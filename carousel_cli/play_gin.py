@@ -115,7 +115,7 @@ def play_gin(
 ) -> int:
     import carousel_env
     from carousel_env.envkit.layout import ObservationLayout
-    from carousel_env.games.gin_rummy.policies import GinDecision, policy_action
+    from carousel_env.games.gin_rummy.policies import env_action
 
     env = carousel_env.env(game="gin_rummy", preset=preset)
     if isinstance(seat, bool) or not isinstance(seat, int) or seat not in (0, 1):
@@ -137,8 +137,7 @@ def play_gin(
                 return 0
             who = "you"
         else:
-            decision = lambda: GinDecision(raw.game_state, raw.knocks)  # noqa: E731
-            action = policy_action(policy, decision, obs["observation"], mask)
+            action = env_action(policy, env, obs["observation"], mask)
             who = f"player {s}"
         if s != seat or action >= GinAction.FIRST_KNOCK:
             print(f"{who} {_move_text(env, action)}", file=out)

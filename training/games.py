@@ -165,10 +165,7 @@ def _gin_rummy() -> TrainingGame:
         return True
 
     def act(policy: Any, env: Any, seat: int, observation: Any, mask: Any) -> int:
-        raw = env.unwrapped
-        return policies.policy_action(
-            policy, lambda: policies.GinDecision(raw.game_state, raw.knocks), observation, mask
-        )
+        return policies.env_action(policy, env, observation, mask)
 
     def result(episode: Episode, returns: Any, env: Any) -> EpisodeResult:
         raw = env.unwrapped

@@ -56,7 +56,7 @@ from gymnasium import spaces
 from carousel_env.envkit.gym_env import SingleAgentEnv, register_gymnasium
 from carousel_env.envkit.gym_vector import GymVectorEnv, InfoKey
 from carousel_env.games.gin_rummy.env import INFO_KEYS, action_name, raw_env
-from carousel_env.games.gin_rummy.policies import GinDecision, GinPolicy, policy_action, resolve_policy
+from carousel_env.games.gin_rummy.policies import GinPolicy, env_action, resolve_policy
 from carousel_env.games.gin_rummy.vector import GinVectorEnv
 
 
@@ -69,8 +69,7 @@ class GinSingleAgentEnv(SingleAgentEnv):
         return raw_env(render_mode=render_mode, **config)
 
     def _opponent_action(self, policy: GinPolicy, seat: int, observation: np.ndarray, mask: np.ndarray) -> int:
-        aec = self.aec
-        return policy_action(policy, lambda: GinDecision(aec.game_state, aec.knocks), observation, mask)
+        return env_action(policy, self.aec, observation, mask)
 
 
 class GinGymVectorEnv(GymVectorEnv):

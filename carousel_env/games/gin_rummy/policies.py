@@ -16,12 +16,11 @@ of least deadwood.
 
 .. code-block:: python
 
-    from carousel_env.games.gin_rummy.policies import GinDecision, policy_action, resolve_policy
+    from carousel_env.games.gin_rummy.policies import env_action, resolve_policy
 
     greedy = resolve_policy("greedy", seed=0)
-    obs = raw.observe(raw.agent_selection)  # raw: the bare AEC env, at greedy's decision
-    decision = lambda: GinDecision(raw.game_state, raw.knocks)
-    action = policy_action(greedy, decision, obs["observation"], obs["action_mask"])
+    obs = env.observe(env.agent_selection)  # env: the AEC env, at greedy's decision
+    action = env_action(greedy, env, obs["observation"], obs["action_mask"])
 """
 
 from __future__ import annotations
@@ -90,4 +89,19 @@ def policy_action(policy: GinPolicy, decision: Callable[[], GinDecision], observ
     return int(policy(observation, mask))
 
 
-__all__ = ["GinDecision", "GinPolicy", "ScriptedPolicy", "move_action", "policy_action", "resolve_policy"]
+def env_action(policy: GinPolicy, env, observation: np.ndarray, mask) -> int:
+    """:func:`policy_action` at the decision of the AEC ``env`` (wrapped or bare): a scripted
+    policy reads its engine state and knock offers."""
+    raw = env.unwrapped
+    return policy_action(policy, lambda: GinDecision(raw.game_state, raw.knocks), observation, mask)
+
+
+__all__ = [
+    "GinDecision",
+    "GinPolicy",
+    "ScriptedPolicy",
+    "env_action",
+    "move_action",
+    "policy_action",
+    "resolve_policy",
+]
