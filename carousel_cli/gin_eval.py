@@ -67,19 +67,6 @@ def _print_match(res) -> None:
         print(f"  {plural(res.refused_knocks, 'knock')} refused by OpenSpiel's deadwood count, played as discards")
 
 
-class NetworkAgent:
-    """A checkpoint's network as the runner's observation policy, named by its checkpoint."""
-
-    def __init__(self, name: str, layout, seed: int) -> None:
-        from training.policies import load_network_policy  # torch, only for a network
-
-        self.__name__ = name
-        self._policy = load_network_policy(name, layout, seed=seed)
-
-    def __call__(self, observation, action_mask) -> int:
-        return int(self._policy.act(observation[None], action_mask[None])[0])
-
-
 def _agent(name: str, runner, seed: int):
     """A player's name as it is, or a checkpoint's network (which must fit the runner's env)."""
     from training.checkpoint_names import is_checkpoint_name
@@ -88,8 +75,9 @@ def _agent(name: str, runner, seed: int):
         return name
     from carousel_env.envkit.layout import ObservationLayout
     from carousel_env.games.gin_rummy.observation import layout
+    from training.policies import network_callable  # torch, only for a network
 
-    return NetworkAgent(name, ObservationLayout.of(layout(runner.K_KNOCKS)), seed)
+    return network_callable(name, ObservationLayout.of(layout(runner.K_KNOCKS)), seed)
 
 
 def cmd_eval_gin(args: argparse.Namespace) -> int:

@@ -76,10 +76,9 @@ def _opponent(name: str, seed: int, layout):
 
     if not is_checkpoint_name(name):
         return resolve_policy(name, seed=seed)
-    from training.policies import load_network_policy
+    from training.policies import network_callable
 
-    policy = load_network_policy(name, layout, seed=seed)
-    return lambda obs, mask: int(policy.act(obs[None], mask[None])[0])
+    return network_callable(name, layout, seed)
 
 
 def _move_text(env, action: int) -> str:

@@ -12,6 +12,7 @@ code from it.
 from __future__ import annotations
 
 import random
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,18 @@ def load(path: str | Path) -> dict[str, Any]:
         if key not in data:
             raise CheckpointError(f"checkpoint {path} is incomplete: no {key!r}")
     return data
+
+
+def saved_env_keys(name: str | Path) -> dict[str, Any]:
+    """The env keys (``training.config.EnvKeys``) of the config a checkpoint was trained with:
+    the in-house trainer's ``config`` or RLlib's ``rllib_config``; empty for a checkpoint
+    without one. A checkpoint from before the family has no ``game`` key: it is Carousel's."""
+    from training.config import EnvKeys
+
+    data = load(find_checkpoint(name))
+    saved = data.get("config") or data.get("rllib_config") or {}
+    known = {f.name for f in fields(EnvKeys)}
+    return {key: value for key, value in saved.items() if key in known}
 
 
 def make(model: torch.nn.Module, spec: dict, **extra: Any) -> dict[str, Any]:

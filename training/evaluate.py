@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any, TypeVar
 
 import torch
@@ -37,7 +37,7 @@ from carousel_env.core.stats import Z_95, mean_interval, wilson_interval
 from carousel_env.envkit.episodes import Episode, EpisodeResult
 from carousel_env.envkit.layout import ObservationLayout
 from training import checkpoint
-from training.checkpoint_names import find_checkpoint, is_checkpoint_name
+from training.checkpoint_names import is_checkpoint_name
 from training.config import EnvKeys
 from training.envs import EnvSpec, layout_for
 from training.episodes import play_episodes
@@ -207,10 +207,7 @@ def checkpoint_env_spec(name: str, num_players: int) -> EnvSpec:
     """The env a checkpoint's network was trained on (its config's game and env keys), at a
     table of ``num_players``: where it is evaluated unless told otherwise. A checkpoint from
     before the family (no ``game`` key) is Carousel's; one without a config, the defaults."""
-    data = checkpoint.load(find_checkpoint(name))
-    saved = data.get("config") or data.get("rllib_config") or {}  # the in-house trainer's, or RLlib's
-    known = {f.name for f in fields(EnvKeys)}
-    keys = replace(EnvKeys(**{k: v for k, v in saved.items() if k in known}), num_players=num_players)
+    keys = replace(EnvKeys(**checkpoint.saved_env_keys(name)), num_players=num_players)
     options = {k: v for k, v in keys.env_options().items() if k != "num_players"}
     return EnvSpec.of(num_players, game=keys.game, **options)
 

@@ -15,6 +15,7 @@ checkpoint path (a network) or a scripted policy's name (``search@N`` included).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -123,6 +124,19 @@ def scripted_controller(name: str, game: str = DEFAULT_GAME) -> Controller:
     return Controller.scripted(name, also_not="a checkpoint file or run directory", game=game)
 
 
+def network_callable(name: str, layout: ObservationLayout, seed: int) -> Callable[[np.ndarray, np.ndarray], int]:
+    """A checkpoint's network deciding one observation at a time, ``(observation,
+    action_mask) -> action``, sampling from its own generator seeded with ``seed``; named
+    (``__name__``) by the checkpoint, for the reports that name their agents."""
+    policy = load_network_policy(name, layout, seed=seed)
+
+    def act(observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return int(policy.act(observation[None], action_mask[None])[0])
+
+    act.__name__ = str(name)
+    return act
+
+
 def load_policy(name: str, layout: ObservationLayout, seed: int) -> Policy | ViewPolicy:
     """A Carousel agent by name deciding one position at a time (terminal play): a checkpoint's
     network as a callable ``(observation, action_mask) -> action``, sampling from its own
@@ -130,5 +144,4 @@ def load_policy(name: str, layout: ObservationLayout, seed: int) -> Policy | Vie
     player is a view policy: step it with ``carousel_env.games.carousel.agents.match.policy_action``)."""
     if not is_checkpoint_name(name):
         return get_policy(scripted_controller(name).name, seed=seed)
-    policy = load_network_policy(name, layout, seed=seed)
-    return lambda obs, mask: int(policy.act(obs[None], mask[None])[0])
+    return network_callable(name, layout, seed)
