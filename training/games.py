@@ -146,16 +146,18 @@ def _gin_rummy() -> TrainingGame:
     from carousel_env.games.gin_rummy.engine import HandEnd
     from carousel_env.games.gin_rummy.players import PLAYERS, get_player
 
+    # The family's key names for Gin's own, and back (an error names the key the config has).
+    renamed = {"variant": "preset", "k_suggestions": "k_knocks"}
+    config_key = {option: key for key, option in renamed.items()}
+
     def options(keys: Mapping[str, Any]) -> dict[str, Any]:
-        renamed = {"variant": "preset", "k_suggestions": "k_knocks"}
         return {renamed.get(key, key): value for key, value in keys.items()}
 
     def check(options: dict[str, Any]) -> None:
         try:
             GinEnvConfig.from_kwargs(**options)
         except GinEnvConfigError as exc:
-            key = {"preset": "variant", "k_knocks": "k_suggestions"}.get(exc.key, exc.key)
-            raise EnvKeyError(key, str(exc)) from None
+            raise EnvKeyError(config_key.get(exc.key, exc.key), str(exc)) from None
 
     def is_player(name: str) -> bool:
         try:
