@@ -14,7 +14,7 @@ from carousel_env.core.errors import CarouselError
 from carousel_env.core.registry import DEFAULT_GAME, GAMES
 from carousel_env.core.text import plural
 from training.exploit_defaults import EVAL_GAMES, EVAL_POINTS
-from training.leaderboard_defaults import FOUR_PLAYER_GAMES, HEADS_UP_GAMES, SEARCH_BUDGETS, STATE_NAME
+from training.leaderboard_defaults import FOUR_PLAYER_GAMES, GUIDED_BUDGET, HEADS_UP_GAMES, SEARCH_BUDGETS, STATE_NAME
 
 if TYPE_CHECKING:  # the commands import training lazily, so that --help starts without torch
     from training.evaluate import EvalResult
@@ -106,12 +106,16 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
-    from training.leaderboard import default_roster, make_leaderboard
+    from training.leaderboard import default_roster, guided_agents, make_leaderboard
 
     if args.agents:
         agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     else:
         agents = list(default_roster(args.checkpoints))
+    if args.heads_up_only is None:
+        heads_up_only = list(guided_agents(agents))
+    else:
+        heads_up_only = [a.strip() for a in args.heads_up_only.split(",") if a.strip()]
     make_leaderboard(
         agents,
         out=args.out,
@@ -121,6 +125,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         state=args.state,
         readme=None if args.no_readme else args.readme,
         num_workers=args.workers,
+        heads_up_only=heads_up_only,
     )
     return 0
 
@@ -183,8 +188,15 @@ def register(subparsers) -> None:
         "; with gin_rummy, --opponents may name OpenSpiel's bots, openspiel:simple and "
         "openspiel:ismcts@N, played inside OpenSpiel",
     )
-    p.add_argument("--checkpoint", required=True, help="checkpoint file, run directory or baseline name")
-    p.add_argument("--opponents", default="greedy", help="comma-separated checkpoints / baseline names")
+    p.add_argument(
+        "--checkpoint",
+        required=True,
+        help="checkpoint file, run directory, baseline name, or a search guided by a checkpoint's network "
+        "(search@N+CHECKPOINT, Carousel)",
+    )
+    p.add_argument(
+        "--opponents", default="greedy", help="comma-separated checkpoints / baseline names (search@N+CHECKPOINT too)"
+    )
     p.add_argument(
         "--games",
         type=int,
@@ -224,8 +236,15 @@ def register(subparsers) -> None:
     p.add_argument(
         "--agents",
         default=None,
-        help="comma-separated checkpoints / scripted policy names (search@N too); default: random, greedy, smart, "
-        f"{', '.join(f'search@{n}' for n in SEARCH_BUDGETS)} and every --checkpoints/<name>/model.pt",
+        help="comma-separated checkpoints / scripted policy names (search@N and search@N+CHECKPOINT too); default: "
+        f"random, greedy, smart, {', '.join(f'search@{n}' for n in SEARCH_BUDGETS)}, every "
+        f"--checkpoints/<name>/model.pt, and search@{GUIDED_BUDGET}+ each of them trained heads-up",
+    )
+    p.add_argument(
+        "--heads-up-only",
+        default=None,
+        help="comma-separated agents (as the tables name them, e.g. search@8+ppo_2p) that sit out the 4-player "
+        "tables, the costly ones; default: the guided search players (search@N+CHECKPOINT) of the roster; '' for none",
     )
     p.add_argument("--checkpoints", default="checkpoints", help="where the default roster finds shipped agents")
     p.add_argument(

@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 
 from carousel_cli.main import main
 from carousel_env.games.carousel.agents.registry import UnknownPolicyError
+from training.checkpoint_names import CheckpointError
 from training.leaderboard import (
     BASELINES,
     README_END,
@@ -19,8 +21,10 @@ from training.leaderboard import (
     LeaderboardError,
     agent_name,
     default_roster,
+    guided_agents,
     make_leaderboard,
 )
+from training.leaderboard_defaults import GUIDED_BUDGET
 from training.tournament import RatingTable
 
 SHIPPED = str(Path(__file__).resolve().parent.parent / "checkpoints" / "ppo_2p")
@@ -57,9 +61,12 @@ def test_a_tiny_leaderboard_writes_both_tables_then_resumes_without_playing(tmp_
     assert set(heads_up) == set(four) == {"random", "greedy", "search@1", "ppo_2p"}
     assert all(cells[6] == "6" for cells in heads_up.values())  # 3 opponents x 2 games
     assert all(cells[6] == "4" for cells in four.values())
+    # Each agent's median milliseconds per decision, at each table size.
+    assert all(float(cells[7]) > 0 for cells in [*heads_up.values(), *four.values()])
+    assert set(run.costs) == {(n, a) for n in (2, 4) for a in heads_up}
     # The shipped agent's strongest best response (its folder's exploit_*.json), heads-up only.
-    assert re.fullmatch(r"0\.\d{3} \(0\.\d{3}-[01]\.\d{3}\), \d+k (scratch|warm)", heads_up["ppo_2p"][7])
-    assert heads_up["random"][7] == four["ppo_2p"][7] == ""
+    assert re.fullmatch(r"0\.\d{3} \(0\.\d{3}-[01]\.\d{3}\), \d+k (scratch|warm)", heads_up["ppo_2p"][8])
+    assert heads_up["random"][8] == four["ppo_2p"][8] == ""
     for cells in [*heads_up.values(), *four.values()]:  # "mu ± 2 sigma" beside its "low to high"
         mu, half = (float(x) for x in cells[2].split(" ± "))
         lo, hi = (float(x) for x in cells[3].split(" to "))
@@ -99,6 +106,31 @@ def test_an_added_agent_plays_only_its_own_matches(tmp_path):
     assert [s.players for s in second.standings] == [2] and "## 4 players" not in out.read_text()
 
 
+def test_a_guided_search_player_is_named_by_its_network_and_may_sit_out_the_four_player_tables(tmp_path):
+    out, state = tmp_path / "LEADERBOARD.md", tmp_path / "games.json"
+    guided = f"search@1+{SHIPPED}"
+    assert agent_name(guided) == "search@1+ppo_2p"
+    agents = ["random", "greedy", "smart", "search@1", guided]
+    lines: list[str] = []
+    run = make_leaderboard(
+        agents, out, 2, 4, state=state, readme=None, log=lines.append, heads_up_only=["search@1+ppo_2p"]
+    )
+    tables = [(m.players, [a.name for a in m.agents]) for m in run.played]
+    assert sum(1 for n, names in tables if n == 2 and "search@1+ppo_2p" in names) == 4
+    assert [names for n, names in tables if n == 4] == [["random", "greedy", "smart", "search@1"]]
+    page = out.read_text()
+    assert "search@1+ppo_2p" in _table_rows(page, "## Heads-up")
+    assert "search@1+ppo_2p" not in _table_rows(page, "## 4 players")
+    assert "--heads-up-only search@1+ppo_2p" in page and any(
+        "timed search@1+ppo_2p's decisions" in line for line in lines
+    )
+    # Known to the state file by its network's digest, as a network is.
+    keys = json.loads(state.read_text())["matches"]
+    assert any("search@1+ppo_2p#" in key for key in keys)
+    with pytest.raises(LeaderboardError, match="--heads-up-only names ppo_9p"):
+        make_leaderboard(agents, out, 2, 0, state=state, readme=None, log=lambda _: None, heads_up_only=["ppo_9p"])
+
+
 def test_bad_rosters_are_errors_before_any_game(tmp_path, capsys):
     readme = tmp_path / "README.md"
     readme.write_text(README)
@@ -123,6 +155,8 @@ def test_bad_rosters_are_errors_before_any_game(tmp_path, capsys):
     assert not (tmp_path / "LB.md").exists() and readme.read_text() == README
     with pytest.raises(UnknownPolicyError):
         make_leaderboard(["random", "search@0"], tmp_path / "x.md", 2, 0, readme=None, log=lambda _: None)
+    with pytest.raises(CheckpointError, match=r"no checkpoint at 'nowhere/x\.pt'"):
+        make_leaderboard(["random", "search@2+nowhere/x.pt"], tmp_path / "x.md", 2, 0, readme=None, log=lambda _: None)
     with pytest.raises(LeaderboardError, match="no games"):
         make_leaderboard(["random", "greedy"], tmp_path / "x.md", 0, 0, readme=None, log=lambda _: None)
     with pytest.raises(LeaderboardError, match="0 or more, got -2"):
@@ -154,11 +188,17 @@ def test_places_put_the_winner_first_then_the_others_by_total():
 
 
 def test_the_default_roster_is_the_baselines_and_every_shipped_agent(tmp_path):
-    (tmp_path / "ppo_3p").mkdir()
-    (tmp_path / "ppo_3p" / "model.pt").write_bytes(b"")
+    shipped = Path(SHIPPED).parent
+    for name, source in (("ppo_3p", "ppo_4p"), ("ppo_hu", "ppo_2p")):
+        (tmp_path / name).mkdir()
+        shutil.copy(shipped / source / "model.pt", tmp_path / name / "model.pt")
     (tmp_path / "notes").mkdir()  # no model.pt: not an agent
     roster = default_roster(tmp_path)
-    assert roster == (*BASELINES, str(tmp_path / "ppo_3p"))
+    # The search guided by each agent trained heads-up (its saved config says so), after them.
+    hu = str(tmp_path / "ppo_hu")
+    assert roster == (*BASELINES, str(tmp_path / "ppo_3p"), hu, f"search@{GUIDED_BUDGET}+{hu}")
+    assert guided_agents(roster) == (f"search@{GUIDED_BUDGET}+ppo_hu",)
+    roster = roster[:-2]
     assert BASELINES[:3] == ("random", "greedy", "smart") and all(b.startswith("search@") for b in BASELINES[3:])
     assert agent_name(roster[-1]) == "ppo_3p" and agent_name(str(tmp_path / "ppo_3p" / "model.pt")) == "ppo_3p"
     assert agent_name("search@8") == "search@8"

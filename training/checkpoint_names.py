@@ -27,9 +27,25 @@ def missing_checkpoint(name: str | Path) -> CheckpointError:
     return CheckpointError(f"no checkpoint at '{name}' ({CHECKPOINT_FORMS})")
 
 
+GUIDED_MARK = "+"  # search@N+CHECKPOINT: a search player guided by a checkpoint's network
+SEARCH = "search"
+
+
+def split_guided(name: str) -> tuple[str, str] | None:
+    """``(search name, checkpoint)`` of a guided search player's name (``search+X``,
+    ``search@N+X``); None for any other name. The search part is checked by the game."""
+    search, mark, network = name.partition(GUIDED_MARK)
+    if not mark or not network or search.partition("@")[0] != SEARCH:
+        return None
+    return search, network
+
+
 def is_checkpoint_name(name: str) -> bool:
     """Whether ``name`` names a checkpoint rather than a scripted policy: a ``.pt`` file, a
-    path (no policy name holds a slash), or a file or folder that is there."""
+    path (no policy name holds a slash), or a file or folder that is there. A guided search
+    player's name (``search@N+CHECKPOINT``) is a policy's."""
+    if split_guided(name) is not None:
+        return False
     return name.endswith(".pt") or "/" in name or os.sep in name or Path(name).exists()
 
 

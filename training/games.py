@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 from carousel_env.core.errors import CarouselError
 from carousel_env.core.registry import DEFAULT_GAME, GAMES, game_spec, vector_env_class
 from carousel_env.envkit.episodes import Act, Episode, EpisodeResult
+from training.checkpoint_names import GUIDED_MARK, CheckpointError, checkpoint_exists, missing_checkpoint, split_guided
 
 
 class RoundEvents(NamedTuple):
@@ -100,6 +101,25 @@ def _carousel() -> TrainingGame:
         knocked = score.knocker == seat
         return RoundEvents(knocked, knocked and bool(score.undercut), score.went_out == seat)
 
+    def is_player(name: str) -> bool:
+        guided = split_guided(name)
+        if guided is None:
+            return is_policy_name(name)
+        return is_policy_name(guided[0]) and checkpoint_exists(guided[1])
+
+    def player(name: str, seed: int | None) -> Any:
+        if split_guided(name) is None:
+            return get_policy(name, seed=seed)
+        from training.policies import guided_search_player  # torch: only where one plays
+
+        return guided_search_player(name, seed)
+
+    def unknown(name: str, also_not: str) -> Exception:
+        guided = split_guided(name)
+        if guided is not None and is_policy_name(guided[0]):
+            return CheckpointError(f"guided search player {name!r}: {missing_checkpoint(guided[1])}")
+        return UnknownPolicyError(name, also_not)
+
     def compile_code(options: dict[str, Any], vector: bool) -> None:
         if vector:
             vector_env_class("carousel").compile_ahead(**options)
@@ -120,15 +140,15 @@ def _carousel() -> TrainingGame:
         },
         options=dict,
         check=check,
-        policy_names=lambda: (*policy_names(), "search", "search@N"),
-        is_policy_name=is_policy_name,
-        scripted_policy=lambda name, seed: get_policy(name, seed=seed),
+        policy_names=lambda: (*policy_names(), "search", "search@N", f"search@N{GUIDED_MARK}CHECKPOINT"),
+        is_policy_name=is_player,
+        scripted_policy=player,
         act=match.policy_action,
         result=result,
         finished_result=lambda episode, returns, game: EpisodeResult.of_game(
             episode, returns, game.rounds, game.scores, game.result
         ),
-        unknown_policy=UnknownPolicyError,
+        unknown_policy=unknown,
         round_events=events,
         compile_ahead=compile_code,
         label=lambda keys: keys["variant"].replace("_", " ").title(),

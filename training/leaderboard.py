@@ -1,14 +1,18 @@
-"""The leaderboard: the baselines, the search player at two budgets and every shipped agent,
-rated heads-up and at 4 players (``carousel leaderboard``).
+"""The leaderboard: the baselines, the search player at two budgets, every shipped agent and
+the search guided by the heads-up ones, rated heads-up and at 4 players (``carousel leaderboard``).
 
 Roster: :data:`BASELINES` (``random``, ``greedy``, ``smart``, ``search@`` each of
-``training.leaderboard_defaults.SEARCH_BUDGETS``) and every ``checkpoints/<name>/model.pt``, named by its folder;
-``--agents`` replaces it (names as ``carousel eval`` takes them).
+``training.leaderboard_defaults.SEARCH_BUDGETS``), every ``checkpoints/<name>/model.pt``,
+named by its folder, and ``search@GUIDED_BUDGET+checkpoints/<name>`` for each of those
+trained heads-up (the guided search, named ``search@8+<name>``); ``--agents`` replaces it
+(names as ``carousel eval`` takes them).
 
 Schedule: heads-up, every pair of agents plays a match; at 4 players, every table of 4
-distinct agents does. A match is the evaluation's seat rotation (``evaluate.eval_specs``):
-each deal is played once per seat, the whole table turning one seat a game (heads-up: the
-mirror pair), so every agent gets every seat's cards. Every match plays the same deals
+distinct agents does, but for the agents named by ``heads_up_only`` (by default the guided
+search players, whose decisions cost a hundred times a network's). A match is the
+evaluation's seat rotation (``evaluate.eval_specs``): each deal is played once per seat,
+the whole table turning one seat a game (heads-up: the mirror pair), so every agent gets
+every seat's cards. Every match plays the same deals
 (seeds ``seed``, ``seed + 1``, ...), so the agents all meet the same hands.
 
 Ratings: one openskill Plackett-Luce table per table size (``tournament.RatingTable``),
@@ -26,7 +30,11 @@ its own matches, a retrained checkpoint replays its. Delete the file after chang
 scripted player's code. Results do not depend on ``--workers`` (the networks sample from
 generators seeded per match, over a fixed number of game copies).
 
-Cost: a search player's rollouts make it most of the bill; the shipped leaderboard's time,
+Cost column: each agent's median milliseconds per decision at each table size
+(``training.decision_cost``), timed once when it first appears and kept in the state file
+beside its games, so that a rerun writes the same page.
+
+Cost of a run: a search player's rollouts make it most of the bill; the shipped leaderboard's time,
 its seconds per game by opponent and the widths of its intervals are in
 ``benchmarks/RESULTS.md`` (2026-11-24). The defaults are in
 ``training.leaderboard_defaults`` (``carousel leaderboard --help`` shows them). An 8th agent
@@ -44,7 +52,7 @@ import os
 import shlex
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from itertools import combinations
 from pathlib import Path
 
@@ -53,13 +61,22 @@ import torch
 from carousel_env.core.errors import CarouselError
 from carousel_env.core.text import plural
 from carousel_env.envkit.episodes import Episode, EpisodeResult
-from training.checkpoint_names import LATEST, SHIPPED_MODEL, find_checkpoint, is_checkpoint_name
+from training.checkpoint import saved_env_keys
+from training.checkpoint_names import (
+    GUIDED_MARK,
+    LATEST,
+    SHIPPED_MODEL,
+    find_checkpoint,
+    is_checkpoint_name,
+    split_guided,
+)
+from training.decision_cost import decision_ms, recorded_positions
 from training.envs import EnvSpec, layout_for
 from training.episodes import play_episodes
 from training.evaluate import deals_for, eval_specs
 from training.exploit import Exploitability, shipped_exploitability
 from training.files import write_atomic
-from training.leaderboard_defaults import BASELINES, FOUR_PLAYER_GAMES, HEADS_UP_GAMES, STATE_NAME
+from training.leaderboard_defaults import BASELINES, FOUR_PLAYER_GAMES, GUIDED_BUDGET, HEADS_UP_GAMES, STATE_NAME
 from training.network import Agent
 from training.policies import Controller, NetworkPolicy, load_network_policy, scripted_controller
 from training.runners import Driver
@@ -84,17 +101,15 @@ class LeaderboardError(CarouselError):
 @dataclass(frozen=True)
 class RosterAgent:
     """An agent of the leaderboard. ``name``: what the tables call it; ``source``: what plays
-    it (a scripted policy's name or a checkpoint path); ``digest``: a checkpoint file's
-    (None for a scripted policy), so that a retrained checkpoint is a new agent to the
-    state file."""
+    it (a scripted policy's name or a checkpoint path); ``digest``: the file's of the
+    checkpoint it is or is guided by (None for a scripted policy), so that a retrained
+    checkpoint makes a new agent for the state file; ``is_network``: whether it is that
+    checkpoint's network (a guided search player is a scripted player with a network)."""
 
     name: str
     source: str
     digest: str | None = None
-
-    @property
-    def is_network(self) -> bool:
-        return self.digest is not None
+    is_network: bool = False
 
     @property
     def identity(self) -> str:
@@ -103,14 +118,26 @@ class RosterAgent:
 
 
 def default_roster(checkpoints: str | Path = "checkpoints") -> tuple[str, ...]:
-    """The baselines, then every shipped agent's folder under ``checkpoints``, by name."""
-    shipped = sorted(path.parent for path in Path(checkpoints).glob(f"*/{SHIPPED_MODEL}"))
-    return (*BASELINES, *(str(folder) for folder in shipped))
+    """The baselines, then every shipped agent's folder under ``checkpoints``, by name, then
+    the search guided by each shipped agent trained heads-up (``search@GUIDED_BUDGET+folder``)."""
+    shipped = [str(path.parent) for path in sorted(Path(checkpoints).glob(f"*/{SHIPPED_MODEL}"))]
+    heads_up = [folder for folder in shipped if saved_env_keys(folder).get("num_players", 2) == 2]
+    return (*BASELINES, *shipped, *(f"search@{GUIDED_BUDGET}{GUIDED_MARK}{folder}" for folder in heads_up))
+
+
+def guided_agents(sources: Sequence[str]) -> tuple[str, ...]:
+    """The names (as the tables write them) of the guided search players among ``sources``:
+    what sits out the 4-player tables unless told otherwise (``carousel leaderboard``)."""
+    return tuple(agent_name(source) for source in sources if split_guided(source) is not None)
 
 
 def agent_name(source: str) -> str:
     """A checkpoint's name in the tables: its folder's (``checkpoints/ppo_2p``,
-    ``runs/x/latest.pt``: ``ppo_2p``, ``x``), or the file's stem; a scripted policy's is its own."""
+    ``runs/x/latest.pt``: ``ppo_2p``, ``x``), or the file's stem; a guided search player's
+    is its search and its checkpoint's (``search@8+ppo_2p``); a scripted policy's is its own."""
+    guided = split_guided(source)
+    if guided is not None:
+        return f"{guided[0]}+{agent_name(guided[1])}"
     if not is_checkpoint_name(source):
         return source
     path = Path(source)
@@ -134,9 +161,13 @@ def load_roster(sources: Sequence[str]) -> tuple[tuple[RosterAgent, ...], dict[s
         name = agent_name(source)
         if any(agent.name == name for agent in roster):
             raise LeaderboardError(f"two agents are named {name!r} ({source!r} and an earlier one); give each once")
+        guided = split_guided(source)
         if is_checkpoint_name(source):
             networks[name] = load_network_policy(source, layout).agent
-            roster.append(RosterAgent(name, source, _digest(find_checkpoint(source))))
+            roster.append(RosterAgent(name, source, _digest(find_checkpoint(source)), is_network=True))
+        elif guided is not None:
+            scripted_controller(source)  # raises naming a bad search budget or a missing checkpoint
+            roster.append(RosterAgent(name, source, _digest(find_checkpoint(guided[1]))))
         else:
             scripted_controller(source)  # raises UnknownPolicyError naming it
             roster.append(RosterAgent(name, source))
@@ -168,15 +199,22 @@ class MatchSpec:
         return f"{_title(self.players)}: " + " vs ".join(agent.name for agent in self.agents)
 
 
-def schedule(roster: Sequence[RosterAgent], heads_up_games: int, four_player_games: int, seed: int) -> list[MatchSpec]:
-    """Every pair heads-up, then every table of 4 (games rounded up to whole deals; 0
-    leaves that table size out), in roster order."""
+def schedule(
+    roster: Sequence[RosterAgent],
+    heads_up_games: int,
+    four_player_games: int,
+    seed: int,
+    heads_up_only: Sequence[str] = (),
+) -> list[MatchSpec]:
+    """Every pair heads-up, then every table of 4 of the agents not in ``heads_up_only``
+    (names), games rounded up to whole deals (0 leaves that table size out), in roster order."""
     matches = []
     for players, games in zip(TABLE_SIZES, (heads_up_games, four_player_games)):
         if games <= 0:
             continue
         whole_deals = deals_for(players, games) * players
-        matches += [MatchSpec(players, table, whole_deals, seed) for table in combinations(roster, players)]
+        seated = roster if players == 2 else [a for a in roster if a.name not in heads_up_only]
+        matches += [MatchSpec(players, table, whole_deals, seed) for table in combinations(seated, players)]
     return matches
 
 
@@ -232,6 +270,7 @@ class GameStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.matches: dict[str, PlayedMatch] = {}
+        self.costs: dict[str, float] = {}  # "<players>p <identity>" -> ms per decision, timed once
         if not self.path.exists():
             return
         try:
@@ -248,6 +287,7 @@ class GameStore:
                 )
                 for key, match in data["matches"].items()
             }
+            self.costs = {key: float(ms) for key, ms in data.get("costs", {}).items()}
         except (ValueError, KeyError, TypeError) as exc:
             raise LeaderboardError(
                 f"leaderboard state {self.path} is not readable ({type(exc).__name__}: {exc}); "
@@ -259,11 +299,21 @@ class GameStore:
 
     def put(self, match: MatchSpec, played: PlayedMatch) -> None:
         self.matches[match.key] = played
+        self._write()
+
+    def put_cost(self, key: str, ms: float) -> None:
+        self.costs[key] = ms
+        self._write()
+
+    def _write(self) -> None:
         entries = []
         for key, done in self.matches.items():
             games = ",\n      ".join(json.dumps(asdict(g)) for g in done.games)
             entries.append(f'  {json.dumps(key)}: {{"seconds": {done.seconds:.1f}, "games": [\n      {games}\n  ]}}')
-        text = f'{{\n "format": {STATE_FORMAT},\n "matches": {{\n' + ",\n".join(entries) + "\n }\n}\n"
+        costs = json.dumps(self.costs, indent=None)
+        text = (
+            f'{{\n "format": {STATE_FORMAT},\n "costs": {costs},\n "matches": {{\n' + ",\n".join(entries) + "\n }\n}\n"
+        )
         write_text_atomic(self.path, text)
 
 
@@ -325,6 +375,8 @@ class LeaderboardRun:
     played: tuple[MatchSpec, ...]
     cached: tuple[MatchSpec, ...]
     play_seconds: float
+    # (players, agent) -> its median milliseconds per decision (``training.decision_cost``)
+    costs: Mapping[tuple[int, str], float] = field(default_factory=dict)
 
     def exploitability(self, players: int) -> dict[str, Exploitability]:
         """Each shipped agent's strongest best response at ``players`` (``training.exploit``),
@@ -340,8 +392,10 @@ class LeaderboardRun:
 
 
 def _rate(players: int, roster: Sequence[RosterAgent], matches: Sequence[tuple[MatchSpec, PlayedMatch]]) -> Standings:
-    """The standings at ``players`` from its matches' games, rated in schedule order."""
-    table = RatingTable([agent.name for agent in roster])
+    """The standings at ``players`` from its matches' games, rated in schedule order (the
+    agents that played at that table size only)."""
+    seated = {agent.name for match, _ in matches for agent in match.agents}
+    table = RatingTable([agent.name for agent in roster if agent.name in seated])
     pairs: dict[tuple[str, str], float] = {}
     for match, played in matches:
         for game in played.games:
@@ -361,22 +415,29 @@ def run_leaderboard(
     state: str | Path,
     num_workers: int = 0,
     log: Callable[[str], None] = print,
+    heads_up_only: Sequence[str] = (),
 ) -> LeaderboardRun:
-    """Play every match of the schedule that ``state`` lacks (saving each as it ends) and
-    rate them all. Everything is checked before the first game (module docstring)."""
+    """Play every match of the schedule that ``state`` lacks (saving each as it ends), rate
+    them all and time each agent's decisions. Everything is checked before the first game
+    (module docstring)."""
     if heads_up_games < 0 or four_player_games < 0:
         raise LeaderboardError(f"game counts must be 0 or more, got {heads_up_games} and {four_player_games}")
     if heads_up_games == 0 and four_player_games == 0:
         raise LeaderboardError("no games to play: give --heads-up-games or --four-player-games above 0")
     roster, networks = load_roster(sources)
+    names = [a.name for a in roster]
+    strays = [name for name in heads_up_only if name not in names]
+    if strays:
+        raise LeaderboardError(f"--heads-up-only names {', '.join(strays)}, not in the roster ({', '.join(names)})")
     for players, games in zip(TABLE_SIZES, (heads_up_games, four_player_games)):
-        if games > 0 and len(roster) < players:
+        seated = names if players == 2 else [n for n in names if n not in heads_up_only]
+        if games > 0 and len(seated) < players:
             raise LeaderboardError(
-                f"{players}-player tables need {players} distinct agents, the roster has {len(roster)}: "
-                f"{', '.join(a.name for a in roster)} (or play no {players}-player games)"
+                f"{players}-player tables need {players} distinct agents, the roster has {len(seated)} for them: "
+                f"{', '.join(seated)} (or play no {players}-player games)"
             )
     store = GameStore(state)
-    matches = schedule(roster, heads_up_games, four_player_games, seed)
+    matches = schedule(roster, heads_up_games, four_player_games, seed, heads_up_only)
     todo = [m for m in matches if store.get(m) is None]
     log(
         f"leaderboard: {len(roster)} agents ({', '.join(a.name for a in roster)}), {len(matches)} matches, "
@@ -407,12 +468,24 @@ def run_leaderboard(
         if any(m.players == players for m in matches)
     )
     new = {m.key for m in todo}
+    costs = {}
+    for table in standings:
+        positions: list | None = None
+        for row in table.rows:
+            agent = next(a for a in roster if a.name == row.agent)
+            key = f"{table.players}p {agent.identity}"
+            if key not in store.costs:  # timed once per agent and table size, then kept
+                positions = positions or recorded_positions(table.players)
+                store.put_cost(key, decision_ms(agent.source, networks.get(agent.name), positions))
+                log(f"timed {agent.name}'s decisions at {table.players} players: {store.costs[key]:.3g} ms")
+            costs[(table.players, agent.name)] = store.costs[key]
     return LeaderboardRun(
         roster,
         standings,
         tuple(todo),
         tuple(m for m in matches if m.key not in new),
         sum(p.seconds for _, p in results),
+        costs,
     )
 
 
@@ -425,10 +498,18 @@ def _clock(seconds: float) -> str:
 
 
 def command_line(
-    sources: Sequence[str], heads_up_games: int, four_player_games: int, seed: int, state: str | Path, out: str | Path
+    sources: Sequence[str],
+    heads_up_games: int,
+    four_player_games: int,
+    seed: int,
+    state: str | Path,
+    out: str | Path,
+    heads_up_only: Sequence[str] = (),
 ) -> str:
     """The command that reproduces a leaderboard (every option that changes its tables)."""
     args = ["carousel", "leaderboard", "--agents", ",".join(sources)]
+    if heads_up_only:
+        args += ["--heads-up-only", ",".join(heads_up_only)]
     args += ["--heads-up-games", str(heads_up_games), "--four-player-games", str(four_player_games)]
     args += ["--seed", str(seed), "--state", str(state), "--out", str(out)]
     return shlex.join(args)
@@ -445,21 +526,28 @@ def _deals(standings: Standings) -> str:
     return f"{plural(games, 'game')} a match: {plural(deals, 'deal')}, {form}"
 
 
-def ratings_table(standings: Standings, exploitability: Mapping[str, Exploitability] | None = None) -> str:
-    """The Markdown table of one table size's ratings; a network's exploitability (its
+def ratings_table(
+    standings: Standings,
+    exploitability: Mapping[str, Exploitability] | None = None,
+    costs: Mapping[tuple[int, str], float] | None = None,
+) -> str:
+    """The Markdown table of one table size's ratings; each agent's cost (median ms per
+    decision, ``training.decision_cost``) where timed, and a network's exploitability (its
     strongest best response's win rate against it, ``carousel exploit``) where shipped."""
-    exploitability = exploitability or {}
+    exploitability, costs = exploitability or {}, costs or {}
     lines = [
         f"| # | agent | rating (mu ± {INTERVAL_SIGMAS:g} sigma) | interval | ordinal | win rate | games "
-        "| best response's win rate against it |",
-        "| ---: | --- | ---: | --- | ---: | ---: | ---: | --- |",
+        "| ms per decision | best response's win rate against it |",
+        "| ---: | --- | ---: | --- | ---: | ---: | ---: | ---: | --- |",
     ]
     for i, row in enumerate(standings.rows, 1):
         lo, hi = row.interval
         exploited = exploitability[row.agent].cell() if row.agent in exploitability else ""
+        cost = costs.get((standings.players, row.agent))
+        ms = "" if cost is None else f"{cost:.2g}" if cost < 1 else f"{cost:.1f}" if cost < 10 else f"{cost:.0f}"
         lines.append(
             f"| {i} | {row.agent} | {row.mu:.1f} ± {INTERVAL_SIGMAS * row.sigma:.1f} | {lo:.1f} to {hi:.1f} "
-            f"| {row.ordinal:.1f} | {row.win_rate:.3f} | {row.games} | {exploited} |"
+            f"| {row.ordinal:.1f} | {row.win_rate:.3f} | {row.games} | {ms} | {exploited} |"
         )
     return "\n".join(lines)
 
@@ -505,7 +593,7 @@ def render_leaderboard(run: LeaderboardRun, command: str, date: str) -> str:
             f"{standings.matches} match{'es' if standings.matches != 1 else ''}; {_deals(standings)}. "
             f"The intervals are ± {widest:.1f} at the widest.",
             "",
-            ratings_table(standings, run.exploitability(standings.players)),
+            ratings_table(standings, run.exploitability(standings.players), run.costs),
         ]
         if standings.players == 2:
             parts += ["", "Win rate of each row against each column:", "", pairs_table(standings)]
@@ -516,7 +604,7 @@ def readme_block(run: LeaderboardRun, leaderboard_link: str, date: str) -> str:
     """What goes between the README's markers: both tables and where they come from."""
     parts = [f"From [{leaderboard_link}]({leaderboard_link}) ({date}; the command, the games and the pairs are there)."]
     for standings in run.standings:
-        table = ratings_table(standings, run.exploitability(standings.players))
+        table = ratings_table(standings, run.exploitability(standings.players), run.costs)
         parts += ["", f"**{_title(standings.players)}**: {_deals(standings)}.", "", table]
     return "\n".join(parts)
 
@@ -556,6 +644,7 @@ def make_leaderboard(
     num_workers: int = 0,
     date: str | None = None,
     log: Callable[[str], None] = print,
+    heads_up_only: Sequence[str] = (),
 ) -> LeaderboardRun:
     """``carousel leaderboard``: run the leaderboard (state file ``state``, by default
     ``leaderboard_games.json`` beside ``out``), write ``out`` and, unless ``readme`` is None,
@@ -564,9 +653,9 @@ def make_leaderboard(
     state = out.parent / STATE_NAME if state is None else Path(state)
     if readme is not None:
         check_readme(readme)
-    run = run_leaderboard(sources, heads_up_games, four_player_games, seed, state, num_workers, log)
+    run = run_leaderboard(sources, heads_up_games, four_player_games, seed, state, num_workers, log, heads_up_only)
     date = date or datetime.date.today().isoformat()
-    command = command_line(sources, heads_up_games, four_player_games, seed, state, out)
+    command = command_line(sources, heads_up_games, four_player_games, seed, state, out, heads_up_only)
     write_text_atomic(out, render_leaderboard(run, command, date))
     log(f"wrote {out} (games in {state})")
     if readme is not None:

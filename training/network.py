@@ -96,6 +96,10 @@ class Agent(nn.Module):
         logits = torch.cat([self.fixed_logits(h), slot_logits], dim=-1)
         return logits, self.value_head(h).squeeze(-1)
 
+    def logits(self, obs: torch.Tensor) -> torch.Tensor:
+        """The policy head's logits, before the mask."""
+        return self._forward(obs)[0]
+
     def get_value(self, obs: torch.Tensor) -> torch.Tensor:
         return self._forward(obs)[1]
 

@@ -15,6 +15,7 @@ checkpoint path (a network) or a scripted policy's name (``search@N`` included).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -25,10 +26,11 @@ import torch
 from carousel_env.core.registry import DEFAULT_GAME
 from carousel_env.envkit.layout import ObservationLayout
 from carousel_env.games.carousel.agents.baselines import Policy
-from carousel_env.games.carousel.agents.registry import get_policy
+from carousel_env.games.carousel.agents.registry import get_policy, search_samples
 from carousel_env.games.carousel.agents.search import ViewPolicy
+from carousel_env.games.carousel.vector.guided import GuidedSearchPlayer
 from training import checkpoint
-from training.checkpoint_names import checkpoint_file, find_checkpoint, is_checkpoint_name
+from training.checkpoint_names import checkpoint_file, find_checkpoint, is_checkpoint_name, split_guided
 from training.games import training_game
 from training.network import Agent
 
@@ -135,6 +137,56 @@ def network_callable(name: str, layout: ObservationLayout, seed: int) -> Callabl
 
     act.__name__ = str(name)
     return act
+
+
+def network_prior(name: str) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """A checkpoint's policy head as a batched callable ``(observations, masks) -> logits``:
+    the prior and rollout policy of a guided search (``search@N+CHECKPOINT``). The network
+    is loaded once per process and checkpoint file; observations of another size than it
+    was trained on (another ``k_suggestions``) are an error naming both sizes."""
+    path = find_checkpoint(name)
+    agent = _frozen_agent(str(path))
+    size = agent.layout.size
+
+    @torch.no_grad()
+    def logits(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        if observations.shape[-1] != size:
+            raise checkpoint.CheckpointError(
+                f"{path} was trained on observations of {size} values; this env's have {observations.shape[-1]} "
+                "(another k_suggestions?)"
+            )
+        return agent.logits(torch.as_tensor(observations)).numpy()
+
+    return logits
+
+
+def network_value(name: str) -> Callable[[np.ndarray], np.ndarray]:
+    """A checkpoint's value head as a batched callable ``observations -> values`` (the
+    acting seat's expected reward to come, in the reward units it was trained on): a guided
+    search's leaf evaluation."""
+    agent = _frozen_agent(str(find_checkpoint(name)))
+
+    @torch.no_grad()
+    def value(observations: np.ndarray) -> np.ndarray:
+        return agent.get_value(torch.as_tensor(observations)).numpy()
+
+    return value
+
+
+@functools.lru_cache(maxsize=8)
+def _frozen_agent(path: str) -> Agent:
+    return load_network_policy(path).agent.eval()
+
+
+def guided_search_player(name: str, seed: int | None = None) -> GuidedSearchPlayer:
+    """The guided search player ``search@N+CHECKPOINT`` (``search+CHECKPOINT``: the search's
+    default budget): ``N`` determinizations per action, the checkpoint's network as its
+    rollout policy, its own random stream seeded with ``seed``."""
+    guided = split_guided(name)
+    if guided is None:
+        raise ValueError(f"{name!r} is not a guided search player's name (search@N+CHECKPOINT)")
+    search, network = guided
+    return GuidedSearchPlayer(network_prior(network), samples=search_samples(search), seed=seed, name=name)
 
 
 def load_policy(name: str, layout: ObservationLayout, seed: int) -> Policy | ViewPolicy:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 from carousel_env.core.errors import CarouselError
 from carousel_env.games.carousel.agents.baselines import Policy, RandomPolicy, SmartPolicy, greedy
-from carousel_env.games.carousel.agents.search import SearchPlayer, is_view_policy
+from carousel_env.games.carousel.agents.search import DEFAULT_SAMPLES, SearchPlayer, is_view_policy
 
 # name -> factory(seed, **options): a new policy each call (``random`` keeps an RNG).
 _FACTORIES: dict[str, Callable[..., Policy]] = {
@@ -47,9 +47,25 @@ def _search_samples(name: str) -> int | None:
     base, mark, budget = name.partition(_BUDGET_MARK)
     if base != SEARCH or not mark:
         return None
+    if "+" in budget:
+        raise ValueError(
+            f"{name!r} is a guided search player, which needs its network: build it with "
+            "training.policies.guided_search_player (the command line and training take the name as it is)"
+        )
     if not (budget.isascii() and budget.isdigit()) or int(budget) < 1:
         raise ValueError(f"search option samples must be an int >= 1: {name!r} (write search@N, e.g. search@16)")
     return int(budget)
+
+
+def search_samples(name: str) -> int:
+    """The determinizations per action that a ``search`` or ``search@N`` name asks for; a
+    ValueError for a bad budget or another name."""
+    if name == SEARCH:
+        return DEFAULT_SAMPLES
+    samples = _search_samples(name)
+    if samples is None:
+        raise ValueError(f"{name!r} is not a search player's name (search, search@N)")
+    return samples
 
 
 def is_policy_name(name: object) -> bool:

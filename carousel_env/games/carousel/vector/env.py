@@ -43,6 +43,8 @@ Rummy's draws for a player who cannot play are forced actions, counted in
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -50,10 +52,10 @@ import numpy as np
 
 from carousel_env.core import compiled
 from carousel_env.core.cards import NUM_CARDS, hand_points
-from carousel_env.envkit.vector import WAIT, VectorDriver
+from carousel_env.envkit.vector import DEALT, SKIP, WAIT, VectorDriver, check_row
 from carousel_env.games.carousel.agents.baselines import Policy
 from carousel_env.games.carousel.agents.match import state_action
-from carousel_env.games.carousel.engine.game import GameState, deal_round, new_game, round_outcome
+from carousel_env.games.carousel.engine.game import GameState, Phase, deal_round, new_game, round_outcome
 from carousel_env.games.carousel.engine.scoring import GameResult, RoundScore
 from carousel_env.games.carousel.envs.aec import INFO_KEYS, NUM_FIXED_ACTIONS, action_name, round_rewards
 from carousel_env.games.carousel.envs.config import EnvConfig, EnvConfigError
@@ -145,6 +147,39 @@ class CarouselVectorEnv(VectorDriver):
         each compiling it at the same time."""
         venv = CarouselVectorEnv(1, **config)  # a bad config raises here, before a process starts
         compile_ahead(lambda: venv.reset(seed=0))
+
+    def load(self, rows: Sequence[int], states: Sequence[GameState]) -> VectorStep:
+        """Row ``rows[j]`` becomes the engine state ``states[j]`` (a position within a round,
+        of this env's rules: a search's determinized position, a recorded one); it then takes
+        its forced decisions, as after a deal, and waits for its next real one. The other
+        rows do not move. Each such row's later rounds are dealt from its state's seed, and
+        its round history is the state's. Bad rows or states raise before any row changes."""
+        rows = [check_row(r, self.num_envs) for r in rows]
+        if len(rows) != len(states) or len(set(rows)) != len(rows):
+            raise ValueError(f"load: rows must be distinct, one state each; got {len(rows)} rows, {len(states)} states")
+        for g, state in zip(rows, states):
+            if not isinstance(state, GameState):
+                raise TypeError(f"load: row {g}: a state must be a GameState, got {type(state).__name__}")
+            if state.rules != self.rules:
+                raise ValueError(f"load: row {g}: the state's rules {state.rules} are not this env's {self.rules}")
+            if state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+                raise ValueError(f"load: row {g}: the state's round is over (phase {state.phase.value})")
+        if not self._ready:  # rows not loaded wait, over, for their own deal
+            self._wait_all()
+        actions = np.full(self.num_envs, SKIP, np.int64)
+        for g, state in zip(rows, states):
+            self._seeds[g] = state.seed
+            self._seed_rngs[g] = random.Random(state.seed)
+            self._rounds[g] = list(state.round_scores)
+            self._over[g] = False
+            self._results[g] = None
+            self.arrays.write(g, state, state.round_scores[-1] if state.round_scores else None)
+            actions[g] = DEALT
+        info = self._blank_info()
+        rewards = np.zeros((self.num_envs, self.num_players))
+        terminated = self._run(actions, rewards, info)
+        self._ready = True
+        return self._result(rewards, terminated, info)
 
     def game_state(self, g: int) -> GameState:
         """Game ``g`` as an engine state (for view policies, tests and debugging)."""
