@@ -114,6 +114,7 @@ BENCHMARKS = {
     "gin-soak": ["benchmarks.soak_gin", "--games", "10000"],
     "gin-peers": ["benchmarks.bench_gin_peers"],  # creates .venv-peers/ (the peers' envs) the first time
     "gin-cold": ["benchmarks.bench_gin_peers", "--cold"],
+    "guided": ["benchmarks.bench_guided_search"],  # the guided search's cost and strength against its network
     # the trainer on configs/gin.yaml against MaskablePPO on gin_rummy_v4 (.venv-peers/, made by gin-peers)
     "gin-train": [
         "benchmarks.bench_train",

@@ -19,10 +19,12 @@ from training.leaderboard import (
     README_START,
     GameRecord,
     LeaderboardError,
+    RosterAgent,
     agent_name,
     default_roster,
     guided_agents,
     make_leaderboard,
+    schedule,
 )
 from training.leaderboard_defaults import GUIDED_BUDGET
 from training.tournament import RatingTable
@@ -107,28 +109,27 @@ def test_an_added_agent_plays_only_its_own_matches(tmp_path):
 
 
 def test_a_guided_search_player_is_named_by_its_network_and_may_sit_out_the_four_player_tables(tmp_path):
-    out, state = tmp_path / "LEADERBOARD.md", tmp_path / "games.json"
     guided = f"search@1+{SHIPPED}"
-    assert agent_name(guided) == "search@1+ppo_2p"
-    agents = ["random", "greedy", "smart", "search@1", guided]
-    lines: list[str] = []
-    run = make_leaderboard(
-        agents, out, 2, 4, state=state, readme=None, log=lines.append, heads_up_only=["search@1+ppo_2p"]
-    )
-    tables = [(m.players, [a.name for a in m.agents]) for m in run.played]
-    assert sum(1 for n, names in tables if n == 2 and "search@1+ppo_2p" in names) == 4
+    assert agent_name(guided) == "search@1+ppo_2p" and guided_agents(["smart", guided]) == ("search@1+ppo_2p",)
+    roster = [RosterAgent(name, name) for name in ("random", "greedy", "smart", "search@1", "search@1+ppo_2p")]
+    tables = [(m.players, [a.name for a in m.agents]) for m in schedule(roster, 2, 4, 0, ["search@1+ppo_2p"])]
+    assert len([t for t in tables if t[0] == 2]) == 10
     assert [names for n, names in tables if n == 4] == [["random", "greedy", "smart", "search@1"]]
+    out, state = tmp_path / "LEADERBOARD.md", tmp_path / "games.json"
+    lines: list[str] = []
+    run = make_leaderboard(["random", guided], out, 2, 0, state=state, readme=None, log=lines.append)
+    assert [[a.name for a in m.agents] for m in run.played] == [["random", "search@1+ppo_2p"]]
     page = out.read_text()
-    assert "search@1+ppo_2p" in _table_rows(page, "## Heads-up")
-    assert "search@1+ppo_2p" not in _table_rows(page, "## 4 players")
-    assert "--heads-up-only search@1+ppo_2p" in page and any(
-        "timed search@1+ppo_2p's decisions" in line for line in lines
-    )
-    # Known to the state file by its network's digest, as a network is.
-    keys = json.loads(state.read_text())["matches"]
-    assert any("search@1+ppo_2p#" in key for key in keys)
+    assert "search@1+ppo_2p" in _table_rows(page, "## Heads-up") and f"--agents random,{guided}" in page
+    assert any("timed search@1+ppo_2p's decisions" in line for line in lines)
+    # Known to the state file by its network's digest, as a network is; its cost is kept there.
+    data = json.loads(state.read_text())
+    assert any("search@1+ppo_2p#" in key for key in data["matches"])
+    assert any(key.startswith("2p search@1+ppo_2p#") for key in data["costs"])
     with pytest.raises(LeaderboardError, match="--heads-up-only names ppo_9p"):
-        make_leaderboard(agents, out, 2, 0, state=state, readme=None, log=lambda _: None, heads_up_only=["ppo_9p"])
+        make_leaderboard(
+            ["random", guided], out, 2, 0, state=state, readme=None, log=lambda _: None, heads_up_only=["ppo_9p"]
+        )
 
 
 def test_bad_rosters_are_errors_before_any_game(tmp_path, capsys):
