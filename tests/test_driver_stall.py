@@ -29,3 +29,4 @@ def test_the_notice_names_every_game_of_the_step():
     driver._seeds, driver._decisions = {0: 11, 2: 13}, {0: 5, 2: 1}
     line = driver.stall_notice(0, 120.0, [0, 2])
     assert "120 s" in line and "copy 0 (seed 11, decision 5)" in line and "copy 2 (seed 13, decision 1)" in line
+    assert "whole games where no network sits" in line  # why an all-scripted match is slow without a stall

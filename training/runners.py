@@ -313,7 +313,8 @@ class Driver:
         )
         return (
             f"carousel: worker {worker} has spent {waited:.0f} s on one step of {where or 'no game'}; "
-            "still waiting (a seed and decision number replay the position)"
+            "still waiting (a step plays the scripted seats up to a network's decision, so whole games where no "
+            "network sits, as a search player's can take minutes; a seed and decision number replay the position)"
         )
 
     def close(self) -> None:
