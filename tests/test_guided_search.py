@@ -10,10 +10,9 @@ import random
 import numpy as np
 import pytest
 
-from carousel_env.core.cards import make_deck, parse_hand
 from carousel_env.games.carousel.agents.match import engine_player, play_match
 from carousel_env.games.carousel.agents.search import rollout_action
-from carousel_env.games.carousel.engine.game import GameState, Phase, apply
+from carousel_env.games.carousel.engine.game import Phase, apply
 from carousel_env.games.carousel.engine.information import determinize, seat_view
 from carousel_env.games.carousel.engine.rules import carousel, manipulation_rummy
 from carousel_env.games.carousel.envs.aec import FIRST_SUGGESTION, decision, engine_action
@@ -21,7 +20,7 @@ from carousel_env.games.carousel.envs.observation import encode, layout
 from carousel_env.games.carousel.vector import CarouselVectorEnv
 from carousel_env.games.carousel.vector import guided as guided_module
 from carousel_env.games.carousel.vector.guided import GuidedSearchPlayer
-from tests.test_search import decision_state, other_world, reached_state
+from tests.test_search import decision_state, one_run_from_out, other_world, reached_state
 
 K = 8
 LAYOUT = layout(K)
@@ -180,28 +179,7 @@ def test_it_keeps_to_its_sample_budget():
 
 
 def test_it_goes_out_when_it_can():
-    rules = carousel(2)
-    hand = parse_hand("3C 4C 5C")
-    rest = list(make_deck(rules.decks, rules.jokers))
-    for card in hand:
-        rest.remove(card)
-    random.Random(0).shuffle(rest)
-    state = GameState(
-        rules=rules,
-        seed=0,
-        round_index=0,
-        dealer=1,
-        hands=(hand, tuple(sorted(rest[:10]))),
-        table=(),
-        stock=tuple(rest[10:]),
-        current=0,
-        phase=Phase.DRAWN,
-        draws_this_turn=1,
-        turns_this_round=3,
-        final_turns_left=None,
-        scores=(0, 0),
-        rounds_won=(0, 0),
-    )
+    state = one_run_from_out()
     mask, suggestions = decision(state, K)
     action = GuidedSearchPlayer(linear_prior(), samples=2, seed=0).decide(seat_view(state, 0), mask)
     assert action >= FIRST_SUGGESTION and suggestions[action - FIRST_SUGGESTION].hand_after == ()

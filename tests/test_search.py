@@ -170,7 +170,8 @@ def test_it_keeps_to_its_sample_budget(monkeypatch):
     assert not calls
 
 
-def test_it_goes_out_when_it_can():
+def one_run_from_out() -> GameState:
+    """Heads-up, seat 0 to play after its draw, holding 3C 4C 5C: it can go out."""
     rules = carousel(2)
     deck = make_deck(rules.decks, rules.jokers)
     hand = parse_hand("3C 4C 5C")
@@ -178,7 +179,7 @@ def test_it_goes_out_when_it_can():
     for card in hand:
         rest.remove(card)
     random.Random(0).shuffle(rest)
-    state = GameState(
+    return GameState(
         rules=rules,
         seed=0,
         round_index=0,
@@ -194,6 +195,10 @@ def test_it_goes_out_when_it_can():
         scores=(0, 0),
         rounds_won=(0, 0),
     )
+
+
+def test_it_goes_out_when_it_can():
+    state = one_run_from_out()
     mask, suggestions = decision(state, 8)
     action = SearchPlayer(samples=4, seed=0).decide(seat_view(state, 0), mask)
     assert action >= FIRST_SUGGESTION and suggestions[action - FIRST_SUGGESTION].hand_after == ()

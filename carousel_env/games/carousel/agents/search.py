@@ -104,7 +104,7 @@ def rollout(state: GameState, seat: int) -> float:
     return round_value(state, seat)
 
 
-def _check_budget(samples: object, max_ms: object) -> tuple[int, float | None]:
+def check_budget(samples: object, max_ms: object) -> tuple[int, float | None]:
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
         raise ValueError(f"search option samples must be an int >= 1 (determinizations per action), got {samples!r}")
     if max_ms is not None:
@@ -112,6 +112,22 @@ def _check_budget(samples: object, max_ms: object) -> tuple[int, float | None]:
             raise ValueError(f"search option max_ms must be a number > 0 (milliseconds per decision), got {max_ms!r}")
         max_ms = float(max_ms)
     return samples, max_ms
+
+
+def legal_actions(view: SeatView, action_mask: np.ndarray) -> list[int]:
+    """The actions ``action_mask`` allows at ``view.seat``'s decision: what a view policy
+    chooses among. A view that is not the seat's decision, or an empty mask, is an error."""
+    if not view.is_decision:
+        raise ValueError(f"seat {view.seat} is not the one to act (seat {view.current}, phase {view.phase.value})")
+    legal = [int(a) for a in np.flatnonzero(action_mask)]
+    if not legal:
+        raise ValueError("the action mask allows no action")
+    return legal
+
+
+def best_action(values: dict[int, float]) -> int:
+    """The action of the best mean value; a tie goes to the lowest action index."""
+    return max(values, key=lambda a: (values[a], -a))
 
 
 class SearchPlayer:
@@ -126,7 +142,7 @@ class SearchPlayer:
     decides_from_view: ClassVar[bool] = True
 
     def __init__(self, samples: int = DEFAULT_SAMPLES, max_ms: float | None = None, seed: int | None = None) -> None:
-        self.samples, self.max_ms = _check_budget(samples, max_ms)
+        self.samples, self.max_ms = check_budget(samples, max_ms)
         self.seed = seed
         self.rng = random.Random(seed)
         self.rollouts = 0
@@ -146,12 +162,8 @@ class SearchPlayer:
 
     def decide(self, view: SeatView, action_mask: np.ndarray) -> int:
         """The action for ``view.seat`` at its decision (``action_mask``: the env's mask)."""
-        if not view.is_decision:
-            raise ValueError(f"seat {view.seat} is not the one to act (seat {view.current}, phase {view.phase.value})")
         mask = np.asarray(action_mask)
-        legal = [int(a) for a in np.flatnonzero(mask)]
-        if not legal:
-            raise ValueError("the action mask allows no action")
+        legal = legal_actions(view, mask)
         if len(legal) == 1:
             return legal[0]
         k = len(mask) - NUM_FIXED_ACTIONS
@@ -175,4 +187,4 @@ class SearchPlayer:
             if self.max_ms is not None and (time.perf_counter() - start) * 1000 >= self.max_ms:
                 break
         self.last_values = {a: totals[a] / done for a in legal}
-        return max(legal, key=lambda a: (self.last_values[a], -a))
+        return best_action(self.last_values)

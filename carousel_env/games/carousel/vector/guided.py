@@ -49,7 +49,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from carousel_env.games.carousel.agents.search import _check_budget
+from carousel_env.games.carousel.agents.search import best_action, check_budget, legal_actions
 from carousel_env.games.carousel.engine.information import SeatView, determinize
 from carousel_env.games.carousel.engine.rules import Rules
 from carousel_env.games.carousel.envs.aec import NUM_FIXED_ACTIONS
@@ -99,7 +99,7 @@ class GuidedSearchPlayer:
             raise ValueError(
                 f"guided search option leaf 'value' needs a value callable (observations -> values), got {value!r}"
             )
-        self.samples, self.max_ms = _check_budget(samples, max_ms)
+        self.samples, self.max_ms = check_budget(samples, max_ms)
         if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1):
             raise ValueError(f"guided search option chunk must be an int >= 1 or None, got {chunk!r}")
         if rollout not in ROLLOUTS:
@@ -134,12 +134,8 @@ class GuidedSearchPlayer:
 
     def decide(self, view: SeatView, action_mask: np.ndarray) -> int:
         """The action for ``view.seat`` at its decision (``action_mask``: the env's mask)."""
-        if not view.is_decision:
-            raise ValueError(f"seat {view.seat} is not the one to act (seat {view.current}, phase {view.phase.value})")
         mask = np.asarray(action_mask)
-        legal = [int(a) for a in np.flatnonzero(mask)]
-        if not legal:
-            raise ValueError("the action mask allows no action")
+        legal = legal_actions(view, mask)
         if len(legal) == 1:
             return legal[0]
         start = time.perf_counter()
@@ -155,7 +151,7 @@ class GuidedSearchPlayer:
             if self.max_ms is not None and (time.perf_counter() - start) * 1000 >= self.max_ms:
                 break
         self.last_values = {a: float(t) / done for a, t in zip(legal, totals)}
-        return max(legal, key=lambda a: (self.last_values[a], -a))
+        return best_action(self.last_values)
 
     # ------------------------------------------------------------ internals
 
