@@ -45,9 +45,9 @@ def check_seed(value: object, where: str) -> int:
     return int(value)
 
 
-def check_row(value: object, num_envs: int) -> int:
+def check_row(value: object, num_envs: int, where: str = "reset_rows") -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < num_envs:
-        raise ValueError(f"reset_rows: a row must be an int in 0..{num_envs - 1}, got {value!r}")
+        raise ValueError(f"{where}: a row must be an int in 0..{num_envs - 1}, got {value!r}")
     return int(value)
 
 
@@ -188,11 +188,21 @@ class VectorDriver:
 
     def _deal(self, rows: list[int], seeds: list[int]):
         """New games in ``rows`` (seeds already checked), then every row's next decision."""
+        seed_of = dict(zip(rows, seeds))
+
+        def deal(g: int) -> int:
+            self._seed_rngs[g] = random.Random(seed_of[g])
+            return self._start_game(g, seed_of[g])
+
+        return self._start_rows(rows, deal)
+
+    def _start_rows(self, rows: list[int], start: Callable[[int], int]):
+        """``start(g)`` each row of ``rows`` (a deal, or a position put in it; it returns the
+        automatic actions it took), then every row's next decision."""
         actions = np.full(self.num_envs, SKIP, np.int64)
         info = self._blank_info()
-        for g, s in zip(rows, seeds):
-            self._seed_rngs[g] = random.Random(s)
-            info["num_auto_actions"][g] += self._start_game(g, s)
+        for g in rows:
+            info["num_auto_actions"][g] += start(g)
             actions[g] = DEALT
         rewards = np.zeros((self.num_envs, self.num_players))
         terminated = self._run(actions, rewards, info)
