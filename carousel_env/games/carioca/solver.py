@@ -16,6 +16,7 @@ the melds' notation (so that the order is total and stable).
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from itertools import combinations_with_replacement
 
 from carousel_env.core.cards import JOKER, Card, joker_as
@@ -218,6 +219,11 @@ def distance(hand, contract: Contract) -> int:
     """The fewest cards ``hand`` lacks to hold ``contract`` (0: it holds it; going down also
     needs a card kept to discard, which a hand of 11 or 12 always has but in round 6 with 11).
     Missing cards are real cards: an added joker never beats the card it stands for."""
+    return _distance(tuple(sorted(hand)), contract)
+
+
+@lru_cache(maxsize=1 << 16)  # every seat's observation asks it at every step; hands change slowly
+def _distance(hand: tuple, contract: Contract) -> int:
     counts = counts_of(hand)
     jokers = counts[JOKER]
     trios = sorted(

@@ -1,0 +1,83 @@
+"""Validated configuration of the Carioca env (see :mod:`carousel_env.games.carioca.env`).
+
+Every bad value raises :class:`CariocaEnvConfigError` naming the offending key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from carousel_env.core.errors import CarouselError
+from carousel_env.games.carioca.rules import MAX_PLAYERS, MIN_PLAYERS
+
+EPISODES = ("game", "round")
+REWARDS = ("score", "result")
+RENDER_MODES = ("human", "ansi", "rgb_array")
+# A round's penalties run to a few hundred points: 1/100 keeps a round's reward near [-2, 2].
+DEFAULT_REWARD_SCALE = {"score": 0.01, "result": 1.0}
+MAX_GO_DOWN_SLOTS = 64
+
+
+class CariocaEnvConfigError(CarouselError):
+    """A bad Carioca env configuration value; ``key`` names the offending key."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(f"carioca env config {key!r}: {message}")
+        self.key = key
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class CariocaEnvConfig:
+    num_players: int = 2
+    k_go_down: int = 8  # going-down arrangements offered per decision (slots K)
+    episode: str = "game"
+    reward: str = "score"
+    reward_scale: float | None = None  # None: DEFAULT_REWARD_SCALE[reward]
+    render_mode: str | None = None
+    render_observer: int | None = None
+
+    def __post_init__(self) -> None:
+        if not _is_int(self.num_players) or not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:
+            raise CariocaEnvConfigError(
+                "num_players", f"must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, got {self.num_players!r}"
+            )
+        if not _is_int(self.k_go_down) or not 1 <= self.k_go_down <= MAX_GO_DOWN_SLOTS:
+            raise CariocaEnvConfigError(
+                "k_go_down", f"must be an int from 1 to {MAX_GO_DOWN_SLOTS}, got {self.k_go_down!r}"
+            )
+        if self.episode not in EPISODES:
+            raise CariocaEnvConfigError("episode", f"must be one of {EPISODES}, got {self.episode!r}")
+        if self.reward not in REWARDS:
+            raise CariocaEnvConfigError("reward", f"must be one of {REWARDS}, got {self.reward!r}")
+        if self.reward_scale is None:
+            object.__setattr__(self, "reward_scale", DEFAULT_REWARD_SCALE[self.reward])
+        elif (
+            isinstance(self.reward_scale, bool)
+            or not isinstance(self.reward_scale, (int, float))
+            or not self.reward_scale > 0
+        ):
+            raise CariocaEnvConfigError("reward_scale", f"must be a positive number, got {self.reward_scale!r}")
+        if self.render_mode is not None and self.render_mode not in RENDER_MODES:
+            raise CariocaEnvConfigError(
+                "render_mode", f"must be None or one of {RENDER_MODES}, got {self.render_mode!r}"
+            )
+        if self.render_observer is not None and (
+            not _is_int(self.render_observer) or not 0 <= self.render_observer < self.num_players
+        ):
+            raise CariocaEnvConfigError(
+                "render_observer",
+                f"must be None or a seat 0..{self.num_players - 1}, got {self.render_observer!r}",
+            )
+
+    @classmethod
+    def from_kwargs(cls, **config: object) -> CariocaEnvConfig:
+        """The config from env keyword arguments; an unknown key is named with the known ones."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(config) - known)
+        if unknown:
+            raise CariocaEnvConfigError(unknown[0], f"unknown key (known keys: {', '.join(sorted(known))})")
+        return cls(**config)  # type: ignore[arg-type]

@@ -1,0 +1,193 @@
+"""Carioca's observation: every public fact and the observer's own hand, nothing hidden.
+
+A float32 vector ``[global block][K go-down slots of SLOT_SIZE]``, every value in [0, 1].
+Card channels are 53 wide: the engine's card index ``(rank - 1) * 4 + suit`` (suits C D H S)
+holding a count over 2 (two decks), and the joker at 52 holding a count over 4. Seats are
+relative to the observer (0 is the observer, 1 the next to play, ...); the seats a smaller
+table lacks are zeros. Meld slots are ``3 * relative seat + meld`` (a player lays at most
+three melds), as in the lay-off actions.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from carousel_env.core.cards import JOKER
+from carousel_env.games.carioca.engine import CariocaState, Phase
+from carousel_env.games.carioca.melds import End, Meld, MeldKind
+from carousel_env.games.carioca.rules import (
+    CARD_KINDS,
+    CONTRACTS,
+    DECK_SIZE,
+    HAND_SIZE,
+    HIGH_ACE,
+    MAX_PLAYERS,
+    NUM_JOKERS,
+    NUM_ROUNDS,
+    POINTS,
+)
+
+MELDS_PER_SEAT = max(c.melds for c in CONTRACTS)  # 3
+MELD_SLOTS = MAX_PLAYERS * MELDS_PER_SEAT  # 15
+SCORE_SCALE = 1000.0  # totals are divided by it (and capped at 1)
+VALUE_SCALE = 200.0  # a hand's value
+MAX_HAND = HAND_SIZE + 1 + 3  # 11 dealt, one drawn: scaled by a little more
+STAGES = ("draw", "play", "went_down")  # the phase of the player to act
+# Per meld slot: these, then a trio's rank (13) and an escalera's suit (4), one-hot.
+MELD_FEATURES = ("present", "trio", "escalera", "low", "high", "length", "low_joker", "high_joker", "jokers")
+MELD_SIZE = len(MELD_FEATURES) + 13 + 4
+
+GLOBAL_CHANNELS: tuple[tuple[str, int], ...] = (
+    ("hand", CARD_KINDS),  # own hand
+    ("top", CARD_KINDS),  # the top of the discard pile
+    ("pile", CARD_KINDS),  # the cards under it
+    ("table", CARD_KINDS),  # every card on the table
+    *((f"taken_{k}", CARD_KINDS) for k in range(MAX_PLAYERS)),  # taken from the pile this round
+    *((f"thrown_{k}", CARD_KINDS) for k in range(MAX_PLAYERS)),  # discarded this round
+    ("round", NUM_ROUNDS),
+    ("stage", len(STAGES)),
+    ("seats", MAX_PLAYERS * 6),  # per relative seat: present, to play, dealer, down, hand size, score
+    ("scalars", 6),
+    ("melds", MELD_SLOTS * MELD_SIZE),
+)
+SCALARS = ("stock", "reshuffled", "own_distance", "can_go_down", "can_lay_off", "own_value")
+SLOT_CHANNELS: tuple[tuple[str, int], ...] = (
+    ("valid", 1),
+    ("jokers", 1),  # jokers laid / 3
+    ("kept_value", 1),  # / VALUE_SCALE
+    ("laid", CARD_KINDS),  # the cards it lays
+)
+
+
+class ObservationLayout(NamedTuple):
+    """Where each channel lies: ``offsets[name] = (start, stop)`` in the global block, and
+    slot ``k`` starting at ``global_size + k * slot_size``."""
+
+    offsets: dict
+    slot_offsets: dict
+    global_size: int
+    slot_size: int
+    k: int
+
+    @property
+    def size(self) -> int:
+        return self.global_size + self.k * self.slot_size
+
+    def as_dict(self) -> dict[str, int]:
+        """The sizes, as the family's layout (``carousel_env.envkit.layout``) names them."""
+        return {
+            "global_size": self.global_size,
+            "slots_start": self.global_size,
+            "num_slots": self.k,
+            "slot_features": self.slot_size,
+        }
+
+
+def _offsets(channels) -> tuple[dict, int]:
+    offsets, at = {}, 0
+    for name, width in channels:
+        offsets[name] = (at, at + width)
+        at += width
+    return offsets, at
+
+
+def layout(k: int) -> ObservationLayout:
+    offsets, size = _offsets(GLOBAL_CHANNELS)
+    slot_offsets, slot_size = _offsets(SLOT_CHANNELS)
+    return ObservationLayout(offsets, slot_offsets, size, slot_size, k)
+
+
+def _cards(out: np.ndarray, start: int, cards) -> None:
+    for card in cards:
+        out[start + card] += 0.5 if card != JOKER else 1.0 / NUM_JOKERS
+
+
+def _meld(out: np.ndarray, start: int, meld: Meld) -> None:
+    trio = meld.kind is MeldKind.TRIO
+    values = (
+        1.0,
+        float(trio),
+        float(not trio),
+        0.0 if trio else meld.low / HIGH_ACE,
+        0.0 if trio else meld.high / HIGH_ACE,
+        len(meld.units) / HIGH_ACE,
+        float(not trio and meld.end_joker(End.LOW)),
+        float(not trio and meld.end_joker(End.HIGH)),
+        meld.jokers / NUM_JOKERS,
+    )
+    out[start : start + len(values)] = values
+    at = start + len(values)
+    if trio:
+        out[at + meld.rank - 1] = 1.0
+    else:
+        out[at + 13 + meld.suit] = 1.0
+
+
+def stage(state: CariocaState) -> str:
+    if state.phase is Phase.DRAW:
+        return "draw"
+    return "went_down" if state.went_down_now else "play"
+
+
+def encode(
+    state: CariocaState,
+    seat: int,
+    suggestions: tuple,
+    own_distance: int,
+    can_lay_off: bool,
+    lay: ObservationLayout,
+) -> np.ndarray:
+    """The observation of ``seat``. ``suggestions`` are the go-down arrangements offered (when
+    it acts), ``own_distance`` its hand's distance to the contract (the solver's)."""
+    out = np.zeros(lay.size, np.float32)
+    at = {name: start for name, (start, _) in lay.offsets.items()}
+    n = state.num_players
+    hand = state.hands[seat]
+    _cards(out, at["hand"], hand)
+    if state.discards and not state.over:
+        out[at["top"] + state.top] = 1.0
+        _cards(out, at["pile"], state.discards[:-1])
+    else:
+        _cards(out, at["pile"], state.discards)
+    for other in range(n):
+        k = (other - seat) % n
+        _cards(out, at[f"taken_{k}"], state.taken[other])
+        _cards(out, at[f"thrown_{k}"], state.thrown[other])
+        for index, meld in enumerate(state.melds[other]):
+            _cards(out, at["table"], meld.cards())
+            _meld(out, at["melds"] + (k * MELDS_PER_SEAT + index) * MELD_SIZE, meld)
+        base = at["seats"] + k * 6
+        out[base : base + 6] = (
+            1.0,
+            float(state.current == other),
+            float(state.dealer == other),
+            float(state.down[other]),
+            len(state.hands[other]) / MAX_HAND,
+            min(state.scores[other] / SCORE_SCALE, 1.0),
+        )
+    out[at["round"] + state.round] = 1.0
+    if state.current == seat and not state.over:
+        out[at["stage"] + STAGES.index(stage(state))] = 1.0
+    contract = state.contract
+    scalars = (
+        len(state.stock) / DECK_SIZE,
+        float(state.reshuffled),
+        min(own_distance / contract.cards, 1.0),
+        float(bool(suggestions)),
+        float(can_lay_off),
+        min(sum(POINTS[c] for c in hand) / VALUE_SCALE, 1.0),
+    )
+    out[at["scalars"] : at["scalars"] + len(scalars)] = scalars
+    value = sum(POINTS[c] for c in hand)
+    for k, arrangement in enumerate(suggestions):
+        base = lay.global_size + k * lay.slot_size
+        slot = {name: base + start for name, (start, _) in lay.slot_offsets.items()}
+        laid = [c for m in arrangement for c in m.cards()]
+        out[slot["valid"]] = 1.0
+        out[slot["jokers"]] = laid.count(JOKER) / 3.0
+        out[slot["kept_value"]] = min((value - sum(POINTS[c] for c in laid)) / VALUE_SCALE, 1.0)
+        _cards(out, slot["laid"], laid)
+    # A card can be taken and thrown again and again: the history channels are capped.
+    return np.minimum(out, 1.0, out=out)
