@@ -25,9 +25,12 @@ from carousel_env.games.carioca.engine import (
     Move,
     MoveKind,
     Phase,
+    apply,
     go_down_options,
     layoff_options,
     legal_discards,
+    new_game,
+    next_round,
 )
 from carousel_env.games.carioca.rules import POINTS
 
@@ -123,3 +126,12 @@ def get_player(name: str, seed: int | None = None) -> CariocaPlayer:
     if not isinstance(name, str) or name not in PLAYERS:
         raise CarouselError(f"unknown Carioca player {name!r} (players: {', '.join(PLAYERS)})")
     return PLAYERS[name](seed)
+
+
+def play_game(players: list[CariocaPlayer], seed: int) -> CariocaState:
+    """A whole game of six rounds, seat ``i`` played by ``players[i]``, dealt from ``seed``:
+    the final state (``game_result``, ``rounds``)."""
+    state = new_game(len(players), seed)
+    while state.phase is not Phase.GAME_OVER:
+        state = next_round(state) if state.phase is Phase.ROUND_OVER else apply(state, players[state.current](state))
+    return state

@@ -1,0 +1,123 @@
+"""Carioca's scripted players against each other, and the AEC env's speed.
+
+    python -m benchmarks.bench_carioca --agent simple --opponent random --players 2 --deals 50
+
+Each deal is played once with the agent at every seat (the opponent at every other seat):
+seats rotated, the same cards. A win is the lowest total after six rounds (tied seats share
+it). Prints the agent's win rate with 95% intervals over games (Wilson) and over deals (the
+deals' means), the mean total difference to the opponents, how often a round was won by going
+out, and the time per game. ``--env-seconds S`` also times random legal play in the AEC env.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+from carousel_env.core.stats import mean_interval, wilson_interval
+from carousel_env.games.carioca.engine import RoundEnd
+from carousel_env.games.carioca.players import get_player, play_game
+
+
+def play_deal(agent: str, opponent: str, players: int, deal: int) -> list[dict]:
+    """The deal played once with the agent at each seat."""
+    games = []
+    for seat in range(players):
+        names = [agent if s == seat else opponent for s in range(players)]
+        start = time.perf_counter()
+        state = play_game([get_player(n, seed=deal * 97 + s) for s, n in enumerate(names)], deal)
+        result = state.game_result
+        others = [t for s, t in enumerate(result.totals) if s != seat]
+        games.append(
+            {
+                "deal": deal,
+                "score": 1.0 / len(result.winners) if seat in result.winners else 0.0,
+                "difference": sum(others) / len(others) - result.totals[seat],
+                "outs": sum(r.end is RoundEnd.OUT for r in state.rounds),
+                "agent_outs": sum(r.out == seat for r in state.rounds),
+                "seconds": time.perf_counter() - start,
+            }
+        )
+    return games
+
+
+def env_speed(players: int, seconds: float) -> float:
+    """Agent-steps a second of random legal play in the wrapped AEC env."""
+    from carousel_env.games.carioca.env import env
+
+    e, rng, steps, seed = env(num_players=players), np.random.default_rng(0), 0, 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        e.reset(seed=seed)
+        seed += 1
+        for agent in e.agent_iter():
+            _, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            e.step(int(rng.choice(np.flatnonzero(e.observe(agent)["action_mask"]))))
+            steps += 1
+            if time.perf_counter() - start >= seconds:
+                break
+    return steps / (time.perf_counter() - start)
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--agent", default="simple")
+    parser.add_argument("--opponent", default="random")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--deals", type=int, default=50)
+    parser.add_argument("--first-deal", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--env-seconds", type=float, default=0.0)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    deals = range(args.first_deal, args.first_deal + args.deals)
+    with ProcessPoolExecutor(args.workers) as pool:
+        n = len(deals)
+        per_deal = list(pool.map(play_deal, [args.agent] * n, [args.opponent] * n, [args.players] * n, deals))
+    games = [g for deal in per_deal for g in deal]
+    wins = sum(g["score"] for g in games)
+    deal_means = [sum(g["score"] for g in deal) / len(deal) for deal in per_deal]
+    report = {
+        "agent": args.agent,
+        "opponent": args.opponent,
+        "players": args.players,
+        "games": len(games),
+        "win_rate": wins / len(games),
+        "over_games": wilson_interval(wins, len(games)),
+        "over_deals": mean_interval(deal_means, clip=(0.0, 1.0)),
+        "fair_share": 1 / args.players,
+        "total_difference": float(np.mean([g["difference"] for g in games])),
+        "rounds_gone_out": sum(g["outs"] for g in games) / (6 * len(games)),
+        "agent_went_out": sum(g["agent_outs"] for g in games) / (6 * len(games)),
+        "seconds_per_game": float(np.mean([g["seconds"] for g in games])),
+        "wall_seconds": time.perf_counter() - start,
+    }
+    if args.env_seconds:
+        report["env_agent_steps_per_second"] = env_speed(args.players, args.env_seconds)
+    if args.json:
+        print(json.dumps(report))
+    else:
+        lo, hi = report["over_games"]
+        dlo, dhi = report["over_deals"]
+        print(
+            f"{args.agent} against {args.opponent} at {args.players} players, {len(games)} games: win rate "
+            f"{report['win_rate']:.3f} ({lo:.3f}-{hi:.3f} over games, {dlo:.3f}-{dhi:.3f} over deals; fair share "
+            f"{report['fair_share']:.2f}); total {report['total_difference']:+.1f} against the opponents' mean; "
+            f"rounds ended by going out {report['rounds_gone_out']:.2f} (the agent {report['agent_went_out']:.2f}); "
+            f"{report['seconds_per_game']:.2f} s a game"
+        )
+        if args.env_seconds:
+            print(f"AEC env, random legal play: {report['env_agent_steps_per_second']:.0f} agent-steps/s")
+    return report
+
+
+if __name__ == "__main__":
+    main()
