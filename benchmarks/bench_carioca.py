@@ -1,18 +1,26 @@
-"""Carioca's scripted players against each other, and the AEC env's speed.
+"""Carioca's scripted players against each other, and the envs' speed.
 
     python -m benchmarks.bench_carioca --agent simple --opponent random --players 2 --deals 50
+    python -m benchmarks.bench_carioca --speed 8 --rounds 3 --players 4   # AEC against vector
 
 Each deal is played once with the agent at every seat (the opponent at every other seat):
 seats rotated, the same cards. A win is the lowest total after six rounds (tied seats share
 it). Prints the agent's win rate with 95% intervals over games (Wilson) and over deals (the
 deals' means), the mean total difference to the opponents, how often a round was won by going
-out, and the time per game. ``--env-seconds S`` also times random legal play in the AEC env.
+out, and the time per game.
+
+``--speed S`` times uniform random legal play instead, in agent-steps a second (a decision
+of the player to act), in one process: the AEC env (wrapped, the action read from the mask
+in the observation, as a learner would) and ``CariocaVectorEnv(--num-envs)``, ``S`` seconds
+each, alternated for ``--rounds`` rounds so that the machine's drift hits both alike. Pin it
+to one core with ``taskset -c 0``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 
@@ -45,6 +53,21 @@ def play_deal(agent: str, opponent: str, players: int, deal: int) -> list[dict]:
     return games
 
 
+def vector_speed(players: int, seconds: float, num_envs: int) -> float:
+    """Agent-steps a second of random legal play in the vector env (the compile not timed)."""
+    from carousel_env.games.carioca.vector import CariocaVectorEnv
+
+    venv = CariocaVectorEnv(num_envs, num_players=players)
+    rng = np.random.default_rng(0)
+    step = venv.reset(seed=0)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        step = venv.step(np.argmax(rng.random(step.action_mask.shape) * step.action_mask, axis=1))
+        steps += num_envs
+    return steps / (time.perf_counter() - start)
+
+
 def env_speed(players: int, seconds: float) -> float:
     """Agent-steps a second of random legal play in the wrapped AEC env."""
     from carousel_env.games.carioca.env import env
@@ -74,9 +97,13 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--deals", type=int, default=50)
     parser.add_argument("--first-deal", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--env-seconds", type=float, default=0.0)
+    parser.add_argument("--speed", type=float, default=0.0, help="seconds a side: time the envs instead")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--num-envs", type=int, default=64)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.speed:
+        return speed(args)
     start = time.perf_counter()
     deals = range(args.first_deal, args.first_deal + args.deals)
     with ProcessPoolExecutor(args.workers) as pool:
@@ -100,8 +127,6 @@ def main(argv: list[str] | None = None) -> dict:
         "seconds_per_game": float(np.mean([g["seconds"] for g in games])),
         "wall_seconds": time.perf_counter() - start,
     }
-    if args.env_seconds:
-        report["env_agent_steps_per_second"] = env_speed(args.players, args.env_seconds)
     if args.json:
         print(json.dumps(report))
     else:
@@ -114,8 +139,31 @@ def main(argv: list[str] | None = None) -> dict:
             f"rounds ended by going out {report['rounds_gone_out']:.2f} (the agent {report['agent_went_out']:.2f}); "
             f"{report['seconds_per_game']:.2f} s a game"
         )
-        if args.env_seconds:
-            print(f"AEC env, random legal play: {report['env_agent_steps_per_second']:.0f} agent-steps/s")
+    return report
+
+
+def speed(args) -> dict:
+    vector_speed(args.players, 0.5, args.num_envs)  # the compile, outside the timings
+    aec, vec = [], []
+    for r in range(args.rounds):
+        aec.append(env_speed(args.players, args.speed))
+        vec.append(vector_speed(args.players, args.speed, args.num_envs))
+        print(f"round {r + 1}: AEC {aec[-1]:,.0f}, vector {vec[-1]:,.0f} agent-steps/s", flush=True)
+    report = {
+        "players": args.players,
+        "aec": statistics.median(aec),
+        "vector": statistics.median(vec),
+        "num_envs": args.num_envs,
+        "rounds": {"aec": aec, "vector": vec},
+    }
+    report["ratio"] = report["vector"] / report["aec"]
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print(
+            f"median: AEC {report['aec']:,.0f}, vector ({args.num_envs} games) {report['vector']:,.0f} "
+            f"agent-steps/s: {report['ratio']:.1f}x"
+        )
     return report
 
 

@@ -1,0 +1,99 @@
+"""Carioca's policies at the env's decisions: what the Gymnasium forms (and any driver of
+scripted seats) play at an opponent's seat.
+
+A policy is given as
+
+* a scripted player's name (:mod:`carousel_env.games.carioca.players`: ``random``,
+  ``simple``), resolved to a :class:`ScriptedPolicy`: the engine player, handed the game at
+  the decision (it reads only what its seat may know), its move made the env's action;
+* or a callable ``(observation, action_mask) -> action``, handed its seat's observation
+  vector and mask (the AEC env's).
+
+The env offers the going-down arrangements as ``K`` slots (the solver's first ``K``): a
+scripted player's arrangement is played as the slot holding it or, when it is not offered,
+as the first slot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from carousel_env.games.carioca.engine import CariocaState, Move, MoveKind
+from carousel_env.games.carioca.env import CariocaAction, layoff_action
+from carousel_env.games.carioca.players import CariocaPlayer, get_player
+
+
+class CariocaDecision(NamedTuple):
+    """A decision as a scripted player needs it: the engine state and the env's go-down offers."""
+
+    state: CariocaState
+    suggestions: tuple
+
+
+@dataclass(frozen=True)
+class ScriptedPolicy:
+    """A scripted engine player at the env's decisions (its ``name`` for messages)."""
+
+    name: str
+    player: CariocaPlayer
+
+    def action(self, decision: CariocaDecision) -> int:
+        return move_action(self.player(decision.state), decision)
+
+
+ObservationPolicy = Callable[[np.ndarray, np.ndarray], int]
+CariocaPolicy = ScriptedPolicy | ObservationPolicy
+
+
+def resolve_policy(spec: str | CariocaPolicy, seed: int | None = None) -> CariocaPolicy:
+    """A policy from a scripted player's name (built with ``seed``), or a policy as it is."""
+    if isinstance(spec, str):
+        return ScriptedPolicy(spec, get_player(spec, seed))
+    if isinstance(spec, ScriptedPolicy) or callable(spec):
+        return spec
+    raise TypeError(
+        f"a Carioca policy is a scripted player's name or a callable (observation, action_mask) -> action, got {spec!r}"
+    )
+
+
+def move_action(move: Move, decision: CariocaDecision) -> int:
+    """The env's action for the engine's ``move`` at ``decision``."""
+    state = decision.state
+    if move.kind is MoveKind.GO_DOWN:
+        offered = list(decision.suggestions)
+        slot = offered.index(move.melds) if move.melds in offered else 0
+        return CariocaAction.FIRST_GO_DOWN + slot
+    if move.kind is MoveKind.LAY_OFF:
+        return layoff_action(move.layoff, state.current, state.num_players)
+    if move.kind is MoveKind.DISCARD:
+        return CariocaAction.FIRST_DISCARD + move.card
+    return int(CariocaAction[move.kind.name])
+
+
+def policy_action(policy: CariocaPolicy, decision: Callable[[], CariocaDecision], observation: np.ndarray, mask) -> int:
+    """What ``policy`` plays at a decision: a scripted policy from ``decision()`` (asked only
+    for it: a vector env builds the state from its arrays), a callable from the observation."""
+    if isinstance(policy, ScriptedPolicy):
+        return policy.action(decision())
+    return int(policy(observation, mask))
+
+
+def env_action(policy: CariocaPolicy, env, observation: np.ndarray, mask) -> int:
+    """:func:`policy_action` at the decision of the AEC ``env`` (wrapped or bare)."""
+    raw = env.unwrapped
+    return policy_action(policy, lambda: CariocaDecision(raw.game_state, raw.suggestions), observation, mask)
+
+
+__all__ = [
+    "CariocaDecision",
+    "CariocaPolicy",
+    "ScriptedPolicy",
+    "env_action",
+    "move_action",
+    "policy_action",
+    "resolve_policy",
+]
