@@ -1,5 +1,5 @@
 """The rummy family as rules engines, exact solvers, PettingZoo environments and players:
-Carousel (the default) with its Manipulation Rummy variant, and Gin Rummy.
+Carousel (the default) with its Manipulation Rummy variant, Gin Rummy and Carioca.
 
 The layers, lowest first, each importing only the ones before it (``lint-imports``):
 
@@ -7,8 +7,9 @@ The layers, lowest first, each importing only the ones before it (``lint-imports
   the registry of games.
 * ``carousel_env.envkit``: what every game's env shares: wrappers, seats, seeds, drawing.
 * ``carousel_env.games``: a folder per game, none importing another:
-  ``games.carousel`` (engine, solver, envs, agents, vector) and ``games.gin_rummy``
-  (rules, melds, engine, observation, env).
+  ``games.carousel`` (engine, solver, envs, agents, vector), ``games.gin_rummy`` (rules,
+  melds, engine, observation, env, vector) and ``games.carioca`` (rules, melds, solver,
+  engine, observation, env, vector).
 * ``carousel_env.single_agent`` and ``carousel_env.integrations``: one learning seat as a
   Gymnasium env, and the RL libraries' adapters.
 
@@ -36,6 +37,9 @@ OPTIONS = """
     * ``game="gin_rummy"`` (``carousel_env.games.gin_rummy.env``): preset='book' (or
       'openspiel', 'eaai'), rules_options={}, k_knocks=8, episode=None (the preset's),
       reward='score', reward_scale=None, render_mode=None, render_observer=None
+    * ``game="carioca"`` (``carousel_env.games.carioca.env``): num_players=2, k_go_down=8,
+      episode='game' (or 'round'), reward='score', reward_scale=None, render_mode=None,
+      render_observer=None
 """
 
 

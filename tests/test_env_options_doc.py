@@ -9,10 +9,11 @@ import pytest
 
 import carousel_env
 from carousel_env.core.registry import GAMES
+from carousel_env.games.carioca.config import CariocaEnvConfig
 from carousel_env.games.carousel.envs.config import EnvConfig
 from carousel_env.games.gin_rummy.config import GinEnvConfig
 
-CONFIG_CLASSES = {"carousel": EnvConfig, "gin_rummy": GinEnvConfig}
+CONFIG_CLASSES = {"carousel": EnvConfig, "gin_rummy": GinEnvConfig, "carioca": CariocaEnvConfig}
 
 
 def _documented(game: str) -> dict[str, object]:

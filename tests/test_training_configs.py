@@ -16,8 +16,8 @@ from training.evaluate import evaluate
 from training.ppo import train
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
-INHOUSE = ["default", "four_player", "manipulation_rummy", "gin"]
-RLLIB = ["rllib_2p", "rllib_manipulation_rummy", "rllib_gin"]
+INHOUSE = ["default", "four_player", "manipulation_rummy", "gin", "carioca"]
+RLLIB = ["rllib_2p", "rllib_manipulation_rummy", "rllib_gin", "rllib_carioca"]
 TINY = ["total_timesteps=48", "num_envs=2", "num_steps=16", "eval_games=2", "progress_bar=false"]
 # configs/rllib_smoke.yaml's budget, over each RLlib config.
 RLLIB_TINY = [
@@ -35,8 +35,8 @@ RLLIB_TINY = [
 ]
 
 
-def _game_and_variant(config) -> tuple[str, str]:
-    return config.game, config.env_keys()["variant"]
+def _game_and_variant(config) -> tuple[str, str | None]:
+    return config.game, config.env_keys().get("variant")  # None: a game without variants
 
 
 def test_every_game_and_variant_has_a_config_for_each_trainer():
@@ -44,7 +44,7 @@ def test_every_game_and_variant_has_a_config_for_each_trainer():
     from training.rllib.config import load_config as load_rllib_config
 
     covered_rllib = {_game_and_variant(load_rllib_config(CONFIGS / f"{name}.yaml")) for name in RLLIB}
-    every = {(name, variant) for name, spec in GAMES.items() for variant in spec.variants}
+    every = {(name, variant) for name, spec in GAMES.items() for variant in spec.variants or [None]}
     # Gin Rummy's presets are one game's rules: one config of the family's presets covers it.
     expected = {(g, v) for g, v in every if g != "gin_rummy"} | {("gin_rummy", "openspiel")}
     assert expected <= covered and expected <= covered_rllib

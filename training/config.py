@@ -56,7 +56,7 @@ class EnvKeys:
 
     game: str = _documented(DEFAULT_GAME, f"the game: {' or '.join(GAMES)}")
     num_players: int = _documented(
-        2, "players at the table (Carousel: 2 to 5, 3 to 5 for manipulation_rummy; Gin Rummy: 2)"
+        2, "players at the table (Carousel: 2 to 5, 3 to 5 for manipulation_rummy; Gin Rummy: 2; Carioca: 2 to 5)"
     )
     variant: str | None = _documented(
         None,
@@ -65,15 +65,19 @@ class EnvKeys:
     )
     round_bonus: str | None = _documented(None, "Carousel's round bonus: 'losers' or 'everyone' (null: losers)")
     k_suggestions: int = _documented(
-        8, "suggestions offered per decision: Carousel's plays (actions 3..), Gin Rummy's knocks (actions 55..)"
+        8,
+        "suggestions offered per decision: Carousel's plays (actions 3..), Gin Rummy's knocks (actions 55..),"
+        " Carioca's going-down arrangements (actions 1645..)",
     )
     episode: str | None = _documented(
-        None, "episode unit: Carousel's 'round' or 'game', Gin Rummy's 'hand' or 'match' (null: round; hand)"
+        None,
+        "episode unit: Carousel's 'round' or 'game', Gin Rummy's 'hand' or 'match', Carioca's 'game' or 'round'"
+        " (the first round only) (null: round; hand; game)",
     )
     reward: str | None = _documented(
         None,
-        "reward: Carousel's 'round_score' (zero-sum per round) or 'game_result', Gin Rummy's 'score' or 'result'"
-        " (null: round_score; score)",
+        "reward: Carousel's 'round_score' (zero-sum per round) or 'game_result', Gin Rummy's and Carioca's 'score'"
+        " or 'result' (null: round_score; score; score)",
     )
     reward_scale: float | None = _documented(
         None, "environment reward multiplier (null: the env's default, 1/100 for scores, 1 for results)"

@@ -234,7 +234,86 @@ def _gin_rummy() -> TrainingGame:
     )
 
 
-_BUILDERS: dict[str, Callable[[], TrainingGame]] = {"carousel": _carousel, "gin_rummy": _gin_rummy}
+# ---------------------------------------------------------------- Carioca
+
+
+def carioca_result(episode: Episode, returns: Any, rounds: Any, scores: Any, game: Any) -> EpisodeResult:
+    """A Carioca episode's result: its standings are the totals negated, because the lowest
+    total wins and the family ranks the highest standing first; tied seats share the win."""
+    winner = game.winners[0] if game is not None and len(game.winners) == 1 else None
+    standings = tuple(-int(t) for t in scores)
+    return EpisodeResult(episode, tuple(float(r) for r in returns), tuple(rounds), standings, winner)
+
+
+def _carioca() -> TrainingGame:
+    from carousel_env.games.carioca import policies
+    from carousel_env.games.carioca.config import CariocaEnvConfig, CariocaEnvConfigError
+    from carousel_env.games.carioca.players import PLAYERS, get_player
+
+    renamed = {"k_suggestions": "k_go_down"}  # the family's key name for Carioca's own
+    config_key = {option: key for key, option in renamed.items()}
+
+    def options(keys: Mapping[str, Any]) -> dict[str, Any]:
+        return {renamed.get(key, key): value for key, value in keys.items()}
+
+    def check(options: dict[str, Any]) -> None:
+        try:
+            CariocaEnvConfig.from_kwargs(**options)
+        except CariocaEnvConfigError as exc:
+            raise EnvKeyError(config_key.get(exc.key, exc.key), str(exc)) from None
+
+    def is_player(name: str) -> bool:
+        try:
+            get_player(name)
+        except CarouselError:
+            return False
+        return True
+
+    def act(policy: Any, env: Any, seat: int, observation: Any, mask: Any) -> int:
+        return policies.env_action(policy, env, observation, mask)
+
+    def result(episode: Episode, returns: Any, env: Any) -> EpisodeResult:
+        state = env.unwrapped.game_state
+        return carioca_result(episode, returns, state.rounds, state.scores, state.game_result)
+
+    def unknown(name: str, also_not: str) -> Exception:
+        tried = f"not {also_not}, and " if also_not else ""
+        return CarouselError(f"unknown Carioca policy {name!r}: {tried}not a player ({', '.join(PLAYERS)})")
+
+    def events(result: Any, seat: int) -> RoundEvents:
+        # Carioca has no knock: going down (laying out the contract) stands in its column.
+        return RoundEvents(bool(result.down and result.down[seat]), False, result.out == seat)
+
+    def compile_code(options: dict[str, Any], vector: bool) -> None:
+        if vector:  # the AEC env runs no compiled code
+            vector_env_class("carioca").compile_ahead(**options)
+
+    return TrainingGame(
+        name="carioca",
+        defaults={"num_players": 2, "k_suggestions": 8, "episode": "game", "reward": "score", "reward_scale": None},
+        options=options,
+        check=check,
+        policy_names=lambda: tuple(PLAYERS),
+        is_policy_name=is_player,
+        scripted_policy=lambda name, seed: policies.resolve_policy(name, seed=seed),
+        act=act,
+        result=result,
+        finished_result=lambda episode, returns, game: carioca_result(
+            episode, returns, game.rounds, game.scores, game.result
+        ),
+        unknown_policy=unknown,
+        round_events=events,
+        compile_ahead=compile_code,
+        label=lambda keys: "Carioca",
+        yardsticks=("random", "simple"),
+    )
+
+
+_BUILDERS: dict[str, Callable[[], TrainingGame]] = {
+    "carousel": _carousel,
+    "gin_rummy": _gin_rummy,
+    "carioca": _carioca,
+}
 _built: dict[str, TrainingGame] = {}
 assert set(_BUILDERS) == set(GAMES), "every registered game is trainable"
 

@@ -75,6 +75,19 @@ GAMES: dict[str, GameSpec] = {
             max_players=2,
             variants=("book", "openspiel", "eaai"),
         ),
+        GameSpec(
+            name="carioca",
+            title="Carioca",
+            env_module="carousel_env.games.carioca.env",
+            vector_env="carousel_env.games.carioca.vector:CariocaVectorEnv",
+            gymnasium=GymnasiumForms(
+                id="Carioca-v0",
+                env="carousel_env.games.carioca.gym:CariocaSingleAgentEnv",
+                vector_env="carousel_env.games.carioca.gym:CariocaGymVectorEnv",
+            ),
+            min_players=2,
+            max_players=5,
+        ),
     )
 }
 

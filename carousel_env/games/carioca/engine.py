@@ -90,14 +90,20 @@ class RoundEnd(str, Enum):
 
 @dataclass(frozen=True)
 class RoundResult:
-    """A finished round: how it ended, who went out (-1: nobody), each seat's penalty, and
-    the hands as they were at the end."""
+    """A finished round: how it ended, who went out (-1: nobody), each seat's penalty, the
+    hands as they were at the end and who had gone down."""
 
     round: int  # 1..6
     end: RoundEnd
     out: int
     penalties: tuple[int, ...]
     hands: tuple[Hand, ...]
+    down: tuple[bool, ...] = ()
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        """The round as the family scores rounds, higher better: each seat's penalty, negated."""
+        return tuple(-p for p in self.penalties)
 
 
 @dataclass(frozen=True)
@@ -383,7 +389,7 @@ def _stock_check(state: CariocaState) -> CariocaState:
 
 def _end_round(state: CariocaState, end: RoundEnd, out: int) -> CariocaState:
     penalties = tuple(sum(POINTS[c] for c in hand) for hand in state.hands)
-    result = RoundResult(state.round + 1, end, out, penalties, state.hands)
+    result = RoundResult(state.round + 1, end, out, penalties, state.hands, state.down)
     last = state.round == NUM_ROUNDS - 1
     return replace(
         state,

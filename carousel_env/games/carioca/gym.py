@@ -1,0 +1,78 @@
+"""Carioca as single-agent Gymnasium environments: one seat learns, the others are played by
+given policies; one game (:class:`CariocaSingleAgentEnv`) or ``N`` games stepped by the
+compiled vector env (:class:`CariocaGymVectorEnv`, a Gymnasium ``VectorEnv``).
+
+.. code-block:: python
+
+    import gymnasium
+    from carousel_env.games.carioca.gym import CariocaGymVectorEnv, CariocaSingleAgentEnv
+
+    env = CariocaSingleAgentEnv(opponents="simple", num_players=3)
+    obs, info = env.reset(seed=0)                     # obs: float32 (size,); info["action_mask"]
+    envs = CariocaGymVectorEnv(num_envs=64, opponents="simple", learner_seat="random")
+    envs = gymnasium.make_vec("Carioca-v0", num_envs=64, vectorization_mode="vector_entry_point")
+
+Importing this module (or :mod:`carousel_env.single_agent`) registers ``Carioca-v0``.
+
+Options (both forms): ``opponents`` ("random"): a scripted player's name (``random``,
+``simple``: :mod:`carousel_env.games.carioca.players`), a callable ``(observation,
+action_mask) -> action``, or a list of those, one per other seat (how they play at the env's
+decisions: :mod:`carousel_env.games.carioca.policies`); ``learner_seat`` (0): a seat or
+``"random"``; ``illegal_reward`` (-1); every other keyword is the AEC env's configuration
+(:mod:`carousel_env.games.carioca.env`; the vector form does not render).
+
+Spaces: the AEC observation vector, ``Box(0, 1, (size,), float32)``, and ``Discrete(1645 +
+K)``; the mask is ``action_masks()`` and ``info["action_mask"]``. Semantics: the family's
+shared forms (:mod:`carousel_env.envkit.gym_env`, :mod:`carousel_env.envkit.gym_vector`),
+the same as Carousel's and Gin Rummy's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+
+from carousel_env.envkit.gym_env import SingleAgentEnv, register_gymnasium
+from carousel_env.envkit.gym_vector import GymVectorEnv, InfoKey
+from carousel_env.games.carioca.env import INFO_KEYS, action_name, raw_env
+from carousel_env.games.carioca.policies import CariocaPolicy, env_action, resolve_policy
+from carousel_env.games.carioca.vector import CariocaVectorEnv
+
+
+class CariocaSingleAgentEnv(SingleAgentEnv):
+    """One learning seat of Carioca against policies (see the module docstring)."""
+
+    resolve_opponent = staticmethod(resolve_policy)
+
+    def _make_aec(self, render_mode: str | None, config: dict[str, object]) -> raw_env:
+        return raw_env(render_mode=render_mode, **config)
+
+    def _opponent_action(self, policy: CariocaPolicy, seat: int, observation: np.ndarray, mask: np.ndarray) -> int:
+        return env_action(policy, self.aec, observation, mask)
+
+
+class CariocaGymVectorEnv(GymVectorEnv):
+    """``num_envs`` single-agent Carioca games as one Gymnasium ``VectorEnv`` (see the module
+    docstring)."""
+
+    info_keys = (
+        InfoKey("num_auto_actions"),
+        InfoKey("rounds_ended"),
+        InfoKey("round_penalties", per_seat=True),
+        InfoKey("game_over", flag=True),
+    )
+    resolve_opponent = staticmethod(resolve_policy)
+    action_name = staticmethod(action_name)
+
+    def _make_vector_env(self, num_envs: int, config: dict[str, object]) -> CariocaVectorEnv:
+        return CariocaVectorEnv(num_envs, autoreset=False, **config)
+
+    def _single_observation_space(self) -> spaces.Box:
+        return spaces.Box(0.0, 1.0, (self.venv.observation_layout.size,), dtype=np.float32)
+
+
+assert tuple(key.name for key in CariocaGymVectorEnv.info_keys) == INFO_KEYS  # the AEC env's, in its order
+
+register_gymnasium()
+
+__all__ = ["CariocaGymVectorEnv", "CariocaSingleAgentEnv"]
