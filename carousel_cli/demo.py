@@ -9,6 +9,10 @@ from collections.abc import Callable
 
 from carousel_env.core.cards import hand_str, table_str
 from carousel_env.core.registry import DEFAULT_GAME, GAMES, game_spec
+from carousel_env.games.carioca import engine as carioca
+from carousel_env.games.carioca.players import PLAYERS as CARIOCA_PLAYERS
+from carousel_env.games.carioca.players import get_player as get_carioca_player
+from carousel_env.games.carioca.render import render_text as render_carioca
 from carousel_env.games.carousel.agents.match import engine_player
 from carousel_env.games.carousel.agents.registry import SEARCH, is_policy_name, policy_names
 from carousel_env.games.carousel.engine.game import Action, ActionKind, GameState, Phase, apply, new_game, next_round
@@ -84,10 +88,51 @@ def _run_gin(args: argparse.Namespace) -> int:
     return 0
 
 
+def play_carioca(
+    num_players: int, seed: int, players: list, echo: Callable[[str], None] = print
+) -> carioca.CariocaState:
+    """A Carioca game between ``players`` (engine players), every move printed, each round's
+    end shown from seat 0."""
+    state = carioca.new_game(num_players, seed)
+    while True:
+        echo(f"Round {state.round + 1}: {state.contract}; dealer player {state.dealer}")
+        while not state.over:
+            move = players[state.current](state)
+            echo(f"player {state.current}: {move}")
+            state = carioca.apply(state, move)
+        echo(render_carioca(state, observer=0))
+        if state.phase is carioca.Phase.GAME_OVER:
+            return state
+        state = carioca.next_round(state)
+        echo("")
+
+
+def _run_carioca(args: argparse.Namespace) -> int:
+    for option in ("variant", "round_bonus", "preset"):
+        if getattr(args, option) is not None:
+            raise SystemExit(f"carousel demo: error: --{option.replace('_', '-')} is not a Carioca option")
+    players = 2 if args.players is None else args.players
+    if not 2 <= players <= 5:
+        raise SystemExit(f"carousel demo: error: Carioca is played by 2 to 5 players, got --players {players}")
+    names = args.policy or ["simple"]
+    names = names * players if len(names) == 1 else names
+    if len(names) != players:
+        raise SystemExit(
+            f"carousel demo: error: --policy takes one name or one per player ({players}), got {len(names)}"
+        )
+    for name in names:
+        if name not in CARIOCA_PLAYERS:
+            raise SystemExit(f"carousel demo: error: unknown Carioca player {name!r} ({', '.join(CARIOCA_PLAYERS)})")
+    play_carioca(players, args.seed, [get_carioca_player(name, seed=args.seed + i) for i, name in enumerate(names)])
+    return 0
+
+
 def _run(args: argparse.Namespace) -> int:
     game_spec(args.game)  # an unknown game is named
     if args.game == "gin_rummy":
         return _run_gin(args)
+    if args.game == "carioca":
+        return _run_carioca(args)
     if args.preset is not None:
         raise SystemExit(
             "carousel demo: error: --preset is a Gin Rummy option (Carousel's rules: --variant, --round-bonus)"
@@ -126,7 +171,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--game", default=DEFAULT_GAME, choices=sorted(GAMES), help=f"the game (default {DEFAULT_GAME})"
     )
-    parser.add_argument("--players", type=int, default=None, help="Carousel: number of players, 2 to 5 (default 2)")
+    parser.add_argument(
+        "--players", type=int, default=None, help="Carousel, Carioca: number of players, 2 to 5 (default 2)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="game seed (default 0)")
     parser.add_argument("--variant", default=None, choices=[v.value for v in Variant], help="Carousel's variant")
     parser.add_argument("--round-bonus", default=None, choices=[b.value for b in RoundBonus], help="Carousel's option")
@@ -137,6 +184,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         help=f"player(s): one name for every seat or one per seat. Carousel: {', '.join(policy_names())}, "
         f"{SEARCH} or {SEARCH}@N (N determinizations per action), default smart; Gin Rummy: "
-        f"{', '.join(GIN_PLAYERS)}, default greedy",
+        f"{', '.join(GIN_PLAYERS)}, default greedy; Carioca: {', '.join(CARIOCA_PLAYERS)}, default simple",
     )
     parser.set_defaults(func=_run)

@@ -29,10 +29,13 @@ def _print_eval(res: EvalResult) -> None:
         f"{deal_lo:.3f}-{deal_hi:.3f} over deals)"
     )
     print(f"  rounds {res.rounds}, mean round-score difference {res.mean_round_score_diff:+.2f}")
-    print(
-        f"  knock rate {res.knock_rate:.3f}, go-out rate {res.go_out_rate:.3f}, "
-        f"undercut rate (of knocks) {res.undercut_rate:.3f}"
-    )
+    from training.games import training_game
+
+    names = training_game(res.game).event_names  # what the game calls its rounds' events
+    rates = [f"{names.knocked} rate {res.knock_rate:.3f}", f"{names.went_out} rate {res.go_out_rate:.3f}"]
+    if names.undercut:
+        rates.append(f"{names.undercut} rate (of {names.knocked}s) {res.undercut_rate:.3f}")
+    print("  " + ", ".join(rates))
     for name, row in res.by_opponent.items():
         print(f"  vs {name}: {plural(row.games, 'game')}, win rate {row.win_rate:.3f}")
 

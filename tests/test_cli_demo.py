@@ -32,9 +32,19 @@ def test_demo_plays_gin_rummy(capsys):
     assert "Gin Rummy, hand 1" in out and "Game over" in out and "player 0: " in out
 
 
+def test_demo_plays_carioca(capsys):
+    assert main(["demo", "--game", "carioca", "--players", "3", "--policy", "simple", "simple", "random"]) == 0
+    out = capsys.readouterr().out
+    assert "Round 1: 2 trios" in out and "Round 6 over" in out and "Game over: totals" in out and "go down" in out
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
+        (["--game", "carioca", "--players", "6"], "2 to 5 players"),
+        (["--game", "carioca", "--policy", "smart"], "unknown Carioca player 'smart'"),
+        (["--game", "carioca", "--variant", "carousel"], "--variant is not a Carioca option"),
+        (["--game", "carioca", "--policy", "simple", "random", "random"], "one name or one per player (2), got 3"),
         (["--game", "gin_rummy", "--players", "3"], "--players is a Carousel option"),
         (["--game", "gin_rummy", "--policy", "smart"], "unknown Gin Rummy player 'smart'"),
         (["--game", "gin_rummy", "--policy", "greedy", "greedy", "random"], "one name or two"),

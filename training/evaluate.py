@@ -92,6 +92,7 @@ class EvalResult:
     opponents: tuple[str, ...]
     players: int
     seed: int
+    game: str = DEFAULT_GAME
 
     def as_json(self) -> dict[str, Any]:
         """The ``carousel eval --json`` object."""
@@ -176,6 +177,7 @@ def summarise(
         opponents=tuple(opponents),
         players=players,
         seed=seed,
+        game=game,
     )
 
 

@@ -32,6 +32,18 @@ class RoundEvents(NamedTuple):
     went_out: bool  # Carousel: went out; Gin Rummy: knocked with gin
 
 
+class EventNames(NamedTuple):
+    """What a game calls the three :class:`RoundEvents` (an empty name: the game has no such
+    event), for evaluation's report."""
+
+    knocked: str = "knock"
+    undercut: str = "undercut"
+    went_out: str = "go-out"
+
+
+CARD_GAME_EVENTS = EventNames()  # Carousel's names
+
+
 class EnvKeyError(CarouselError):
     """An env key a game does not take, or a value its env refuses; ``key`` names it."""
 
@@ -60,6 +72,7 @@ class TrainingGame:
     compile_ahead: Callable[[dict[str, Any], bool], None]  # (env kwargs, vector)
     label: Callable[[Mapping[str, Any]], str]  # resolved env keys -> what a run's log calls the game
     yardsticks: tuple[str, ...]  # the scripted players a trained agent is first measured against
+    event_names: EventNames = CARD_GAME_EVENTS
     solver_inexact: Callable[[], int] = lambda: 0  # solves of this process not proven exact
 
     @property
@@ -231,6 +244,7 @@ def _gin_rummy() -> TrainingGame:
         compile_ahead=compile_code,
         label=lambda keys: f"Gin Rummy ({keys['variant']} rules)",
         yardsticks=("greedy", "simple"),
+        event_names=EventNames(went_out="gin"),
     )
 
 
@@ -281,7 +295,7 @@ def _carioca() -> TrainingGame:
         return CarouselError(f"unknown Carioca policy {name!r}: {tried}not a player ({', '.join(PLAYERS)})")
 
     def events(result: Any, seat: int) -> RoundEvents:
-        # Carioca has no knock: going down (laying out the contract) stands in its column.
+        # Carioca has no knock: going down (laying out the contract) is counted in its place.
         return RoundEvents(bool(result.down and result.down[seat]), False, result.out == seat)
 
     def compile_code(options: dict[str, Any], vector: bool) -> None:
@@ -306,6 +320,7 @@ def _carioca() -> TrainingGame:
         compile_ahead=compile_code,
         label=lambda keys: "Carioca",
         yardsticks=("random", "simple"),
+        event_names=EventNames(knocked="go-down", undercut=""),
     )
 
 
