@@ -49,9 +49,11 @@ def test_every_field_is_documented_once_in_the_dataclass():
     assert list(docs) == [f.name for f in dataclasses.fields(TrainConfig)]
     for key, doc in docs.items():
         assert isinstance(doc, str) and doc.strip(), key
-    # each config owns its list default, so editing one leaves the next untouched
-    TrainConfig().baselines.append("x")
-    assert TrainConfig().baselines == ["greedy", "random"]
+    # a null list takes the game's own, a fresh list each time
+    assert TrainConfig().baselines is None
+    TrainConfig().baseline_names().append("x")
+    assert TrainConfig().baseline_names() == ["greedy", "random"]
+    assert TrainConfig(game="carioca").baseline_names() == ["simple", "random"]
 
 
 @pytest.mark.parametrize("name", [*SHIPPED_CONFIGS, None])
@@ -74,7 +76,7 @@ def test_print_config_applies_set_overrides(tmp_path, capsys):
     overrides = ["--set", "num_envs=3", "--set", "baselines=random", "--set", "target_kl=0.02"]
     assert main(["train", "--config", smoke, "--print-config", *overrides]) == 0
     text = capsys.readouterr().out
-    assert "\nnum_envs: 3  # default: 16\n" in text and "\nbaselines: [random]  # default: [greedy, random]\n" in text
+    assert "\nnum_envs: 3  # default: 16\n" in text and "\nbaselines: [random]  # default: null\n" in text
     (tmp_path / "printed.yaml").write_text(text)
     printed = load_config(tmp_path / "printed.yaml")
     assert printed == load_config(smoke, ["num_envs=3", "baselines=random", "target_kl=0.02"])

@@ -121,7 +121,7 @@ def check_names(config: Any) -> None:
     game = training_game(config.game)
     known = ", ".join(game.policy_names())
     if hasattr(config, "baselines"):
-        for name in config.baselines:
+        for name in config.baseline_names():
             if not game.is_policy_name(name):
                 raise ConfigError(f"config key 'baselines': {name!r} is not a scripted policy ({known})")
     for name in [n.strip() for n in config.eval_opponent.split(",") if n.strip()]:
@@ -188,9 +188,10 @@ class TrainConfig(EnvKeys):
     baseline_share: float = _documented(
         0.2, "share of opponent seats given to scripted baselines instead of pool checkpoints"
     )
-    baselines: list[str] = field(
-        default_factory=lambda: ["greedy", "random"],
-        metadata={"doc": "scripted baselines (by name) used for that share, sampled uniformly"},
+    baselines: list[str] | None = _documented(  # noqa: RUF009 (the default is None, not a list)
+        None,
+        "scripted baselines (by name) used for that share, sampled uniformly (null: the game's own: greedy and"
+        " random for Carousel and Gin Rummy, simple and random for Carioca)",
     )
     pfsp_power: float = _documented(
         2.0, "PFSP weight of a pool opponent: (1 - learner win rate against it) ** pfsp_power"
@@ -237,6 +238,10 @@ class TrainConfig(EnvKeys):
     eval_opponent: str = _documented("greedy", "baseline the periodic evaluation plays against")
     checkpoint_interval: int = _documented(10, "updates between checkpoints (the last update always writes one)")
     progress_bar: bool = _documented(True, "show a tqdm progress bar")
+
+    def baseline_names(self) -> list[str]:
+        """The scripted baselines: ``baselines``, or the game's own when null."""
+        return list(self.baselines) if self.baselines is not None else list(training_game(self.game).baselines)
 
     @property
     def batch_target(self) -> int:

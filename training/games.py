@@ -72,6 +72,7 @@ class TrainingGame:
     compile_ahead: Callable[[dict[str, Any], bool], None]  # (env kwargs, vector)
     label: Callable[[Mapping[str, Any]], str]  # resolved env keys -> what a run's log calls the game
     yardsticks: tuple[str, ...]  # the scripted players a trained agent is first measured against
+    baselines: tuple[str, ...]  # the scripted players training mixes in by default (``baselines: null``)
     event_names: EventNames = CARD_GAME_EVENTS
     solver_inexact: Callable[[], int] = lambda: 0  # solves of this process not proven exact
 
@@ -166,6 +167,7 @@ def _carousel() -> TrainingGame:
         compile_ahead=compile_code,
         label=lambda keys: keys["variant"].replace("_", " ").title(),
         yardsticks=("greedy", "smart"),
+        baselines=("greedy", "random"),
         solver_inexact=lambda: solver.solve_counts().inexact,
     )
 
@@ -244,6 +246,7 @@ def _gin_rummy() -> TrainingGame:
         compile_ahead=compile_code,
         label=lambda keys: f"Gin Rummy ({keys['variant']} rules)",
         yardsticks=("greedy", "simple"),
+        baselines=("greedy", "random"),
         event_names=EventNames(went_out="gin"),
     )
 
@@ -320,6 +323,7 @@ def _carioca() -> TrainingGame:
         compile_ahead=compile_code,
         label=lambda keys: "Carioca",
         yardsticks=("random", "simple"),
+        baselines=("simple", "random"),
         event_names=EventNames(knocked="go-down", undercut=""),
     )
 

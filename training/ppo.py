@@ -324,7 +324,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
                     config.num_players,
                     config.learner_seats,
                     pool,
-                    config.baselines,
+                    config.baseline_names(),
                     config.baseline_share,
                     config.pfsp_power,
                     fixed,
