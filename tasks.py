@@ -115,6 +115,8 @@ BENCHMARKS = {
     "gin-peers": ["benchmarks.bench_gin_peers"],  # creates .venv-peers/ (the peers' envs) the first time
     "gin-cold": ["benchmarks.bench_gin_peers", "--cold"],
     "guided": ["benchmarks.bench_guided_search"],  # the guided search's cost and strength against its network
+    "carioca": ["benchmarks.bench_carioca"],  # simple against random, seat-rotated deals
+    "carioca-speed": ["benchmarks.bench_carioca", "--speed", "8"],  # the AEC env against the vector env
     # the trainer on configs/gin.yaml against MaskablePPO on gin_rummy_v4 (.venv-peers/, made by gin-peers)
     "gin-train": [
         "benchmarks.bench_train",

@@ -8,6 +8,8 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from carousel_env.core.cards import JOKER, make_deck, parse_card, parse_hand, parse_meld
 from carousel_env.core.errors import IllegalAction
@@ -279,3 +281,29 @@ def test_random_games_keep_every_invariant(players):
         for r in state.rounds:
             if r.end is RoundEnd.OUT:
                 assert r.penalties[r.out] == 0
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(2, 5), st.integers(0, 2**40), st.integers(0, 2**20))
+def test_any_game_keeps_every_card_and_its_melds_valid(players, seed, moves_seed):
+    """Property: from any deal, any legal moves keep the 108 cards, every meld valid, every
+    failed move the state unchanged, and the scores the sum of the rounds' penalties."""
+    rng = random.Random(moves_seed)
+    state = ce.new_game(players, seed)
+    for _ in range(250):
+        if state.phase is Phase.GAME_OVER:
+            break
+        if state.phase is Phase.ROUND_OVER:
+            state = ce.next_round(state)
+            continue
+        before = state
+        # Discarding before the draw, or drawing twice, is never legal.
+        illegal = Move(MoveKind.DISCARD, state.hands[state.current][0]) if state.phase is Phase.DRAW else TAKE_DISCARD
+        with pytest.raises(IllegalAction):
+            ce.apply(state, illegal)
+        assert state == before
+        state = ce.apply(state, random_move(state, rng))
+        assert all_cards(state) == FULL_DECK
+        for seat in range(players):
+            assert all(cm.meld_from_units(m.units).units == m.units for m in state.melds[seat])
+    assert state.scores == tuple(sum(r.penalties[s] for r in state.rounds) for s in range(players))
