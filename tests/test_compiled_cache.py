@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from carousel_env.core import compiled as _cache
+from carousel_env.games.carioca import distance as carioca_distance
 from carousel_env.games.carioca import kernel as carioca_kernel
 from carousel_env.games.carousel import solver
 from carousel_env.games.carousel.solver import (
@@ -148,6 +149,7 @@ def test_the_notices_name_the_real_entry_points():
         gin_kernel.gin_encode_rows,
         carioca_kernel.carioca_step_games,
         carioca_kernel.carioca_encode_rows,
+        carioca_distance.distance,
     )
     assert set(_cache.ENTRY_POINTS) == {entry.__name__ for entry in entries}
     notices = {_cache.compile_notice(entry) for entry in entries}

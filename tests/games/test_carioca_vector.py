@@ -10,7 +10,7 @@ import pytest
 
 from carousel_env.core.cards import JOKER, make_card, make_deck
 from carousel_env.core.errors import IllegalAction
-from carousel_env.games.carioca import kernel, solver
+from carousel_env.games.carioca import distance, solver
 from carousel_env.games.carioca.env import raw_env
 from carousel_env.games.carioca.policies import env_action, resolve_policy
 from carousel_env.games.carioca.rules import CONTRACTS
@@ -100,7 +100,7 @@ def rich(rng: random.Random, size: int) -> tuple:
     return tuple(sorted(rng.sample(pool, size)))
 
 
-def test_the_compiled_distance_is_the_solvers():
+def test_the_compiled_distance_is_the_reference():
     rng = random.Random(0)
     deck = make_deck(2, 4)
     for contract in CONTRACTS:
@@ -108,4 +108,5 @@ def test_the_compiled_distance_is_the_solvers():
         hands += [rich(rng, rng.choice([4, 8, 11, 12])) for _ in range(40)]
         for hand in hands:
             counts = np.array(solver.counts_of(hand), np.int64)
-            assert kernel.distance(counts, contract.trios, contract.escaleras) == solver.distance(hand, contract)
+            expected = solver.reference_distance(hand, contract)
+            assert distance.distance(counts, contract.trios, contract.escaleras) == expected

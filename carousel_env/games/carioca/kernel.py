@@ -6,16 +6,14 @@ the contract and the observations, over arrays (:class:`CariocaArrays`), for the
 made many times a round; a move the engine makes instead is left in ``pending``: going down
 (a few times a round), and a discard that ends the round or meets an empty stock (the
 reshuffle draws from Python's generator). Where a player may go down, ``can_go_down`` says
-so and the engine's solver lists the arrangements. The distance is the solver's
-(:func:`carousel_env.games.carioca.solver.distance`), by another route: the same search
-over target melds, each candidate's fill by a min cut rather than augmenting paths.
+so and the engine's solver lists the arrangements. The distance to the contract is
+:mod:`carousel_env.games.carioca.distance`'s.
 ``tests/games/test_carioca_vector.py`` steps seeded games through the vector env and the
 AEC env and requires the same observations, masks and rewards at every step.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -24,6 +22,15 @@ from numba import njit
 from carousel_env.core import compiled
 from carousel_env.core.cards import JOKER
 from carousel_env.envkit.vector import DEALT, SKIP
+from carousel_env.games.carioca import distance as distance_module
+from carousel_env.games.carioca.distance import (
+    CONTRACT_ESCALERAS,
+    CONTRACT_TRIOS,
+    TRIO,
+    card_at,
+    card_rank,
+    distance,
+)
 from carousel_env.games.carioca.engine import Phase
 from carousel_env.games.carioca.env import CariocaAction
 from carousel_env.games.carioca.observation import (
@@ -38,7 +45,6 @@ from carousel_env.games.carioca.observation import (
 )
 from carousel_env.games.carioca.rules import (
     CARD_KINDS,
-    CONTRACTS,
     DECK_SIZE,
     ESCALERA_SIZE,
     HIGH_ACE,
@@ -48,19 +54,13 @@ from carousel_env.games.carioca.rules import (
     TRIO_SIZE,
 )
 
-_HERE = Path(__file__).resolve().parent
-# The compiled code embeds the constants of these modules: its cache depends on them.
-SOURCES = (
-    *(_HERE / name for name in ("kernel.py", "engine.py", "env.py", "observation.py", "rules.py", "melds.py")),
-    compiled.PACKAGE / "core" / "cards.py",
-)
 compiled.name_entry_points(
     {
         "carioca_step_games": ("Carioca's vector turns", 20),
         "carioca_encode_rows": ("Carioca's vector observations", 10),
     }
 )
-compiled.drop_stale_cache(_HERE / "__pycache__", SOURCES)
+compiled.drop_stale_cache(distance_module.SOURCES[0].parent / "__pycache__", distance_module.SOURCES)
 
 PHASES = tuple(Phase)
 DRAW, PLAY, ROUND_OVER, GAME_OVER = (PHASES.index(p) for p in Phase)
@@ -68,12 +68,7 @@ DRAW_STOCK, TAKE_DISCARD = int(CariocaAction.DRAW_STOCK), int(CariocaAction.TAKE
 FIRST_DISCARD, FIRST_LAY_OFF = int(CariocaAction.FIRST_DISCARD), int(CariocaAction.FIRST_LAY_OFF)
 FIRST_GO_DOWN = int(CariocaAction.FIRST_GO_DOWN)
 NO_MOVE = -3  # ``pending``: nothing for the engine to make
-TRIO, ESCALERA = 1, 2  # ``kind`` of a meld slot (0: none)
-WINDOWS = 4 * (HIGH_ACE - ESCALERA_SIZE + 1)  # escaleras of 4: suit-major, then the low cell
-CONTRACT_TRIOS = np.array([c.trios for c in CONTRACTS], np.int64)
-CONTRACT_ESCALERAS = np.array([c.escaleras for c in CONTRACTS], np.int64)
 CARD_POINTS = np.array(POINTS, np.int64)
-_MAX_TARGETS = 3
 
 
 class CariocaArrays(NamedTuple):
@@ -131,162 +126,6 @@ class CariocaArrays(NamedTuple):
         )  # fmt: skip
 
 
-# ---------------------------------------------------------------- cards
-
-
-@njit(cache=True, inline="always")
-def _rank(card):
-    return card // 4 + 1
-
-
-@njit(cache=True, inline="always")
-def card_at(suit, cell):
-    """The card in ``cell`` (1..14) of an escalera of ``suit`` (as rules.card_at)."""
-    rank = 1 if cell == HIGH_ACE else cell
-    return (rank - 1) * 4 + suit
-
-
-# ---------------------------------------------------------------- the distance
-
-
-@njit(cache=True)
-def _target_cards(kind, index, cards):
-    """The 4 cards target ``index`` may take: a trio's rank (any suit), a window's cells."""
-    if kind == TRIO:
-        for s in range(4):
-            cards[s] = index * 4 + s  # index: rank - 1
-    else:
-        suit, low = index // (HIGH_ACE - ESCALERA_SIZE + 1), index % (HIGH_ACE - ESCALERA_SIZE + 1) + LOW_ACE
-        for i in range(ESCALERA_SIZE):
-            cards[i] = card_at(suit, low + i)
-
-
-@njit(cache=True)
-def _exact(counts, kinds, indices, n):
-    """Cards missing to make exactly the ``n`` targets, jokers placed best: for each set of
-    melds given a joker, the most real cards placed, by the min cut of cards to melds."""
-    cards = np.empty(4 * _MAX_TARGETS, np.int64)
-    demand = np.zeros((4 * _MAX_TARGETS, _MAX_TARGETS), np.int64)
-    size = np.empty(_MAX_TARGETS, np.int64)
-    distinct = 0
-    buffer = np.empty(4, np.int64)
-    for m in range(n):
-        size[m] = TRIO_SIZE if kinds[m] == TRIO else ESCALERA_SIZE
-        _target_cards(kinds[m], indices[m], buffer)
-        for i in range(4):
-            card = buffer[i]
-            j = 0
-            while j < distinct and cards[j] != card:
-                j += 1
-            if j == distinct:
-                cards[j] = card
-                for mm in range(_MAX_TARGETS):
-                    demand[j, mm] = 0
-                distinct += 1
-            demand[j, m] = TRIO_SIZE if kinds[m] == TRIO else 1
-    total = 0
-    for m in range(n):
-        total += size[m]
-    best = total
-    jokers = counts[JOKER]
-    for given in range(1 << n):
-        used = 0
-        for m in range(n):
-            used += (given >> m) & 1
-        if used > jokers:
-            continue
-        filled = 1 << 30
-        for side in range(1 << n):  # side's bits: the melds whose card edges are cut
-            cut = 0
-            for m in range(n):
-                if not (side >> m) & 1:
-                    cut += size[m] - ((given >> m) & 1)
-            for j in range(distinct):
-                asked = 0
-                for m in range(n):
-                    if (side >> m) & 1:
-                        asked += demand[j, m]
-                cut += min(counts[cards[j]], asked)
-            filled = min(filled, cut)
-        best = min(best, total - used - filled)
-    return best
-
-
-@njit(cache=True, inline="always")
-def _bound(raw, gaps, jokers):
-    """A lower bound on the cards missing: the targets' gaps alone (``raw`` cards over
-    ``gaps`` melds), each gapped meld given a joker while there are jokers."""
-    return raw - min(jokers, gaps)
-
-
-@njit(cache=True)
-def distance(counts, trios, escaleras):
-    """The fewest cards the hand ``counts`` lacks to hold ``trios`` trios of different ranks
-    and ``escaleras`` escaleras (as solver.distance): every choice of target melds, pruned by
-    their gaps alone, each whole choice filled exactly."""
-    jokers = counts[JOKER]
-    trio_raw = np.empty(13, np.int64)
-    for r in range(13):
-        real = 0
-        for s in range(4):
-            real += min(counts[r * 4 + s], TRIO_SIZE)
-        trio_raw[r] = TRIO_SIZE - min(real, TRIO_SIZE)
-    window_raw = np.empty(WINDOWS, np.int64)
-    buffer = np.empty(4, np.int64)
-    for w in range(WINDOWS):
-        _target_cards(ESCALERA, w, buffer)
-        real = 0
-        for i in range(ESCALERA_SIZE):
-            real += counts[buffer[i]] > 0
-        window_raw[w] = ESCALERA_SIZE - real
-    trio_order = np.argsort(trio_raw, kind="mergesort")
-    window_order = np.argsort(window_raw, kind="mergesort")
-    best = trios * TRIO_SIZE + escaleras * ESCALERA_SIZE
-    kinds = np.empty(_MAX_TARGETS, np.int64)
-    indices = np.empty(_MAX_TARGETS, np.int64)
-    # The trios: ``trios`` of the 13 ranks, increasing in trio_order (a stand-in loop of one
-    # pass at each depth the contract does not use); then the escaleras, non-decreasing.
-    for i1 in range(13 if trios >= 1 else 1):
-        r1 = trio_raw[trio_order[i1]] if trios >= 1 else 0
-        g1 = 1 if r1 > 0 else 0
-        if _bound(r1, g1, jokers) >= best:
-            continue
-        for i2 in range(i1 + 1 if trios >= 2 else 0, 13 if trios >= 2 else 1):
-            r2 = r1 + (trio_raw[trio_order[i2]] if trios >= 2 else 0)
-            g2 = g1 + (1 if trios >= 2 and trio_raw[trio_order[i2]] > 0 else 0)
-            if _bound(r2, g2, jokers) >= best:
-                continue
-            for i3 in range(i2 + 1 if trios >= 3 else 0, 13 if trios >= 3 else 1):
-                r3 = r2 + (trio_raw[trio_order[i3]] if trios >= 3 else 0)
-                g3 = g2 + (1 if trios >= 3 and trio_raw[trio_order[i3]] > 0 else 0)
-                if _bound(r3, g3, jokers) >= best:
-                    continue
-                n = 0
-                for depth, i in ((1, i1), (2, i2), (3, i3)):
-                    if trios >= depth:
-                        kinds[n], indices[n] = TRIO, trio_order[i]
-                        n += 1
-                if escaleras == 0:
-                    best = min(best, _exact(counts, kinds, indices, n))
-                    continue
-                for j1 in range(WINDOWS):
-                    w1 = window_raw[window_order[j1]]
-                    r4, g4 = r3 + w1, g3 + (1 if w1 > 0 else 0)
-                    if _bound(r4, g4, jokers) >= best:
-                        break  # sorted by gap: the rest are no better
-                    kinds[n], indices[n] = ESCALERA, window_order[j1]
-                    if escaleras == 1:
-                        best = min(best, _exact(counts, kinds, indices, n + 1))
-                        continue
-                    for j2 in range(j1, WINDOWS):
-                        w2 = window_raw[window_order[j2]]
-                        if _bound(r4 + w2, g4 + (1 if w2 > 0 else 0), jokers) >= best:
-                            break
-                        kinds[n + 1], indices[n + 1] = ESCALERA, window_order[j2]
-                        best = min(best, _exact(counts, kinds, indices, n + 2))
-    return best
-
-
 # ---------------------------------------------------------------- lay-offs
 
 
@@ -295,7 +134,7 @@ def _lays_off(a, g, seat, m, end, card):
     """Whether ``card`` goes on meld ``m`` of ``seat`` at ``end`` (as melds.laid_off)."""
     kind = a.kind[g, seat, m]
     if kind == TRIO:
-        return end == 0 and (card == JOKER or _rank(card) - 1 == a.key[g, seat, m])
+        return end == 0 and (card == JOKER or card_rank(card) - 1 == a.key[g, seat, m])
     suit = a.key[g, seat, m]
     if end == 0:
         outer, edge = a.low[g, seat, m] - 1, a.low[g, seat, m]

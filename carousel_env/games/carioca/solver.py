@@ -19,8 +19,12 @@ from collections import Counter
 from functools import lru_cache
 from itertools import combinations_with_replacement
 
+import numpy as np
+
+from carousel_env.core import compiled
 from carousel_env.core.cards import JOKER, Card, joker_as
 from carousel_env.games.carioca import melds as cm
+from carousel_env.games.carioca.distance import distance as compiled_distance
 from carousel_env.games.carioca.melds import End, LayOff, Meld, MeldKind
 from carousel_env.games.carioca.rules import (
     CARD_KINDS,
@@ -218,12 +222,23 @@ def _exact(counts: list[int], targets: list[tuple[int, dict[Card, int]]]) -> int
 def distance(hand, contract: Contract) -> int:
     """The fewest cards ``hand`` lacks to hold ``contract`` (0: it holds it; going down also
     needs a card kept to discard, which a hand of 11 or 12 always has but in round 6 with 11).
-    Missing cards are real cards: an added joker never beats the card it stands for."""
+    Missing cards are real cards: an added joker never beats the card it stands for.
+
+    Computed by the compiled :func:`carousel_env.games.carioca.distance.distance`, which the
+    tests hold equal to :func:`reference_distance`."""
     return _distance(tuple(sorted(hand)), contract)
 
 
 @lru_cache(maxsize=1 << 16)  # every seat's observation asks it at every step; hands change slowly
 def _distance(hand: tuple, contract: Contract) -> int:
+    counts = np.array(counts_of(hand), np.int64)
+    return int(compiled.first_call(compiled_distance, counts, contract.trios, contract.escaleras))
+
+
+def reference_distance(hand, contract: Contract) -> int:
+    """:func:`distance` in plain Python, the reference: every choice of target melds (trios
+    of different ranks, escalera windows), pruned by their costs alone, each whole choice
+    filled exactly by augmenting paths. Checked against brute force."""
     counts = counts_of(hand)
     jokers = counts[JOKER]
     trios = sorted(

@@ -38,7 +38,7 @@ import numpy as np
 from carousel_env.core import compiled
 from carousel_env.core.cards import JOKER, is_table_joker, joker_as
 from carousel_env.envkit.vector import DEALT, SKIP, WAIT, VectorDriver
-from carousel_env.games.carioca import kernel, solver
+from carousel_env.games.carioca import distance, kernel, solver
 from carousel_env.games.carioca.config import CariocaEnvConfig, CariocaEnvConfigError
 from carousel_env.games.carioca.engine import CariocaState, GameResult, Phase, RoundResult, apply, new_game, next_round
 from carousel_env.games.carioca.env import (
@@ -148,7 +148,7 @@ class CariocaVectorEnv(VectorDriver):
 
     def _meld(self, g: int, seat: int, m: int) -> Meld:
         a = self.arrays
-        if a.kind[g, seat, m] == kernel.TRIO:
+        if a.kind[g, seat, m] == distance.TRIO:
             rank = int(a.key[g, seat, m]) + 1
             cards = _cards_of(a.meld_cards[g, seat, m])
             real = tuple(c for c in cards if c != JOKER)
@@ -219,7 +219,7 @@ class CariocaVectorEnv(VectorDriver):
     def _write_meld(self, g: int, s: int, m: int, meld: Meld) -> None:
         a = self.arrays
         trio = meld.kind is MeldKind.TRIO
-        a.kind[g, s, m] = kernel.TRIO if trio else kernel.ESCALERA
+        a.kind[g, s, m] = distance.TRIO if trio else distance.ESCALERA
         a.key[g, s, m] = meld.rank - 1 if trio else meld.suit
         a.low[g, s, m], a.high[g, s, m] = (0, 0) if trio else (meld.low, meld.high)
         a.length[g, s, m] = len(meld.units)
