@@ -295,7 +295,7 @@ def _carioca() -> TrainingGame:
 
     def unknown(name: str, also_not: str) -> Exception:
         tried = f"not {also_not}, and " if also_not else ""
-        return CarouselError(f"unknown Carioca policy {name!r}: {tried}not a player ({', '.join(PLAYERS)})")
+        return CarouselError(f"unknown Carioca policy {name!r}: {tried}not a player ({', '.join(PLAYERS)}, search@N)")
 
     def events(result: Any, seat: int) -> RoundEvents:
         # Carioca has no knock: going down (laying out the contract) is counted in its place.
@@ -310,7 +310,7 @@ def _carioca() -> TrainingGame:
         defaults={"num_players": 2, "k_suggestions": 8, "episode": "game", "reward": "score", "reward_scale": None},
         options=options,
         check=check,
-        policy_names=lambda: tuple(PLAYERS),
+        policy_names=lambda: (*PLAYERS, "search@N"),
         is_policy_name=is_player,
         scripted_policy=lambda name, seed: policies.resolve_policy(name, seed=seed),
         act=act,

@@ -1,4 +1,4 @@
-"""Scripted Carioca players: ``random`` and ``simple`` (issue 33's baselines).
+"""Scripted Carioca players: ``random``, ``simple`` and ``search`` (issue 33's baselines).
 
 A player is a callable ``state -> Move`` for the player to act; it reads only what that
 seat may know: its own hand, the pile's top, the table and the contract.
@@ -8,12 +8,21 @@ spared, least value kept), lays off whatever fits (the most valuable card first)
 discard only when it brings the contract closer (once down: when it can be laid off), and
 discards the highest card that helps no contract (the one whose loss leaves the distance to
 the contract the same; jokers always help). Once down, it discards its highest card.
+
+``search@N`` (``search``: N = 4) weighs ``simple``'s move against its alternatives where
+they matter: the draw (the stock or the pile's top), going down now or not, and the
+discard (``simple``'s first three choices). Each is tried on the same N deals of the cards
+the seat has not seen, every seat played out by ``simple`` to the round's end, and scored by
+the round's penalties (the others' mean less its own). It leaves ``simple``'s move only for
+one whose gain over it, deal by deal, is clear of the noise. Deals keep what the table
+knows: each opponent holds the cards it took from the pile and has not thrown since.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 
 from carousel_env.core.cards import JOKER, Card
 from carousel_env.core.errors import CarouselError
@@ -76,25 +85,23 @@ def simple_wants_top(state: CariocaState) -> bool:
     return solver.distance(with_top, state.contract) < solver.distance(hand, state.contract)
 
 
-def simple_discard(state: CariocaState) -> Card:
-    """The card ``simple`` throws: the highest that helps no contract (see the module)."""
+def discard_order(state: CariocaState) -> list[Card]:
+    """The cards ``simple`` would throw, best first: the highest that helps no contract
+    (its loss leaves the distance the same), then by the distance lost, then the highest;
+    jokers last. Once down, the highest first."""
     seat = state.current
     hand = state.hands[seat]
     cards = sorted(set(hand), key=lambda c: (-POINTS[c], c))
     if state.down[seat]:
-        return cards[0]
+        return cards
     now = solver.distance(hand, state.contract)
-    costs = {}
-    for card in cards:
-        if card == JOKER:
-            continue
-        cost = solver.distance(_without(hand, card), state.contract) - now
-        if cost == 0:
-            return card
-        costs[card] = cost
-    if not costs:
-        return cards[0]  # nothing but jokers
-    return min(costs, key=lambda c: (costs[c], -POINTS[c], c))
+    cost = {c: solver.distance(_without(hand, c), state.contract) - now for c in cards if c != JOKER}
+    return sorted(cards, key=lambda c: (c == JOKER, cost.get(c, 0), -POINTS[c], c))
+
+
+def simple_discard(state: CariocaState) -> Card:
+    """The card ``simple`` throws: the highest that helps no contract (see the module)."""
+    return discard_order(state)[0]
 
 
 def simple_move(state: CariocaState) -> Move:
@@ -115,17 +122,127 @@ def simple_player(seed: int | None = None) -> CariocaPlayer:
     return simple_move
 
 
+# ---------------------------------------------------------------- search
+
+SEARCH_SAMPLES = 4  # deals a decision for ``search``
+SEARCH_DISCARDS = 3  # of simple's discards, the first ones weighed
+SEARCH_MARGIN = 1.0  # standard errors a gain over simple's move must clear
+
+
+def candidate_moves(state: CariocaState, discards: int = SEARCH_DISCARDS) -> list[Move]:
+    """The moves ``search`` weighs, ``simple``'s first: the draws; going down (the solver's
+    first arrangement) or not; ``simple``'s first ``discards`` discards. A lay-off is
+    ``simple``'s alone (laying a card off only lowers the hand)."""
+    own = simple_move(state)
+    if state.phase is Phase.DRAW:
+        moves = [DRAW_STOCK, TAKE_DISCARD]
+    elif own.kind is MoveKind.LAY_OFF:
+        return [own]
+    else:
+        moves = [Move(MoveKind.GO_DOWN, melds=m) for m in go_down_options(state, limit=1)]
+        moves += [Move(MoveKind.DISCARD, c) for c in discard_order(state)[:discards]]
+    return [own, *(m for m in moves if m != own)]
+
+
+def _known(state: CariocaState, seat: int) -> list[Card]:
+    """The cards ``seat`` is known to hold: taken from the pile and not thrown since (as a
+    multiset: a card taken twice and thrown once is held once)."""
+    held = list(state.taken[seat])
+    for card in state.thrown[seat]:
+        if card in held:
+            held.remove(card)
+    return held
+
+
+def determinize(state: CariocaState, rng: random.Random) -> CariocaState:
+    """``state`` with the cards its player to act cannot see (the others' hands, the stock)
+    dealt again from ``rng``: each other seat keeps the cards it is known to hold (as far as
+    the unseen cards still have them), the rest is drawn uniformly."""
+    seat = state.current
+    others = [s for s in range(state.num_players) if s != seat]
+    pool = [c for s in others for c in state.hands[s]] + list(state.stock)
+    pool.sort()  # the draw depends on rng alone
+    hands = list(state.hands)
+    kept = {}
+    for s in others:
+        kept[s] = []
+        for card in _known(state, s)[: len(state.hands[s])]:
+            if card in pool:
+                pool.remove(card)
+                kept[s].append(card)
+    rng.shuffle(pool)
+    for s in others:
+        take = len(state.hands[s]) - len(kept[s])
+        hands[s] = tuple(sorted(kept[s] + pool[:take]))
+        pool = pool[take:]
+    return replace(state, hands=tuple(hands), stock=tuple(pool))
+
+
+def playout(state: CariocaState) -> CariocaState:
+    """``state`` played by ``simple`` at every seat to the end of the round."""
+    while not state.over:
+        state = apply(state, simple_move(state))
+    return state
+
+
+def clear_gain(gains: list[float]) -> bool:
+    """Whether the mean of paired gains is above :data:`SEARCH_MARGIN` standard errors."""
+    n = len(gains)
+    mean = sum(gains) / n
+    if mean <= 0:
+        return False
+    if n < 2:
+        return True
+    variance = sum((g - mean) ** 2 for g in gains) / (n - 1)
+    return mean > SEARCH_MARGIN * (variance / n) ** 0.5
+
+
+def search_player(seed: int | None = None, samples: int = SEARCH_SAMPLES) -> CariocaPlayer:
+    if not isinstance(samples, int) or isinstance(samples, bool) or samples < 1:
+        raise CarouselError(f"Carioca player search@N: N (deals a decision) must be at least 1, got {samples!r}")
+    rng = random.Random(seed)
+
+    def play(state: CariocaState) -> Move:
+        moves = candidate_moves(state)
+        if len(moves) == 1:
+            return moves[0]
+        seat = state.current
+        worlds = [determinize(state, rng) for _ in range(samples)]
+        scores = []
+        for move in moves:
+            row = []
+            for world in worlds:
+                penalties = playout(apply(world, move)).last_round.penalties
+                others = [p for s, p in enumerate(penalties) if s != seat]
+                row.append(sum(others) / len(others) - penalties[seat])
+            scores.append(row)
+        best = max(range(len(moves)), key=lambda i: (sum(scores[i]), -i))
+        # Leave simple's move only for a gain over it, deal by deal, clear of the noise.
+        gains = [a - b for a, b in zip(scores[best], scores[0])]
+        return moves[best] if clear_gain(gains) else moves[0]
+
+    return play
+
+
 PLAYERS: dict[str, Callable[[int | None], CariocaPlayer]] = {
     "random": random_player,
     "simple": simple_player,
+    "search": search_player,
 }
 
 
 def get_player(name: str, seed: int | None = None) -> CariocaPlayer:
-    """The scripted player ``name`` (``random`` or ``simple``), seeded."""
-    if not isinstance(name, str) or name not in PLAYERS:
-        raise CarouselError(f"unknown Carioca player {name!r} (players: {', '.join(PLAYERS)})")
-    return PLAYERS[name](seed)
+    """The scripted player ``name`` (``random``, ``simple``, ``search`` or ``search@N``), seeded."""
+    base, at, budget = name.partition("@") if isinstance(name, str) else (name, "", "")
+    if base not in PLAYERS or (at and base != "search"):
+        raise CarouselError(f"unknown Carioca player {name!r} (players: {', '.join(PLAYERS)}, search@N)")
+    if at:
+        if not budget.isdigit() or int(budget) < 1:
+            raise CarouselError(
+                f"Carioca player {name!r}: search@N needs N, the deals a decision, a whole number of at least 1"
+            )
+        return search_player(seed, samples=int(budget))
+    return PLAYERS[base](seed)
 
 
 def play_game(players: list[CariocaPlayer], seed: int) -> CariocaState:
