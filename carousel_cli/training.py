@@ -135,6 +135,13 @@ def cmd_play(args: argparse.Namespace) -> int:
             if given:
                 raise CarouselError(f"{option} is a Carousel option: Gin Rummy is heads-up, you and --checkpoint")
         return play_gin(args.checkpoint, preset=args.variant or "book", seat=args.seat, seed=args.seed)
+    if args.game == "carioca":
+        from carousel_cli.play_carioca import play_carioca
+
+        if args.variant is not None:
+            raise CarouselError("--variant: Carioca has no variants")
+        opponents = [args.checkpoint] + [o for o in (args.opponents or "").split(",") if o]
+        return play_carioca(opponents, num_players=args.players, seat=args.seat, seed=args.seed)
     if args.variant is not None:
         raise CarouselError("--variant is Gin Rummy's preset here; Carousel's play uses Carousel's rules")
     from carousel_cli.play import play

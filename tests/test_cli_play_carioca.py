@@ -1,0 +1,55 @@
+"""``carousel play --game carioca``: a whole game at the terminal, choices parsed, quitting."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+
+from carousel_cli.main import main
+from carousel_cli.play_carioca import parse_choice, play_carioca
+from carousel_env.games.carioca.env import CariocaAction
+
+
+def answering(out: io.StringIO):
+    """An input function that reads the choices last shown and picks: go down, else lay off,
+    else draw from the stock, else discard the first card listed."""
+
+    def answer(prompt: str) -> str:
+        shown = out.getvalue().rsplit("Your choices:", 1)[-1]
+        for key in ("d1 ", "l1 ", "s "):
+            if f"\n  {key}" in shown:
+                return key.strip()
+        line = [row for row in shown.splitlines() if "a card to discard it:" in row][-1]
+        return line.split(":")[1].split()[0]
+
+    return answer
+
+
+def test_a_whole_game_at_three_players():
+    out = io.StringIO()
+    assert play_carioca(["simple", "random"], num_players=3, seat=1, seed=4, input_fn=answering(out), out=out) == 0
+    text = out.getvalue()
+    assert "You are player 1; player 0 is simple, player 2 is random" in text
+    assert "== round 6 over" in text and "Game over:" in text and "go down:" in text
+
+
+def test_quitting_and_bad_input():
+    answers = iter(["x9", "l7", "q"])
+    out = io.StringIO()
+    assert play_carioca(["simple"], input_fn=lambda prompt: next(answers), out=out) == 0
+    assert "not a choice here" in out.getvalue()
+
+
+def test_choices_parse_to_legal_actions_only():
+    mask = np.zeros(CariocaAction.FIRST_GO_DOWN + 8, np.int8)
+    mask[[CariocaAction.DRAW_STOCK, CariocaAction.FIRST_DISCARD + 52, CariocaAction.FIRST_GO_DOWN + 1]] = 1
+    assert parse_choice("s", mask) == CariocaAction.DRAW_STOCK
+    assert parse_choice("jk", mask) == CariocaAction.FIRST_DISCARD + 52
+    assert parse_choice("d2", mask) == CariocaAction.FIRST_GO_DOWN + 1
+    assert parse_choice("d1", mask) is None and parse_choice("t", mask) is None and parse_choice("l1", mask) is None
+
+
+def test_the_command_refuses_a_variant(capsys):
+    assert main(["play", "--game", "carioca", "--checkpoint", "simple", "--variant", "book"]) != 0
+    assert "Carioca has no variants" in capsys.readouterr().err
