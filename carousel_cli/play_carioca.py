@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from carousel_cli.prompt import ask_choice
+from carousel_cli.prompt import ask_choice, opponent_policy
 from carousel_env.core.cards import card_str, parse_card
 from carousel_env.core.errors import CarouselError, NotationError
 from carousel_env.games.carioca.env import CariocaAction, layoff_of
@@ -73,18 +73,6 @@ def parse_choice(text: str, mask: np.ndarray) -> int | None:
     return action if 0 <= action < len(mask) and mask[action] else None
 
 
-def _opponent(name: str, seed: int, layout):
-    """A Carioca player by name, or a trained Carioca agent's network (checkpoint)."""
-    from carousel_env.games.carioca.policies import resolve_policy
-    from training.checkpoint_names import is_checkpoint_name
-
-    if not is_checkpoint_name(name):
-        return resolve_policy(name, seed=seed)
-    from training.policies import network_callable
-
-    return network_callable(name, layout, seed)
-
-
 def _move_text(env, action: int, seat: int) -> str:
     """What ``action`` is, said before it is made."""
     state = env.unwrapped.game_state
@@ -113,7 +101,7 @@ def play_carioca(
     at the other seats."""
     import carousel_env
     from carousel_env.envkit.layout import ObservationLayout
-    from carousel_env.games.carioca.policies import env_action
+    from carousel_env.games.carioca.policies import env_action, resolve_policy
 
     env = carousel_env.env(game="carioca", num_players=num_players)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < num_players:
@@ -122,7 +110,7 @@ def play_carioca(
     layout = ObservationLayout.of(raw.observation_layout)
     others = [s for s in range(num_players) if s != seat]
     names = {s: opponents[i % len(opponents)] for i, s in enumerate(others)}
-    policies = {s: _opponent(names[s], seed + s, layout) for s in others}
+    policies = {s: opponent_policy(names[s], seed + s, layout, resolve_policy) for s in others}
     env.reset(seed=seed)
     table = ", ".join(f"player {s} is {names[s]}" for s in others)
     print(f"You are player {seat}; {table}. Carioca, six rounds: the lowest total wins.", file=out)

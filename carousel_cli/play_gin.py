@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from carousel_cli.prompt import ask_choice
+from carousel_cli.prompt import ask_choice, opponent_policy
 from carousel_env.core.cards import card_str, parse_card
 from carousel_env.core.errors import CarouselError, NotationError
 from carousel_env.games.gin_rummy.env import GinAction
@@ -69,18 +69,6 @@ def parse_choice(text: str, mask: np.ndarray) -> int | None:
     return action if 0 <= action < len(mask) and mask[action] else None
 
 
-def _opponent(name: str, seed: int, layout):
-    """A Gin player by name, or a trained Gin agent's network (checkpoint)."""
-    from carousel_env.games.gin_rummy.policies import resolve_policy
-    from training.checkpoint_names import is_checkpoint_name
-
-    if not is_checkpoint_name(name):
-        return resolve_policy(name, seed=seed)
-    from training.policies import network_callable
-
-    return network_callable(name, layout, seed)
-
-
 def _move_text(env, action: int) -> str:
     """What ``action`` is, said before it is made (a knock names its arrangement)."""
     if action >= GinAction.FIRST_KNOCK:
@@ -114,13 +102,13 @@ def play_gin(
 ) -> int:
     import carousel_env
     from carousel_env.envkit.layout import ObservationLayout
-    from carousel_env.games.gin_rummy.policies import env_action
+    from carousel_env.games.gin_rummy.policies import env_action, resolve_policy
 
     env = carousel_env.env(game="gin_rummy", preset=preset)
     if isinstance(seat, bool) or not isinstance(seat, int) or seat not in (0, 1):
         raise CarouselError(f"--seat must be 0 or 1 in Gin Rummy (a heads-up game), got {seat!r}")
     raw = env.unwrapped
-    policy = _opponent(opponent, seed + 1 - seat, ObservationLayout.of(raw.observation_layout))
+    policy = opponent_policy(opponent, seed + 1 - seat, ObservationLayout.of(raw.observation_layout), resolve_policy)
     env.reset(seed=seed)
     print(f"You are player {seat}; player {1 - seat} is {opponent}. Gin Rummy, {preset} rules.", file=out)
     for agent in env.agent_iter():

@@ -1,4 +1,5 @@
-"""The terminal prompt every game's ``carousel play`` asks its decisions with."""
+"""The terminal prompt every game's ``carousel play`` asks its decisions with, and the
+opponents it plays against."""
 
 from __future__ import annotations
 
@@ -34,3 +35,15 @@ def ask_choice(
         if action is not None:
             return action
         print(f"not a choice here: {hint} (q quits)", file=out)
+
+
+def opponent_policy(name: str, seed: int, layout, resolve_policy: Callable):
+    """The opponent ``name``: a trained agent's network for a checkpoint, else the game's
+    scripted player (``resolve_policy``, the game's policies module's)."""
+    from training.checkpoint_names import is_checkpoint_name
+
+    if not is_checkpoint_name(name):
+        return resolve_policy(name, seed=seed)
+    from training.policies import network_callable
+
+    return network_callable(name, layout, seed)

@@ -1,4 +1,5 @@
-"""Small pure statistics for reporting results: 95% intervals for a win rate and a mean.
+"""Small pure statistics for reporting results and for search: 95% intervals for a win rate
+and a mean, and whether paired gains clear their noise.
 
 Torch-free and game-free, so that every layer (an integration's runner, the command line)
 reports its intervals the same way (``training.evaluate`` too): ``wilson_interval`` for a
@@ -44,3 +45,16 @@ def mean_interval(
     if clip is not None:
         low, high = max(clip[0], low), min(clip[1], high)
     return (low, high)
+
+
+def clear_gain(gains: Sequence[float], margin: float) -> bool:
+    """Whether the mean of paired ``gains`` is positive and above ``margin`` standard errors
+    (a single gain: positive). The search players leave their default move only for that."""
+    n = len(gains)
+    mean = sum(gains) / n
+    if mean <= 0:
+        return False
+    if n < 2:
+        return True
+    variance = sum((g - mean) ** 2 for g in gains) / (n - 1)
+    return mean > margin * math.sqrt(variance / n)

@@ -4,8 +4,9 @@ network design scores any game's slots with shared weights."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -71,3 +72,46 @@ class ObservationLayout:
                 f"slots_start {sizes['slots_start']} is not where the global block ends ({lay.global_size})"
             )
         return lay
+
+
+class ChannelLayout(NamedTuple):
+    """A game's observation as named channels (Gin Rummy's and Carioca's): where each lies,
+    ``offsets[name] = (start, stop)`` in the global block, and slot ``k`` starting at
+    ``global_size + k * slot_size`` with its channels at ``slot_offsets``."""
+
+    offsets: dict
+    slot_offsets: dict
+    global_size: int
+    slot_size: int
+    k: int
+
+    @property
+    def size(self) -> int:
+        return self.global_size + self.k * self.slot_size
+
+    def as_dict(self) -> dict[str, int]:
+        """The sizes, as :class:`ObservationLayout` names them: what a network needs and a
+        checkpoint stores."""
+        return {
+            "global_size": self.global_size,
+            "slots_start": self.global_size,
+            "num_slots": self.k,
+            "slot_features": self.slot_size,
+        }
+
+
+def _offsets(channels: Sequence[tuple[str, int]]) -> tuple[dict, int]:
+    offsets, at = {}, 0
+    for name, width in channels:
+        offsets[name] = (at, at + width)
+        at += width
+    return offsets, at
+
+
+def channel_layout(
+    global_channels: Sequence[tuple[str, int]], slot_channels: Sequence[tuple[str, int]], k: int
+) -> ChannelLayout:
+    """The layout of ``(name, width)`` channels, in order, then ``k`` slots of ``slot_channels``."""
+    offsets, size = _offsets(global_channels)
+    slot_offsets, slot_size = _offsets(slot_channels)
+    return ChannelLayout(offsets, slot_offsets, size, slot_size, k)

@@ -26,6 +26,7 @@ from dataclasses import replace
 
 from carousel_env.core.cards import JOKER, Card
 from carousel_env.core.errors import CarouselError
+from carousel_env.core.stats import clear_gain
 from carousel_env.games.carioca import solver
 from carousel_env.games.carioca.engine import (
     DRAW_STOCK,
@@ -185,18 +186,6 @@ def playout(state: CariocaState) -> CariocaState:
     return state
 
 
-def clear_gain(gains: list[float]) -> bool:
-    """Whether the mean of paired gains is above :data:`SEARCH_MARGIN` standard errors."""
-    n = len(gains)
-    mean = sum(gains) / n
-    if mean <= 0:
-        return False
-    if n < 2:
-        return True
-    variance = sum((g - mean) ** 2 for g in gains) / (n - 1)
-    return mean > SEARCH_MARGIN * (variance / n) ** 0.5
-
-
 def search_player(seed: int | None = None, samples: int = SEARCH_SAMPLES) -> CariocaPlayer:
     if not isinstance(samples, int) or isinstance(samples, bool) or samples < 1:
         raise CarouselError(f"Carioca player search@N: N (deals a decision) must be at least 1, got {samples!r}")
@@ -219,7 +208,7 @@ def search_player(seed: int | None = None, samples: int = SEARCH_SAMPLES) -> Car
         best = max(range(len(moves)), key=lambda i: (sum(scores[i]), -i))
         # Leave simple's move only for a gain over it, deal by deal, clear of the noise.
         gains = [a - b for a, b in zip(scores[best], scores[0])]
-        return moves[best] if clear_gain(gains) else moves[0]
+        return moves[best] if clear_gain(gains, SEARCH_MARGIN) else moves[0]
 
     return play
 

@@ -7,11 +7,10 @@ C D H S); "own" and "opp" are relative to the observer.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from carousel_env.core.cards import NUM_CARDS
+from carousel_env.envkit.layout import ChannelLayout, channel_layout
 from carousel_env.games.gin_rummy import melds as gm
 from carousel_env.games.gin_rummy.engine import GinState, HandEnd, Phase
 from carousel_env.games.gin_rummy.rules import MAX_KNOCK_LIMIT, OPENSPIEL_UPCARD_DRAWS
@@ -62,43 +61,11 @@ SCALARS = (
 )
 
 
-class ObservationLayout(NamedTuple):
-    """Where each channel lies: ``offsets[name] = (start, stop)`` in the global block, and
-    slot ``k`` starting at ``global_size + k * slot_size``."""
-
-    offsets: dict
-    slot_offsets: dict
-    global_size: int
-    slot_size: int
-    k: int
-
-    @property
-    def size(self) -> int:
-        return self.global_size + self.k * self.slot_size
-
-    def as_dict(self) -> dict[str, int]:
-        """The sizes, as the family's layout (``carousel_env.envkit.layout``) names them: what
-        a network needs and a checkpoint stores."""
-        return {
-            "global_size": self.global_size,
-            "slots_start": self.global_size,
-            "num_slots": self.k,
-            "slot_features": self.slot_size,
-        }
-
-
-def _offsets(channels) -> tuple[dict, int]:
-    offsets, at = {}, 0
-    for name, width in channels:
-        offsets[name] = (at, at + width)
-        at += width
-    return offsets, at
+ObservationLayout = ChannelLayout  # the family's channel layout (carousel_env.envkit.layout)
 
 
 def layout(k: int) -> ObservationLayout:
-    offsets, size = _offsets(GLOBAL_CHANNELS)
-    slot_offsets, slot_size = _offsets(SLOT_CHANNELS)
-    return ObservationLayout(offsets, slot_offsets, size, slot_size, k)
+    return channel_layout(GLOBAL_CHANNELS, SLOT_CHANNELS, k)
 
 
 def _cards(out: np.ndarray, start: int, mask: int) -> None:

@@ -41,6 +41,7 @@ from dataclasses import replace
 
 from carousel_env.core.cards import NUM_CARDS, POINTS, rank_of, suit_of
 from carousel_env.core.errors import CarouselError
+from carousel_env.core.stats import clear_gain
 from carousel_env.games.gin_rummy import melds as gm
 from carousel_env.games.gin_rummy.engine import (
     DRAW_STOCK,
@@ -233,18 +234,6 @@ def playout(state: GinState, policy: GinPlayer = simple_move) -> GinState:
     return state
 
 
-def clear_gain(gains: list[int]) -> bool:
-    """Whether the mean of paired gains is above :data:`SEARCH_MARGIN` standard errors."""
-    n = len(gains)
-    mean = sum(gains) / n
-    if mean <= 0:
-        return False
-    if n < 2:
-        return True
-    variance = sum((g - mean) ** 2 for g in gains) / (n - 1)
-    return mean > SEARCH_MARGIN * (variance / n) ** 0.5
-
-
 def search_player(seed: int | None = None, samples: int = SEARCH_SAMPLES, knocks: int = SEARCH_KNOCKS) -> GinPlayer:
     if not isinstance(samples, int) or isinstance(samples, bool) or samples < 1:
         raise CarouselError(f"Gin Rummy player search@N: N (deals a decision) must be at least 1, got {samples!r}")
@@ -265,7 +254,7 @@ def search_player(seed: int | None = None, samples: int = SEARCH_SAMPLES, knocks
         best = max(range(len(moves)), key=lambda i: (sum(scores[i]), -i))
         # Leave simple's move only when the gain over it, deal by deal, is clear of the noise.
         gains = [a - b for a, b in zip(scores[best], scores[0])]
-        return moves[best] if clear_gain(gains) else own
+        return moves[best] if clear_gain(gains, SEARCH_MARGIN) else own
 
     return play
 
