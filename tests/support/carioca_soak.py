@@ -19,9 +19,7 @@ Checked after the reset and every step:
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import random
-import time
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -32,6 +30,7 @@ from carousel_env.games.carioca import melds as cm
 from carousel_env.games.carioca.engine import CariocaState, RoundEnd, RoundResult
 from carousel_env.games.carioca.env import raw_env
 from carousel_env.games.carioca.policies import env_action, resolve_policy
+from tests.support.soak_runner import run_games
 
 SIMPLE = 0.8  # the share of moves that are simple's
 FULL_DECK = Counter(make_deck(2, 4))
@@ -197,15 +196,4 @@ def _play_many(seeds: list[int]) -> CariocaSoakReport:
 
 def run(games: int, seed: int = 0, workers: int = 2) -> CariocaSoakReport:
     """Plays games ``seed .. seed + games - 1``, on ``workers`` processes (0: this one)."""
-    start = time.perf_counter()
-    seeds = list(range(seed, seed + games))
-    if workers == 0:
-        report = _play_many(seeds)
-    else:
-        chunks = [seeds[i : i + 100] for i in range(0, len(seeds), 100)]
-        report = CariocaSoakReport()
-        with mp.get_context("spawn").Pool(workers) as pool:
-            for part in pool.imap_unordered(_play_many, chunks):
-                report.add(part)
-    report.seconds = time.perf_counter() - start
-    return report
+    return run_games(_play_many, games, seed, workers, chunk=100)

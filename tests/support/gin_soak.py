@@ -20,9 +20,7 @@ that knocks, gin, undercuts and lay-offs all come. Checked after the reset and e
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import random
-import time
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -33,6 +31,7 @@ from carousel_env.games.gin_rummy.engine import GinState, HandEnd, HandResult, P
 from carousel_env.games.gin_rummy.env import GinAction, raw_env
 from carousel_env.games.gin_rummy.rules import GinRules
 from tests.support import gin_brute
+from tests.support.soak_runner import run_games
 
 PRESETS = ("book", "openspiel", "eaai")
 MATCH_EVERY = 25  # one game in 25 is a whole match (book or eaai)
@@ -187,15 +186,4 @@ def _play_many(seeds: list[int]) -> GinSoakReport:
 
 def run(games: int, seed: int = 0, workers: int = 2) -> GinSoakReport:
     """Plays games ``seed .. seed + games - 1``, on ``workers`` processes (0: this one)."""
-    start = time.perf_counter()
-    seeds = list(range(seed, seed + games))
-    if workers == 0:
-        report = _play_many(seeds)
-    else:
-        chunks = [seeds[i : i + 500] for i in range(0, len(seeds), 500)]
-        report = GinSoakReport()
-        with mp.get_context("spawn").Pool(workers) as pool:
-            for part in pool.imap_unordered(_play_many, chunks):
-                report.add(part)
-    report.seconds = time.perf_counter() - start
-    return report
+    return run_games(_play_many, games, seed, workers, chunk=500)
