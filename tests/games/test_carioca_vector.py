@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from carousel_env.core.cards import JOKER, make_card, make_deck
+from carousel_env.core.cards import counts as count_vector
 from carousel_env.core.errors import IllegalAction
 from carousel_env.games.carioca import distance, solver
 from carousel_env.games.carioca.env import raw_env
@@ -107,6 +108,6 @@ def test_the_compiled_distance_is_the_reference():
         hands = [tuple(sorted(rng.sample(deck, rng.choice([11, 12])))) for _ in range(60)]
         hands += [rich(rng, rng.choice([4, 8, 11, 12])) for _ in range(40)]
         for hand in hands:
-            counts = np.array(solver.counts_of(hand), np.int64)
+            counts = np.array(count_vector(hand), np.int64)
             expected = solver.reference_distance(hand, contract)
             assert distance.distance(counts, contract.trios, contract.escaleras) == expected

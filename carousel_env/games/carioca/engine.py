@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from enum import Enum, IntEnum
 from typing import NamedTuple
 
-from carousel_env.core.cards import JOKER, Card, card_str, hand_str, is_hand_card, make_deck
+from carousel_env.core.cards import Card, card_str, hand_str, is_hand_card, make_deck
 from carousel_env.core.errors import IllegalAction
 from carousel_env.games.carioca import melds as cm
 from carousel_env.games.carioca import solver
@@ -37,8 +37,8 @@ from carousel_env.games.carioca.rules import (
     NUM_DECKS,
     NUM_JOKERS,
     NUM_ROUNDS,
-    POINTS,
     Contract,
+    hand_points,
 )
 
 Hand = tuple[Card, ...]
@@ -161,9 +161,6 @@ class CariocaState:
         low = min(self.scores)
         return GameResult(self.scores, tuple(s for s, t in enumerate(self.scores) if t == low))
 
-    def hand_size(self, seat: int) -> int:
-        return len(self.hands[seat])
-
     def __str__(self) -> str:
         lines = [f"round {self.round + 1} ({self.contract}), {self.phase.value}, player {self.current} to act"]
         for seat in range(self.num_players):
@@ -264,7 +261,8 @@ def legal_discards(state: CariocaState) -> list[Card]:
 # ---------------------------------------------------------------- moves
 
 
-def _without(hand: Hand, cards) -> Hand:
+def without(hand: Hand, cards) -> Hand:
+    """``hand`` less one copy of each of ``cards`` (all in it)."""
     rest = list(hand)
     for card in cards:
         rest.remove(card)
@@ -325,7 +323,7 @@ def _go_down(state: CariocaState, melds) -> CariocaState:
         raise IllegalAction(f"player {s} cannot go down: a card must be kept to discard")
     return replace(
         state,
-        hands=_set(state.hands, s, _without(state.hands[s], laid)),
+        hands=_set(state.hands, s, without(state.hands[s], laid)),
         melds=_set(state.melds, s, checked),
         down=_set(state.down, s, True),
         went_down_now=True,
@@ -355,7 +353,7 @@ def _lay_off(state: CariocaState, layoff: LayOff | None) -> CariocaState:
         raise IllegalAction(f"{card_str(card)} does not go on {meld} at its {End(end).name.lower()} end")
     table = _set(state.melds[seat], index, grown)
     return replace(
-        state, hands=_set(state.hands, s, _without(state.hands[s], [card])), melds=_set(state.melds, seat, table)
+        state, hands=_set(state.hands, s, without(state.hands[s], [card])), melds=_set(state.melds, seat, table)
     )
 
 
@@ -365,7 +363,7 @@ def _discard(state: CariocaState, card: Card) -> CariocaState:
         raise IllegalAction(f"player {s} cannot discard {card!r}: not in hand ({hand_str(state.hands[s])})")
     state = replace(
         state,
-        hands=_set(state.hands, s, _without(state.hands[s], [card])),
+        hands=_set(state.hands, s, without(state.hands[s], [card])),
         discards=(*state.discards, card),
         thrown=_set(state.thrown, s, (*state.thrown[s], card)),
         went_down_now=False,
@@ -388,7 +386,7 @@ def _stock_check(state: CariocaState) -> CariocaState:
 
 
 def _end_round(state: CariocaState, end: RoundEnd, out: int) -> CariocaState:
-    penalties = tuple(sum(POINTS[c] for c in hand) for hand in state.hands)
+    penalties = tuple(hand_points(hand) for hand in state.hands)
     result = RoundResult(state.round + 1, end, out, penalties, state.hands, state.down)
     last = state.round == NUM_ROUNDS - 1
     return replace(
@@ -425,7 +423,3 @@ def apply(state: CariocaState, move: Move) -> CariocaState:
     if kind is MoveKind.LAY_OFF:
         return _lay_off(state, move.layoff)
     raise IllegalAction(f"unknown move kind {kind!r}")
-
-
-def joker_count(hand: Hand) -> int:
-    return hand.count(JOKER)

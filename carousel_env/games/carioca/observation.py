@@ -25,8 +25,9 @@ from carousel_env.games.carioca.rules import (
     MAX_PLAYERS,
     NUM_JOKERS,
     NUM_ROUNDS,
-    POINTS,
+    hand_points,
 )
+from carousel_env.games.carioca.solver import offer_of
 
 MELDS_PER_SEAT = max(c.melds for c in CONTRACTS)  # 3
 MELD_SLOTS = MAX_PLAYERS * MELDS_PER_SEAT  # 15
@@ -139,23 +140,23 @@ def encode(
     if state.current == seat and not state.over:
         out[at["stage"] + STAGES.index(stage(state))] = 1.0
     contract = state.contract
+    value = hand_points(hand)
     scalars = (
         len(state.stock) / DECK_SIZE,
         float(state.reshuffled),
         min(own_distance / contract.cards, 1.0),
         float(bool(suggestions)),
         float(can_lay_off),
-        min(sum(POINTS[c] for c in hand) / VALUE_SCALE, 1.0),
+        min(value / VALUE_SCALE, 1.0),
     )
     out[at["scalars"] : at["scalars"] + len(scalars)] = scalars
-    value = sum(POINTS[c] for c in hand)
     for k, arrangement in enumerate(suggestions):
         base = lay.global_size + k * lay.slot_size
         slot = {name: base + start for name, (start, _) in lay.slot_offsets.items()}
-        laid = [c for m in arrangement for c in m.cards()]
+        offer = offer_of(arrangement, value)
         out[slot["valid"]] = 1.0
-        out[slot["jokers"]] = laid.count(JOKER) / 3.0
-        out[slot["kept_value"]] = min((value - sum(POINTS[c] for c in laid)) / VALUE_SCALE, 1.0)
-        _cards(out, slot["laid"], laid)
+        out[slot["jokers"]] = offer.jokers / 3.0
+        out[slot["kept_value"]] = min(offer.kept_value / VALUE_SCALE, 1.0)
+        _cards(out, slot["laid"], offer.laid)
     # A card can be taken and thrown again and again: the history channels are capped.
     return np.minimum(out, 1.0, out=out)

@@ -41,6 +41,7 @@ from carousel_env.games.carioca.engine import (
     legal_discards,
     new_game,
     next_round,
+    without,
 )
 from carousel_env.games.carioca.rules import POINTS
 
@@ -69,12 +70,6 @@ def random_player(seed: int | None = None) -> CariocaPlayer:
     return play
 
 
-def _without(hand, card: Card) -> tuple:
-    rest = list(hand)
-    rest.remove(card)
-    return tuple(rest)
-
-
 def simple_wants_top(state: CariocaState) -> bool:
     """Whether ``simple`` takes the pile's top: closer to the contract, or, once down, a card
     it can lay off at once."""
@@ -96,7 +91,7 @@ def discard_order(state: CariocaState) -> list[Card]:
     if state.down[seat]:
         return cards
     now = solver.distance(hand, state.contract)
-    cost = {c: solver.distance(_without(hand, c), state.contract) - now for c in cards if c != JOKER}
+    cost = {c: solver.distance(without(hand, (c,)), state.contract) - now for c in cards if c != JOKER}
     return sorted(cards, key=lambda c: (c == JOKER, cost.get(c, 0), -POINTS[c], c))
 
 

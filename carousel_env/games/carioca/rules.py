@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from carousel_env.core.cards import JOKER, NUM_CARDS, Card, make_card, rank_of, suit_of
+from carousel_env.core.cards import JOKER, NUM_CARDS, Card, make_card, rank_of
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 NUM_DECKS = 2
@@ -81,12 +81,6 @@ def card_at(suit: int, position: int) -> Card:
     return make_card(1 if position == HIGH_ACE else position, suit)
 
 
-def positions_of(card: Card) -> tuple[int, ...]:
-    """The escalera cells a real card can fill: an ace fills 1 or 14, any other its rank."""
-    rank = rank_of(card)
-    return (LOW_ACE, HIGH_ACE) if rank == 1 else (rank,)
-
-
 __all__ = [
     "CARD_KINDS",
     "CONTRACTS",
@@ -107,6 +101,4 @@ __all__ = [
     "card_at",
     "card_points",
     "hand_points",
-    "positions_of",
-    "suit_of",
 ]

@@ -18,36 +18,30 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 from itertools import combinations_with_replacement
+from typing import NamedTuple
 
 import numpy as np
 
 from carousel_env.core import compiled
 from carousel_env.core.cards import JOKER, Card, joker_as
+from carousel_env.core.cards import counts as count_vector
 from carousel_env.games.carioca import melds as cm
 from carousel_env.games.carioca.distance import distance as compiled_distance
 from carousel_env.games.carioca.melds import End, LayOff, Meld, MeldKind
 from carousel_env.games.carioca.rules import (
-    CARD_KINDS,
     ESCALERA_SIZE,
     HIGH_ACE,
     LOW_ACE,
-    POINTS,
     TRIO_SIZE,
     Contract,
     card_at,
+    hand_points,
 )
 
 Arrangement = tuple[Meld, ...]
 RANKS = range(1, 14)
 SUITS = range(4)
 WINDOW_LOWS = range(LOW_ACE, HIGH_ACE - ESCALERA_SIZE + 2)  # the cells an escalera of 4 can start at
-
-
-def counts_of(hand) -> list[int]:
-    counts = [0] * CARD_KINDS
-    for card in hand:
-        counts[card] += 1
-    return counts
 
 
 def _rank_cards(rank: int) -> list[Card]:
@@ -93,13 +87,25 @@ def _escalera_options(counts: list[int], suit: int, low: int) -> list[tuple[Meld
     return options
 
 
+class Offer(NamedTuple):
+    """What going down with an arrangement lays (hand cards, jokers as ``JOKER``) and the
+    value it keeps in hand: what the module's order and the env's slots are made of."""
+
+    laid: tuple[Card, ...]
+    jokers: int
+    kept_value: int
+
+
+def offer_of(arrangement: Arrangement, hand_value: int) -> Offer:
+    """The :class:`Offer` of ``arrangement`` from a hand worth ``hand_value``."""
+    laid = tuple(c for m in arrangement for c in m.cards())
+    return Offer(laid, laid.count(JOKER), hand_value - hand_points(laid))
+
+
 def _order_key(arrangement: Arrangement, hand_value: int) -> tuple:
-    laid = [c for m in arrangement for c in m.cards()]
-    return (
-        laid.count(JOKER),
-        hand_value - sum(POINTS[c] for c in laid),
-        tuple((m.kind is MeldKind.ESCALERA, m.low, m.units) for m in arrangement),
-    )
+    offer = offer_of(arrangement, hand_value)
+    notation = tuple((m.kind is MeldKind.ESCALERA, m.low, m.units) for m in arrangement)
+    return (offer.jokers, offer.kept_value, notation)
 
 
 def arrangements(hand, contract: Contract, limit: int | None = None, keep_one: bool = True) -> list[Arrangement]:
@@ -107,7 +113,7 @@ def arrangements(hand, contract: Contract, limit: int | None = None, keep_one: b
     module's order (the first ``limit`` if given). A player must keep a card to discard, so a
     hand of no more cards than the contract has none; ``keep_one=False`` lists what the cards
     hold all the same."""
-    counts = counts_of(hand)
+    counts = count_vector(hand)
     if len(hand) < contract.cards + keep_one:
         return []
     trios = [o for r in RANKS for o in _trio_options(counts, r)]
@@ -134,17 +140,13 @@ def arrangements(hand, contract: Contract, limit: int | None = None, keep_one: b
         found.append(tuple(chosen))
 
     extend([], Counter(), 0, 0, set())
-    value = sum(POINTS[c] for c in hand)
+    value = hand_points(hand)
     found.sort(key=lambda a: _order_key(a, value))
     return found[:limit] if limit is not None else found
 
 
 def _fits(need: Counter, counts: list[int]) -> bool:
     return all(counts[c] >= n for c, n in need.items())
-
-
-def can_go_down(hand, contract: Contract) -> bool:
-    return bool(arrangements(hand, contract, limit=1))
 
 
 # ---------------------------------------------------------------- distance
@@ -231,7 +233,7 @@ def distance(hand, contract: Contract) -> int:
 
 @lru_cache(maxsize=1 << 16)  # every seat's observation asks it at every step; hands change slowly
 def _distance(hand: tuple, contract: Contract) -> int:
-    counts = np.array(counts_of(hand), np.int64)
+    counts = np.array(count_vector(hand), np.int64)
     return int(compiled.first_call(compiled_distance, counts, contract.trios, contract.escaleras))
 
 
@@ -239,7 +241,7 @@ def reference_distance(hand, contract: Contract) -> int:
     """:func:`distance` in plain Python, the reference: every choice of target melds (trios
     of different ranks, escalera windows), pruned by their costs alone, each whole choice
     filled exactly by augmenting paths. Checked against brute force."""
-    counts = counts_of(hand)
+    counts = count_vector(hand)
     jokers = counts[JOKER]
     trios = sorted(
         (_alone(sum(min(counts[c], TRIO_SIZE) for c in _rank_cards(r)), TRIO_SIZE, jokers), r) for r in RANKS

@@ -53,7 +53,7 @@ from carousel_env.games.carioca.env import (
 from carousel_env.games.carioca.melds import Meld, MeldKind, trio_joker
 from carousel_env.games.carioca.observation import ObservationLayout, encode, layout
 from carousel_env.games.carioca.policies import CariocaDecision, CariocaPolicy, policy_action
-from carousel_env.games.carioca.rules import CARD_KINDS, CONTRACTS, POINTS, card_at
+from carousel_env.games.carioca.rules import CARD_KINDS, CONTRACTS, card_at, hand_points
 
 __all__ = ["WAIT", "CariocaFinishedGame", "CariocaVectorEnv", "CariocaVectorInfo", "CariocaVectorStep"]
 
@@ -333,13 +333,12 @@ class CariocaVectorEnv(VectorDriver):
             self._suggestions[g] = found
             counts[g] = len(found)
             a.mask[g, CariocaAction.FIRST_GO_DOWN : CariocaAction.FIRST_GO_DOWN + len(found)] = 1
-            value = sum(POINTS[c] for c in hand)
+            value = hand_points(hand)
             for s, arrangement in enumerate(found):
-                cards = [c for m in arrangement for c in m.cards()]
-                jokers[g, s] = cards.count(JOKER)
-                kept[g, s] = value - sum(POINTS[c] for c in cards)
+                offer = solver.offer_of(arrangement, value)
+                jokers[g, s], kept[g, s] = offer.jokers, offer.kept_value
                 laid[g, s] = 0
-                for c in cards:
+                for c in offer.laid:
                     laid[g, s, c] += 1
 
     def _result(self, rewards: np.ndarray, terminated: np.ndarray, info: dict) -> CariocaVectorStep:
