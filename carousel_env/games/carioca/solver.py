@@ -58,9 +58,10 @@ def _window(suit: int, low: int) -> list[Card]:
 def _trio_options(counts: list[int], rank: int) -> list[tuple[Meld, Counter]]:
     """Every trio of exactly 3 the hand can lay of ``rank``, at most one joker."""
     options = []
+    held = sum(counts[(rank - 1) * 4 + s] for s in SUITS)
     for reals, jokers in ((3, 0), (2, 1)):
-        if jokers > counts[JOKER]:
-            continue
+        if jokers > counts[JOKER] or reals > held:
+            continue  # too few of the rank: no choice of suits can be laid
         for suits in combinations_with_replacement(SUITS, reals):
             need = Counter((rank - 1) * 4 + s for s in suits)
             if all(counts[c] >= n for c, n in need.items()):
@@ -113,9 +114,9 @@ def arrangements(hand, contract: Contract, limit: int | None = None, keep_one: b
     module's order (the first ``limit`` if given). A player must keep a card to discard, so a
     hand of no more cards than the contract has none; ``keep_one=False`` lists what the cards
     hold all the same."""
+    if len(hand) < contract.cards + keep_one or distance(hand, contract) > 0:
+        return []  # the compiled distance says in microseconds what the enumeration would find
     counts = count_vector(hand)
-    if len(hand) < contract.cards + keep_one:
-        return []
     trios = [o for r in RANKS for o in _trio_options(counts, r)]
     escaleras = [o for s in SUITS for low in WINDOW_LOWS for o in _escalera_options(counts, s, low)]
     found: list[Arrangement] = []
