@@ -153,13 +153,26 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_imitate(args: argparse.Namespace) -> int:
     from training.imitation import imitate
 
-    keys = {"game": args.game or DEFAULT_GAME, **({"variant": args.variant} if args.variant else {})}
+    keys = {"game": args.game or DEFAULT_GAME}
+    if args.init is not None:  # its game, rules and table, unless told otherwise
+        from training.checkpoint import saved_env_keys
+
+        keys = {"game": DEFAULT_GAME, **saved_env_keys(args.init), **({"game": args.game} if args.game else {})}
+    if args.variant:
+        keys["variant"] = args.variant
     if args.players is not None:
         keys["num_players"] = args.players
     out = new_run_dir(args, f"imitate_{args.teacher}")
     print(f"carousel imitate: {plural(args.decisions, 'decision')} of {args.teacher} in {keys['game']}", flush=True)
     res = imitate(
-        args.teacher, out, keys, decisions=args.decisions, epochs=args.epochs, learning_rate=args.lr, seed=args.seed
+        args.teacher,
+        out,
+        keys,
+        decisions=args.decisions,
+        epochs=args.epochs,
+        learning_rate=args.lr,
+        seed=args.seed,
+        init=args.init,
     )
     print(
         f"imitated {plural(res.decisions, 'decision')} of {args.teacher} in {res.seconds:.0f} s: the network makes "
@@ -284,6 +297,12 @@ def register(subparsers) -> None:
     p.add_argument("--epochs", type=int, default=4, help="passes over the decisions")
     p.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate")
     p.add_argument("--seed", type=int, default=1, help="the seed of the deals, the teachers and the network")
+    p.add_argument(
+        "--init",
+        default=None,
+        help="start from this checkpoint's network (its game, rules and table size too) instead of a new one: "
+        "expert iteration with --teacher search@8+CHECKPOINT",
+    )
     p.add_argument("--out", default=None, help="run directory (default runs/imitate_<teacher>)")
     p.add_argument("--overwrite", action="store_true", help="start over in an --out that already holds a run")
     p.set_defaults(func=cmd_imitate)

@@ -13,6 +13,7 @@ import pytest
 from carousel_cli.main import main
 from carousel_cli.play import parse_choice, play
 from carousel_env.games.carousel.agents.search import SearchPlayer
+from training.checkpoint import load
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 
@@ -175,6 +176,18 @@ def test_the_in_house_trainer_trains_manipulation_rummy(tmp_path):
     assert main(argv) == 0
     saved = (run / "config.yaml").read_text()
     assert "variant: manipulation_rummy" in saved and "num_players: 3" in saved
+
+
+def test_a_run_stops_at_the_first_evaluation_that_reaches_stop_win_rate(tmp_path, capsys):
+    run = tmp_path / "stop"
+    overrides = ["total_timesteps=100000", "eval_interval=1", "eval_opponent=random", "eval_games=20"]
+    argv = ["train", "--config", str(CONFIGS / "smoke.yaml"), "--out", str(run), "--set", "stop_win_rate=0.05"]
+    for override in overrides:
+        argv += ["--set", override]
+    assert main(argv) == 0
+    assert "reached stop_win_rate 0.05 after" in capsys.readouterr().out
+    counters = load(run / "latest.pt")["counters"]
+    assert counters["update"] == 1  # of the 100,000 decisions' schedule: the first evaluation stopped it
 
 
 def test_a_new_run_never_overwrites_an_old_one_without_a_word(tmp_path, capsys):

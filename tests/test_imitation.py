@@ -48,3 +48,17 @@ def test_carousel_agents_imitate_too_and_errors_are_named(tmp_path, capsys):
 def test_the_teacher_is_a_scripted_player(teacher, tmp_path):
     with pytest.raises(ConfigError, match="scripted"):
         imitate(teacher, tmp_path, decisions=10)
+
+
+def test_init_starts_from_a_checkpoints_network_in_its_game(tmp_path, capsys):
+    """Expert iteration's start: ``--init`` takes a network (and its game) instead of a new one."""
+    shipped = checkpoint.load(checkpoint.find_checkpoint("checkpoints/ppo_2p"))
+    imitate("greedy", tmp_path / "same", decisions=50, epochs=0, init="checkpoints/ppo_2p")
+    kept = checkpoint.load(tmp_path / "same" / "latest.pt")
+    assert all(np.array_equal(kept["model"][k], shipped["model"][k]) for k in shipped["model"])  # no epoch: unchanged
+    assert kept["config"]["init_checkpoint"] == "checkpoints/ppo_2p"
+    argv = ["imitate", "--teacher", "greedy", "--init", "checkpoints/ppo_2p", "--decisions", "50", "--epochs", "1"]
+    assert main([*argv, "--out", str(tmp_path / "cli")]) == 0
+    assert checkpoint.load(tmp_path / "cli" / "latest.pt")["config"]["game"] == "carousel"
+    assert main([*argv[:-4], "--init", "runs/nowhere", "--out", str(tmp_path / "bad")]) == 2
+    assert "runs/nowhere" in capsys.readouterr().err and not (tmp_path / "bad" / "latest.pt").exists()

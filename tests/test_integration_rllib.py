@@ -178,6 +178,8 @@ def test_config_is_strict_and_documented(tmp_path):
         ({"minibatch_size": 10_000}, "minibatch_size"),
         ({"variant": "gin"}, "variant"),
         ({"k_suggestions": 0}, "k_suggestions"),
+        ({"stop_win_rate": 2}, "stop_win_rate"),
+        ({"stop_win_rate": 0.9, "eval_games": 0}, "stop_win_rate"),
     ]:
         with pytest.raises(ConfigError, match=key):
             from_dict(bad)

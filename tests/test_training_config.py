@@ -118,6 +118,9 @@ def test_unknown_key_is_an_error_naming_it(tmp_path):
         ("num_envs: true", "num_envs"),
         ("episode: match", "episode"),
         ("num_envs: 0", "num_envs"),
+        ("stop_win_rate: 0", "stop_win_rate"),
+        ("stop_win_rate: 1.5", "stop_win_rate"),
+        ("stop_win_rate: 0.9\neval_games: 0", "stop_win_rate"),
     ],
 )
 def test_ill_typed_values_are_errors_naming_the_key(tmp_path, text, key):

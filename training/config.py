@@ -154,6 +154,22 @@ def check_env_keys(config: EnvKeys) -> None:
         raise ConfigError(f"config key {exc.key!r}: {exc}") from None
 
 
+STOP_WIN_RATE_DOC = (
+    "stop the run (checkpoint written) at the first evaluation whose win rate against eval_opponent is at least"
+    " this (null: train to the end); time to strength: benchmarks/bench_time_to_strength.py"
+)
+
+
+def check_stop_win_rate(stop_win_rate: float | None, eval_games: int) -> None:
+    """Config key ``stop_win_rate`` (both trainers): a win rate in (0, 1], with evaluations to reach it."""
+    if stop_win_rate is None:
+        return
+    if isinstance(stop_win_rate, bool) or not isinstance(stop_win_rate, (int, float)) or not 0 < stop_win_rate <= 1:
+        raise ConfigError(f"config key 'stop_win_rate': must be in (0, 1] or null, got {stop_win_rate!r}")
+    if eval_games <= 0:
+        raise ConfigError("config key 'stop_win_rate': needs evaluations (eval_games above 0)")
+
+
 @dataclass
 class TrainConfig(EnvKeys):
     # ---- experiment
@@ -236,6 +252,7 @@ class TrainConfig(EnvKeys):
         20, "games per evaluation (each deal played from every seat: rounded up to a multiple of num_players)"
     )
     eval_opponent: str = _documented("greedy", "baseline the periodic evaluation plays against")
+    stop_win_rate: float | None = _documented(None, STOP_WIN_RATE_DOC)
     checkpoint_interval: int = _documented(10, "updates between checkpoints (the last update always writes one)")
     progress_bar: bool = _documented(True, "show a tqdm progress bar")
 
@@ -315,6 +332,7 @@ def _validate(config: TrainConfig) -> None:
             raise ConfigError(f"config key {key!r}: must be at least 1, got {getattr(config, key)}")
     if config.learner_seats >= config.num_players:
         raise ConfigError("config key 'learner_seats': must leave at least one opponent seat")
+    check_stop_win_rate(config.stop_win_rate, config.eval_games)
     if not 0.0 <= config.baseline_share <= 1.0:
         raise ConfigError(f"config key 'baseline_share': must be in [0, 1], got {config.baseline_share}")
     if config.num_workers < 0 or config.num_workers > config.num_envs:

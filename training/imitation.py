@@ -17,6 +17,8 @@ config's ``init_checkpoint`` starts PPO from it.
   the teacher's.
 * Seeded: the deals, the teachers' randomness, the network's initial weights and the
   minibatch order all follow ``seed``.
+* ``--init CHECKPOINT`` starts from that network instead of a new one: expert iteration,
+  a network taught the choices of the search it guides (``--teacher search@8+CHECKPOINT``).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from training.config import ConfigError, TrainConfig, check_names, from_dict, to
 from training.envs import EnvSpec, shape_for
 from training.games import training_game
 from training.network import Agent, MaskedCategorical
+from training.policies import load_start_network
 from training.ppo import env_spec_of
 
 HELD_OUT = 0.1  # share of the rows (games) whose decisions test the fit
@@ -154,18 +157,25 @@ def imitate(
     learning_rate: float = 1e-3,
     batch: int = 512,
     seed: int = 1,
+    init: str | None = None,
 ) -> ImitationResult:
-    """Teach a new network ``teacher``'s play in the game of ``env_keys`` (a training
-    config's keys: ``game``, ``variant``, ...) and save it as ``out/latest.pt``."""
+    """Teach a network ``teacher``'s play in the game of ``env_keys`` (a training config's
+    keys: ``game``, ``variant``, ...) and save it as ``out/latest.pt``: a new network, or
+    checkpoint ``init``'s (which must fit the game's layout and the default sizes)."""
     started = time.perf_counter()
-    config: TrainConfig = from_dict({**(env_keys or {}), "seed": seed, "eval_opponent": teacher})
-    check_names(config)  # the teacher is one of the game's scripted players
+    config: TrainConfig = from_dict(
+        {**(env_keys or {}), "seed": seed, "eval_opponent": teacher, "init_checkpoint": init}
+    )
+    check_names(config)  # the teacher is one of the game's scripted players, ``init`` a checkpoint
     if not training_game(config.game).is_policy_name(teacher):
         raise ConfigError(f"the teacher must be a scripted player of {config.game}, got {teacher!r}")
     spec = env_spec_of(config)
     torch.manual_seed(seed)
     layout, fixed = shape_for(spec)
     agent = Agent(layout, config.hidden_size, config.slot_hidden_size, fixed)
+    if init is not None:  # checked before the games: a bad checkpoint costs nothing
+        start = load_start_network(init, layout, config.hidden_size, config.slot_hidden_size)
+        agent.load_state_dict(start.state_dict())
     data = collect(spec, teacher, decisions, seed)
     train, held = fit(agent, data, epochs, learning_rate, batch, np.random.default_rng(seed))
     result = ImitationResult(

@@ -21,6 +21,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from carousel_env.core.text import plural
 from training import checkpoint
 from training.checkpoint_names import is_checkpoint_name
 from training.config import TrainConfig, from_dict, save_config, to_dict
@@ -361,6 +362,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
             )
             step = progress.global_step
             final = progress.update == last_update
+            reached = False  # the evaluation met stop_win_rate: the run ends here
             if config.eval_games > 0 and (
                 (config.eval_interval and progress.update % config.eval_interval == 0)
                 or (final and progress.update == num_updates)
@@ -385,6 +387,8 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
                     }
                 )
                 latest_eval = f"{res.win_rate:.2f} vs {config.eval_opponent}"
+                reached = config.stop_win_rate is not None and res.win_rate >= config.stop_win_rate
+                final = final or reached
             logger.log(step, metrics)
             if progress.update % config.pool_snapshot_interval == 0:
                 pool.add(agent, progress.update)
@@ -396,6 +400,14 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
                     f"steps/s {metrics['charts/SPS']:.0f}  ret {metrics['charts/episodic_return']:+.3f}"
                     + (f"  eval {latest_eval}" if latest_eval else "")
                 )
+            if reached:
+                print(
+                    f"carousel train: win rate {latest_eval} reached stop_win_rate {config.stop_win_rate:g} after "
+                    f"{plural(progress.global_step, 'learner decision')} ({plural(progress.env_steps, 'env step')}); "
+                    "stopping",
+                    flush=True,
+                )
+                break
     finally:
         driver.close()
         logger.close()

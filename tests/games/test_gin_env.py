@@ -17,7 +17,7 @@ from carousel_env.games.gin_rummy import engine as ge
 from carousel_env.games.gin_rummy import melds as gm
 from carousel_env.games.gin_rummy.config import GinEnvConfigError
 from carousel_env.games.gin_rummy.env import INFO_KEYS, NUM_FIXED_ACTIONS, GinAction, decision, engine_move, raw_env
-from carousel_env.games.gin_rummy.observation import encode, layout
+from carousel_env.games.gin_rummy.observation import SCALARS, encode, layout
 from carousel_env.games.gin_rummy.rules import GinRules
 
 
@@ -202,3 +202,25 @@ def test_observation_shows_the_opponents_taken_upcard():
     start = lay.offsets["opp_known"][0]
     assert obs[start + parse_hand("JH")[0]] == 1.0 and obs[start : start + 52].sum() == 1
     assert obs[lay.offsets["upcard"][0] + parse_hand("KS")[0]] == 1.0
+
+
+def test_observation_shows_the_deadwood_each_move_would_leave():
+    # Seat 0 holds two runs (AS 2S 3S, 4H 5H 6H) and 9C 9D KS QD; the upcard JH fits nothing.
+    rules = dataclasses.replace(GinRules(), first_dealer=1)
+    dealt = "AS 2S 3S 4H 5H 6H 9C 9D KS QD  AC 2C 3C 4C 5D 6D 7D 8S 9S 10S  JH"
+    top = tuple(parse_hand(c)[0] for c in dealt.split())
+    state = ge.new_game(rules, 0, deck=top + tuple(c for c in range(52) if c not in top))
+    lay = layout(8)
+    after_upcard = lay.offsets["scalars"][0] + SCALARS.index("after_upcard")
+    after_discard = lay.offsets["after_discard"][0]
+    # Taking JH, then throwing a ten-point card, leaves 9C 9D and two of KS QD JH: 38.
+    assert encode(state, 0, (), 0, lay)[after_upcard] == pytest.approx(1 - 38 / 100)
+    assert encode(state, 1, (), 0, lay)[after_upcard] == 0.0  # not seat 1's move
+    state = ge.apply(state, ge.TAKE_UPCARD)
+    obs = encode(state, 0, (), 0, lay)
+    assert obs[after_upcard] == 0.0
+    expected = {"KS": 38, "QD": 38, "JH": 38, "9C": 39, "AS": 53, "3S": 51, "4H": 59, "5H": 58}
+    left = {card: 1 - obs[after_discard + parse_hand(card)[0]] for card in expected}
+    assert left == pytest.approx({card: d / 100 for card, d in expected.items()}, abs=1e-6)
+    assert obs[after_discard : after_discard + 52].astype(bool).sum() == 11  # the hand's cards only
+    assert not encode(state, 1, (), 0, lay)[after_discard : after_discard + 52].any()  # the observer's own move

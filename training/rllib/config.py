@@ -14,11 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from training.config import (  # the same strict loading as TrainConfig's (saving, printing: there too)
+    STOP_WIN_RATE_DOC,
     ConfigError,
     EnvKeys,
     _documented,
     build_config,
     check_env_keys,
+    check_stop_win_rate,
     parse_overrides,
     read_config_file,
 )
@@ -81,6 +83,7 @@ class RllibConfig(EnvKeys):
     )
     eval_games: int = _documented(20, "games against eval_opponent after each checkpoint (0: none)")
     eval_opponent: str = _documented("greedy", "baseline the evaluation plays against")
+    stop_win_rate: float | None = _documented(None, STOP_WIN_RATE_DOC)
 
     def env_config(self) -> dict[str, Any]:
         """The ``env_config`` of ``CarouselMultiAgentEnv``."""
@@ -115,6 +118,7 @@ def _validate(config: RllibConfig) -> None:
         raise ConfigError(
             f"config key 'num_cpus_per_env_runner': must be positive, got {config.num_cpus_per_env_runner}"
         )
+    check_stop_win_rate(config.stop_win_rate, config.eval_games)
     if config.minibatch_size > config.train_batch_size:
         raise ConfigError("config key 'minibatch_size': must not exceed train_batch_size")
 

@@ -343,6 +343,9 @@ def train(
                 log(f"  saved {run_dir / RLLIB_DIR} (RLlib, for --resume) and {run_dir / EXPORTED}")
                 if config.eval_games:
                     summary.last_eval = _evaluate(config, run_dir, log)
+                    if config.stop_win_rate is not None and summary.last_eval["win_rate"] >= config.stop_win_rate:
+                        log(f"  win rate reached stop_win_rate {config.stop_win_rate:g}; stopping")
+                        break
         return summary
     finally:
         if algorithm is not None:

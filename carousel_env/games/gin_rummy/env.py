@@ -59,9 +59,12 @@ Observation
 The global block (:data:`~carousel_env.games.gin_rummy.observation.GLOBAL_CHANNELS`): own hand,
 the upcard, the pile under it, the upcard taken this turn, the cards each player passed on
 and discarded, the cards the opponent took from the pile and still holds, the game's last
-knock (melds, lay-offs, and both hands once the hand is over), the phase, and the scalars
-to play, dealer, stock size, scores, hands won, own deadwood, may knock, knock limit, upcard
-draws and the opponent's pass on the first upcard. Then ``K`` knock slots: valid, deadwood,
+knock (melds, lay-offs, and both hands once the hand is over), while the observer discards
+the deadwood each discard would leave, the phase, and the scalars to play, dealer, stock
+size, scores, hands won, own deadwood, may knock, knock limit, upcard draws, the opponent's
+pass on the first upcard and, while the observer may take the upcard, the deadwood taking it
+would leave (after the best discard). A deadwood ``d`` a move would leave reads
+``1 - min(d / 100, 1)``, 0 where it does not apply. Then ``K`` knock slots: valid, deadwood,
 gin, lay-off spots, the discard, and the cards of sets and of runs. Nothing hidden is in it.
 
 Info (every agent, every step): ``num_auto_actions``, ``hands_ended``, ``hand_points`` (int64,

@@ -26,6 +26,7 @@ from carousel_env.games.gin_rummy import melds as gm
 from carousel_env.games.gin_rummy.engine import DEAD_STOCK, Phase
 from carousel_env.games.gin_rummy.env import GinAction
 from carousel_env.games.gin_rummy.observation import PHASES, SCORE_SCALE, STOCK_AT_DEAL, layout
+from carousel_env.games.gin_rummy.observation import SCALARS as SCALAR_NAMES
 from carousel_env.games.gin_rummy.rules import MAX_KNOCK_LIMIT, OPENSPIEL_RETURNED_UPCARDS, OPENSPIEL_UPCARD_DRAWS
 
 _HERE = Path(__file__).resolve().parent
@@ -323,7 +324,7 @@ _AT = {name: start for name, (start, _) in _LAYOUT.offsets.items()}
 HAND, UPCARD, PILE, TAKEN = _AT["hand"], _AT["upcard"], _AT["pile"], _AT["taken"]
 OWN_DECLINED, OWN_DISCARDED = _AT["own_declined"], _AT["own_discarded"]
 OPP_KNOWN, OPP_DECLINED, OPP_DISCARDED = _AT["opp_known"], _AT["opp_declined"], _AT["opp_discarded"]
-PHASE_AT, SCALARS = _AT["phase"], _AT["scalars"]
+PHASE_AT, SCALARS, AFTER_DISCARD = _AT["phase"], _AT["scalars"], _AT["after_discard"]
 GLOBAL_SIZE, SLOT_SIZE = _LAYOUT.global_size, _LAYOUT.slot_size
 _SLOT = {name: start for name, (start, _) in _LAYOUT.slot_offsets.items()}
 S_VALID, S_DEADWOOD, S_GIN, S_SPOTS = _SLOT["valid"], _SLOT["deadwood"], _SLOT["gin"], _SLOT["layoff_spots"]
@@ -336,6 +337,14 @@ def _cards(v, start, mask):
         card = _lowest(mask)
         mask &= mask - 1
         v[start + card] = 1.0
+
+
+AFTER_UPCARD = SCALAR_NAMES.index("after_upcard")
+
+
+@njit(cache=True, inline="always")
+def _after(deadwood_left):
+    return 1.0 - min(deadwood_left / SCORE_SCALE, 1.0)  # as observation.after_deadwood
 
 
 @njit(cache=True)
@@ -366,7 +375,20 @@ def gin_encode_rows(out, a, slots, rule):
         _cards(v, OPP_DISCARDED, a.discarded[g, opp])
         v[PHASE_AT + phase] = 1.0
         hand = a.hands[g, seat]
-        own = deadwood_after_discard(hand, np.int64(0)) if phase == DISCARD else deadwood(hand)
+        if phase == DISCARD:
+            own = 1 << 30
+            left = hand
+            while left:
+                card = _lowest(left)
+                left &= left - 1
+                after = deadwood(hand ^ (np.int64(1) << card))
+                v[AFTER_DISCARD + card] = _after(after)
+                own = min(own, after)
+        else:
+            own = deadwood(hand)
+            if a.pile_len[g] > 0 and phase in (FIRST_UPCARD, DRAW):
+                upcard = np.int64(1) << a.pile[g, a.pile_len[g] - 1]
+                v[SCALARS + AFTER_UPCARD] = _after(deadwood_after_discard(hand | upcard, upcard))
         v[SCALARS] = 1.0
         v[SCALARS + 1] = 1.0 if a.dealer[g] == seat else 0.0
         v[SCALARS + 2] = (NUM_CARDS - a.stock_top[g]) / STOCK_AT_DEAL

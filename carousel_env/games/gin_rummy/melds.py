@@ -102,10 +102,15 @@ def deadwood(mask: Mask) -> int:
 
 
 @lru_cache(maxsize=CACHE_SIZE)
+def discard_deadwoods(mask: Mask) -> tuple[tuple[Card, int], ...]:
+    """Each card of ``mask`` with the smallest deadwood of ``mask`` less that card."""
+    return tuple((c, deadwood(mask ^ (1 << c))) for c in cards_of(mask))
+
+
 def deadwood_after_discard(mask: Mask, keep: Mask = 0) -> int:
     """The smallest deadwood of ``mask`` less one discard, exactly (every discard tried;
     the cards of ``keep`` may not be discarded)."""
-    return min(deadwood(mask ^ (1 << c)) for c in cards_of(mask & ~keep))
+    return min(left for c, left in discard_deadwoods(mask) if not keep >> c & 1)
 
 
 def merge_runs(melds) -> tuple[Meld, ...]:

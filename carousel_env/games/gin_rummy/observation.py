@@ -33,8 +33,9 @@ GLOBAL_CHANNELS: tuple[tuple[str, int], ...] = (
     ("last_knock_melds", NUM_CARDS),  # the game's last knock: the knocker's melds
     ("last_layoffs", NUM_CARDS),  # ... the cards laid off on them
     ("last_hands", NUM_CARDS),  # ... every card the two hands showed (the hand over)
+    ("after_discard", NUM_CARDS),  # while the observer discards: after_deadwood of its hand less each card
     ("phase", len(PHASES)),
-    ("scalars", 12),
+    ("scalars", 13),
 )
 SLOT_CHANNELS: tuple[tuple[str, int], ...] = (
     ("valid", 1),
@@ -58,10 +59,17 @@ SCALARS = (
     "knock_limit",
     "upcard_draws",
     "opp_passed_first_upcard",
+    "after_upcard",  # while the observer may take the upcard: after_deadwood of taking it and the best discard
 )
 
 
 ObservationLayout = ChannelLayout  # the family's channel layout (carousel_env.envkit.layout)
+
+
+def after_deadwood(deadwood: int) -> float:
+    """A deadwood a move would leave, as the observation holds it: 1 for none, 0 for 100 or
+    more, so that a card or move it does not apply to (0) reads as the worst."""
+    return 1.0 - min(deadwood / SCORE_SCALE, 1.0)
 
 
 def layout(k: int) -> ObservationLayout:
@@ -99,6 +107,15 @@ def encode(state: GinState, seat: int, knocks: tuple, own_deadwood: int, lay: Ob
     if last is not None and state.over:
         _cards(out, at["last_hands"], gm.mask_of(last.hands[0]) | gm.mask_of(last.hands[1]))
     out[at["phase"] + PHASES.index(state.phase)] = 1.0
+    hand = state.hands[seat]
+    upcard_offered = state.phase in (Phase.FIRST_UPCARD, Phase.DRAW) and state.upcard >= 0
+    after_upcard = 0.0
+    if state.current == seat and state.phase is Phase.DISCARD:
+        for card, left in gm.discard_deadwoods(hand):
+            out[at["after_discard"] + card] = after_deadwood(left)
+    elif state.current == seat and upcard_offered:
+        upcard = 1 << state.upcard
+        after_upcard = after_deadwood(gm.deadwood_after_discard(hand | upcard, upcard))
     scalars = (
         float(state.current == seat),
         float(state.dealer == seat),
@@ -112,6 +129,7 @@ def encode(state: GinState, seat: int, knocks: tuple, own_deadwood: int, lay: Ob
         state.rules.knock_limit / MAX_KNOCK_LIMIT,
         min(state.upcard_draws / OPENSPIEL_UPCARD_DRAWS, 1.0),
         float(state.passed[opp]),
+        after_upcard,
     )
     out[at["scalars"] : at["scalars"] + len(scalars)] = scalars
     for k, (arrangement, spots) in enumerate(knocks):
