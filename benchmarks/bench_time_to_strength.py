@@ -118,22 +118,26 @@ def _counts(trainer: str, out: Path) -> tuple[int, int]:
 def run(trainer: str, target: Target, args: argparse.Namespace) -> Reach:
     out = Path(args.out) / trainer
     cmd = _command(trainer, target, args, out)
-    print(f"[{trainer}] carousel {' '.join(cmd[1:])}", flush=True)
+    print(f"[{trainer}] carousel {' '.join(cmd[1:])}  (output: {Path(args.out) / trainer}.log)", flush=True)
     load = os.getloadavg()[0]
     start = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    log = Path(args.out) / f"{trainer}.log"  # written as the run goes: tail -f it
+    with open(log, "w") as f:
+        code = subprocess.run(
+            cmd, cwd=ROOT, stdout=f, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"}
+        ).returncode
     wall = time.perf_counter() - start
-    (Path(args.out) / f"{trainer}.log").write_text(proc.stdout + proc.stderr)
-    if proc.returncode != 0:
-        raise SystemExit(f"[{trainer}] failed (exit {proc.returncode}); its output: {Path(args.out) / trainer}.log")
+    if code != 0:
+        raise SystemExit(f"[{trainer}] failed (exit {code}); its output: {log}")
+    output = log.read_text()
     if trainer == "inhouse":
         from training.logger import read_metrics
 
         evals = [value for _, value in read_metrics(out / "metrics.csv").get("eval/win_rate", [])]
     else:
-        evals = [float(rate) for rate in RLLIB_EVAL.findall(proc.stdout)]
+        evals = [float(rate) for rate in RLLIB_EVAL.findall(output)]
     decisions, env_steps = _counts(trainer, out)
-    reached = "reached stop_win_rate" in proc.stdout
+    reached = "reached stop_win_rate" in output
     return Reach(trainer, reached, wall, decisions, env_steps, len(evals), evals[-1] if evals else None, load)
 
 

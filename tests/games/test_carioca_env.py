@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test
 
+from carousel_env.core.cards import parse_hand
 from carousel_env.core.errors import IllegalAction
 from carousel_env.games.carioca import engine as ce
 from carousel_env.games.carioca import players as cp
@@ -27,7 +28,9 @@ from carousel_env.games.carioca.env import (
     raw_env,
 )
 from carousel_env.games.carioca.melds import End, LayOff
+from carousel_env.games.carioca.observation import SCALARS, encode, layout
 from carousel_env.games.carioca.rules import MAX_PLAYERS
+from carousel_env.games.carioca.solver import distance
 
 
 @pytest.mark.parametrize("players", [2, 4, 5])  # 3 players: tests/games/test_every_game.py
@@ -208,3 +211,27 @@ def test_the_observation_shows_own_hand_and_the_table():
         assert first[start + card] == pytest.approx(expected)
     top, _ = lay.offsets["top"]
     assert first[top + state.top] == 1.0
+
+
+def replace_seat(hands: tuple, seat: int, hand) -> tuple:
+    return tuple(tuple(sorted(hand)) if s == seat else h for s, h in enumerate(hands))
+
+
+def test_the_observation_shows_which_draw_and_discards_change_the_distance():
+    # Round 1 (two trios): a trio of sevens, a pair of nines, singletons; distance 1.
+    state = ce.new_game(2, 0)
+    seat, lay = state.current, layout(8)
+    held = parse_hand("7C 7D 7H 9C 9S KH 2C 3D 4S 5H 10D")
+    top_helps = lay.offsets["scalars"][0] + SCALARS.index("top_helps")
+    needed = lay.offsets["needed"][0]
+
+    def observe(hand, pile, phase):
+        position = replace(state, hands=replace_seat(state.hands, seat, hand), discards=pile, phase=phase)
+        return encode(position, seat, (), distance(hand, position.contract), False, lay)
+
+    assert observe(held, parse_hand("9D"), ce.Phase.DRAW)[top_helps] == 1.0  # the third nine
+    assert observe(held, parse_hand("KD"), ce.Phase.DRAW)[top_helps] == 0.0  # a pair of kings: still 1 away
+    obs = observe(held + parse_hand("9D"), parse_hand("KD"), ce.Phase.PLAY)
+    shown = {card for card in range(53) if obs[needed + card]}
+    assert shown == set(parse_hand("7C 7D 7H 9C 9D 9S"))  # throwing any other card keeps both trios
+    assert not obs[top_helps]

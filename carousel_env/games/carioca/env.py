@@ -59,8 +59,10 @@ Observation
 it, every card on the table and each meld (kind, rank or suit, cells, end jokers), the cards
 each player took from the pile and discarded this round, the round, the stage of the turn,
 per seat whether it is down, its hand size, score and the dealer, the stock size, the
-reshuffle, own distance to the contract, and ``K`` slots describing the arrangements
-offered. Nothing hidden is in it.
+reshuffle, own distance to the contract and, until the observer is down, what its move
+would do to it (while it draws: whether the pile's top brings the contract closer; while it
+discards: the cards whose discard would take it further), and ``K`` slots describing the
+arrangements offered. Nothing hidden is in it.
 
 Info (every agent, every step): ``num_auto_actions``, ``rounds_ended``, ``round_penalties``
 (int64, per seat), ``game_over``. The detail is on the raw env: ``auto_actions`` and

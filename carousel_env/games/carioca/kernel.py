@@ -43,6 +43,9 @@ from carousel_env.games.carioca.observation import (
     VALUE_SCALE,
     layout,
 )
+from carousel_env.games.carioca.observation import (
+    SCALARS as SCALAR_NAMES,
+)
 from carousel_env.games.carioca.rules import (
     CARD_KINDS,
     DECK_SIZE,
@@ -309,6 +312,7 @@ _AT = {name: start for name, (start, _) in _LAYOUT.offsets.items()}
 HAND, TOP, PILE, TABLE = _AT["hand"], _AT["top"], _AT["pile"], _AT["table"]
 TAKEN, THROWN = _AT["taken_0"], _AT["thrown_0"]  # relative seat k at + k * 53
 ROUND_AT, STAGE_AT, SEATS, SCALARS, MELDS = _AT["round"], _AT["stage"], _AT["seats"], _AT["scalars"], _AT["melds"]
+NEEDED, TOP_HELPS = _AT["needed"], SCALAR_NAMES.index("top_helps")
 GLOBAL_SIZE, SLOT_SIZE = _LAYOUT.global_size, _LAYOUT.slot_size
 _SLOT = {name: start for name, (start, _) in _LAYOUT.slot_offsets.items()}
 S_VALID, S_JOKERS, S_KEPT, S_LAID = _SLOT["valid"], _SLOT["jokers"], _SLOT["kept_value"], _SLOT["laid"]
@@ -400,6 +404,19 @@ def carioca_encode_rows(out, a, players, slots):
         v[SCALARS + 3] = 1.0 if counts[g] > 0 else 0.0
         v[SCALARS + 4] = lays
         v[SCALARS + 5] = min(value / VALUE_SCALE, 1.0)
+        if not a.down[g, seat]:  # what a draw or a discard does to the distance (observation.encode)
+            hand = a.hands[g, seat].copy()
+            trios, escaleras = CONTRACT_TRIOS[r], CONTRACT_ESCALERAS[r]
+            if phase == DRAW and a.pile_len[g] > 0:
+                top = a.pile[g, a.pile_len[g] - 1]
+                hand[top] += 1
+                v[SCALARS + TOP_HELPS] = 1.0 if distance(hand, trios, escaleras) < a.distance[g] else 0.0
+            elif phase == PLAY:
+                for c in range(CARD_KINDS):
+                    if hand[c] > 0:
+                        hand[c] -= 1
+                        v[NEEDED + c] = 1.0 if distance(hand, trios, escaleras) > a.distance[g] else 0.0
+                        hand[c] += 1
         for s in range(counts[g]):
             base = GLOBAL_SIZE + s * SLOT_SIZE
             v[base + S_VALID] = 1.0

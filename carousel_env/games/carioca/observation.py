@@ -14,7 +14,7 @@ import numpy as np
 
 from carousel_env.core.cards import JOKER
 from carousel_env.envkit.layout import ChannelLayout, channel_layout
-from carousel_env.games.carioca.engine import CariocaState, Phase
+from carousel_env.games.carioca.engine import CariocaState, Phase, without
 from carousel_env.games.carioca.melds import End, Meld, MeldKind
 from carousel_env.games.carioca.rules import (
     CARD_KINDS,
@@ -27,7 +27,7 @@ from carousel_env.games.carioca.rules import (
     NUM_ROUNDS,
     hand_points,
 )
-from carousel_env.games.carioca.solver import offer_of
+from carousel_env.games.carioca.solver import distance, offer_of
 
 MELDS_PER_SEAT = max(c.melds for c in CONTRACTS)  # 3
 MELD_SLOTS = MAX_PLAYERS * MELDS_PER_SEAT  # 15
@@ -46,13 +46,15 @@ GLOBAL_CHANNELS: tuple[tuple[str, int], ...] = (
     ("table", CARD_KINDS),  # every card on the table
     *((f"taken_{k}", CARD_KINDS) for k in range(MAX_PLAYERS)),  # taken from the pile this round
     *((f"thrown_{k}", CARD_KINDS) for k in range(MAX_PLAYERS)),  # discarded this round
+    ("needed", CARD_KINDS),  # while the observer plays, not down: the cards whose discard adds to its distance
     ("round", NUM_ROUNDS),
     ("stage", len(STAGES)),
     ("seats", MAX_PLAYERS * 6),  # per relative seat: present, to play, dealer, down, hand size, score
-    ("scalars", 6),
+    ("scalars", 7),
     ("melds", MELD_SLOTS * MELD_SIZE),
 )
-SCALARS = ("stock", "reshuffled", "own_distance", "can_go_down", "can_lay_off", "own_value")
+# top_helps: while the observer draws, not down, taking the pile's top would bring the contract closer.
+SCALARS = ("stock", "reshuffled", "own_distance", "can_go_down", "can_lay_off", "own_value", "top_helps")
 SLOT_CHANNELS: tuple[tuple[str, int], ...] = (
     ("valid", 1),
     ("jokers", 1),  # jokers laid / 3
@@ -141,6 +143,14 @@ def encode(
         out[at["stage"] + STAGES.index(stage(state))] = 1.0
     contract = state.contract
     value = hand_points(hand)
+    top_helps = False
+    if state.current == seat and not state.over and not state.down[seat]:
+        if state.phase is Phase.DRAW:
+            top_helps = bool(state.discards) and distance((*hand, state.top), contract) < own_distance
+        else:
+            for card in set(hand):
+                if distance(without(hand, (card,)), contract) > own_distance:
+                    out[at["needed"] + card] = 1.0
     scalars = (
         len(state.stock) / DECK_SIZE,
         float(state.reshuffled),
@@ -148,6 +158,7 @@ def encode(
         float(bool(suggestions)),
         float(can_lay_off),
         min(value / VALUE_SCALE, 1.0),
+        float(top_helps),
     )
     out[at["scalars"] : at["scalars"] + len(scalars)] = scalars
     for k, arrangement in enumerate(suggestions):
