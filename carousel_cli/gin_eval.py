@@ -22,7 +22,6 @@ from carousel_env.core.errors import CarouselError
 from carousel_env.core.stats import MIN_DEALS_FOR_INTERVAL
 from carousel_env.core.text import plural
 
-OPENSPIEL_PREFIX = "openspiel:"  # an opponent played by OpenSpiel's bot (the runner's own prefix)
 CAROUSEL_ONLY = {"players": 2, "workers": 0}  # eval's Carousel options, with the only values Gin accepts
 
 

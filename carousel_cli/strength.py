@@ -8,13 +8,23 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from carousel_cli.gin_eval import OPENSPIEL_PREFIX, cmd_eval_gin
+from carousel_cli.gin_eval import cmd_eval_gin
 from carousel_cli.options import game_options, new_run_dir
 from carousel_env.core.errors import CarouselError
 from carousel_env.core.registry import DEFAULT_GAME, GAMES
 from carousel_env.core.text import plural
+from carousel_env.integrations import OPENSPIEL_PREFIX
 from training.exploit_defaults import EVAL_GAMES, EVAL_POINTS
-from training.leaderboard_defaults import FOUR_PLAYER_GAMES, GUIDED_BUDGET, HEADS_UP_GAMES, SEARCH_BUDGETS, STATE_NAME
+from training.leaderboard_defaults import (
+    FOUR_PLAYER_GAMES,
+    GIN_BASELINES,
+    GIN_OPENSPIEL_BOTS,
+    GUIDED_BUDGET,
+    HEADS_UP_GAMES,
+    PAGES,
+    SEARCH_BUDGETS,
+    STATE_NAME,
+)
 
 if TYPE_CHECKING:  # the commands import training lazily, so that --help starts without torch
     from training.evaluate import EvalResult
@@ -111,24 +121,29 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 def cmd_leaderboard(args: argparse.Namespace) -> int:
     from training.leaderboard import default_roster, guided_agents, make_leaderboard
 
+    game = args.game or "carousel"
     if args.agents:
         agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     else:
-        agents = list(default_roster(args.checkpoints))
+        agents = list(default_roster(args.checkpoints, game))
+    four_player_games = args.four_player_games
+    if four_player_games is None:
+        four_player_games = FOUR_PLAYER_GAMES if game == "carousel" else 0
     if args.heads_up_only is None:
         heads_up_only = list(guided_agents(agents))
     else:
         heads_up_only = [a.strip() for a in args.heads_up_only.split(",") if a.strip()]
     make_leaderboard(
         agents,
-        out=args.out,
+        out=args.out or PAGES[game],
         heads_up_games=args.heads_up_games,
-        four_player_games=args.four_player_games,
+        four_player_games=four_player_games,
         seed=args.seed,
         state=args.state,
         readme=None if args.no_readme else args.readme,
         num_workers=args.workers,
         heads_up_only=heads_up_only,
+        game=game,
     )
     return 0
 
@@ -231,17 +246,26 @@ def register(subparsers) -> None:
     p = subparsers.add_parser(
         "leaderboard",
         help="rate the baselines, the search player and the shipped agents, heads-up and at 4 players "
-        "(docs/LEADERBOARD.md and the README's table; resumable)",
+        "(docs/LEADERBOARD.md and the README's table; resumable); --game gin_rummy: Gin Rummy's, with OpenSpiel's bot",
         description="Every pair of agents plays heads-up, every 4 of them a 4-player table, each deal from every "
         "seat; openskill ratings per table size. Finished matches are kept in the state file, so a rerun plays only "
         "what it lacks. Defaults and costs: the docstring of training/leaderboard.py.",
     )
     p.add_argument(
+        "--game",
+        choices=sorted(PAGES),
+        default=None,
+        help="the game (default: carousel); gin_rummy: heads-up hands under OpenSpiel's rules, OpenSpiel's simple "
+        f"bot among the agents, page {PAGES['gin_rummy']}",
+    )
+    p.add_argument(
         "--agents",
         default=None,
-        help="comma-separated checkpoints / scripted policy names (search@N and search@N+CHECKPOINT too); default: "
+        help="comma-separated checkpoints / scripted policy names (search@N and search@N+CHECKPOINT too; Gin Rummy: "
+        "openspiel:simple, openspiel:ismcts@N); default: "
         f"random, greedy, smart, {', '.join(f'search@{n}' for n in SEARCH_BUDGETS)}, every "
-        f"--checkpoints/<name>/model.pt, and search@{GUIDED_BUDGET}+ each of them trained heads-up",
+        f"--checkpoints/<name>/model.pt of the game, and search@{GUIDED_BUDGET}+ each of them trained heads-up "
+        f"(Gin Rummy: {', '.join(GIN_BASELINES + GIN_OPENSPIEL_BOTS)} and its shipped agents)",
     )
     p.add_argument(
         "--heads-up-only",
@@ -259,13 +283,18 @@ def register(subparsers) -> None:
     p.add_argument(
         "--four-player-games",
         type=int,
-        default=FOUR_PLAYER_GAMES,
-        help="games per table of 4, rounded up to whole deals (a multiple of 4); 0: none",
+        default=None,
+        help=f"games per table of 4, rounded up to whole deals (a multiple of 4); 0: none (default: {FOUR_PLAYER_GAMES}"
+        "; Gin Rummy, heads-up only: 0)",
     )
     p.add_argument("--seed", type=int, default=0, help="the first deal's seed (every match plays the same deals)")
     p.add_argument("--workers", type=int, default=0, help="worker processes playing games (results do not change)")
-    p.add_argument("--out", default="docs/LEADERBOARD.md", help="the leaderboard page to write")
-    p.add_argument("--state", default=None, help=f"the games played so far (default: {STATE_NAME} beside --out)")
+    p.add_argument(
+        "--out", default=None, help=f"the leaderboard page to write (default: {', '.join(PAGES.values())} by game)"
+    )
+    p.add_argument(
+        "--state", default=None, help=f"the games played so far (default: {STATE_NAME} beside --out; Gin's own)"
+    )
     p.add_argument("--readme", default="README.md", help="README whose leaderboard markers get the tables")
     p.add_argument("--no-readme", action="store_true", help="leave the README alone")
     p.set_defaults(func=cmd_leaderboard)

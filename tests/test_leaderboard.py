@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 
 from carousel_cli.main import main
+from carousel_env.core.errors import CarouselError
 from carousel_env.games.carousel.agents.registry import UnknownPolicyError
 from training.checkpoint_names import CheckpointError
+from training.imitation import imitate
 from training.leaderboard import (
     BASELINES,
     README_END,
@@ -203,3 +205,57 @@ def test_the_default_roster_is_the_baselines_and_every_shipped_agent(tmp_path):
     assert BASELINES[:3] == ("random", "greedy", "smart") and all(b.startswith("search@") for b in BASELINES[3:])
     assert agent_name(roster[-1]) == "ppo_3p" and agent_name(str(tmp_path / "ppo_3p" / "model.pt")) == "ppo_3p"
     assert agent_name("search@8") == "search@8"
+
+
+def test_gin_rummy_has_its_own_leaderboard_with_openspiels_bots(tmp_path):
+    pytest.importorskip("pyspiel")
+    network = tmp_path / "gin_net"
+    imitate("simple", network, {"game": "gin_rummy", "variant": "openspiel"}, decisions=300, epochs=1)
+    readme, out = tmp_path / "README.md", tmp_path / "docs" / "LEADERBOARD_GIN.md"
+    readme.write_text(README)
+    agents = ["random", "simple", "openspiel:simple", "openspiel:ismcts@2", str(network)]
+    lines: list[str] = []
+    run = make_leaderboard(
+        agents, out, 2, 0, seed=3, readme=readme, date="2030-01-02", log=lines.append, game="gin_rummy"
+    )
+    # Every pair but the two OpenSpiel bots, which its runner cannot seat together: 9 matches of one deal.
+    assert [(m.players, m.games) for m in run.played] == [(2, 2)] * 9
+    page = out.read_text()
+    assert page.startswith("# Gin Rummy leaderboard") and "carousel leaderboard --game gin_rummy" in page
+    assert "## 4 players" not in page and "inside OpenSpiel's own" in page
+    rows = _table_rows(page, "## Heads-up")
+    assert set(rows) == {"random", "simple", "openspiel:simple", "openspiel:ismcts@2", "gin_net"}
+    assert rows["openspiel:simple"][6] == "6" and rows["gin_net"][6] == "8"  # 3 and 4 opponents, 2 hands each
+    assert all(len(cells) == 8 for cells in rows.values())  # no cost column: Carousel's decisions are timed
+    table = [line for line in page.split("each column:")[1].splitlines() if line.startswith("|")]
+    columns = [cell.strip() for cell in table[0].strip("|").split("|")][1:]
+    pairs = {
+        cells[0]: dict(zip(columns, cells[1:]))
+        for cells in ([cell.strip() for cell in line.strip("|").split("|")] for line in table[2:])
+    }
+    assert pairs["openspiel:simple"]["openspiel:ismcts@2"] == ""  # the bots' match, not played
+    assert float(pairs["gin_net"]["random"]) + float(pairs["random"]["gin_net"]) == pytest.approx(1.0)
+    assert (out.parent / "leaderboard_gin_rummy_games.json").is_file()
+    # The README keeps Carousel's table and gains a Gin Rummy section with markers of its own.
+    text = readme.read_text()
+    assert "not run yet" in text and text.rstrip().endswith("<!-- leaderboard gin_rummy:end -->")
+    assert "## Gin Rummy leaderboard" in text and "(docs/LEADERBOARD_GIN.md)" in text
+    lines.clear()
+    again = make_leaderboard(
+        agents, out, 2, 0, seed=3, readme=readme, date="2030-01-02", log=lines.append, game="gin_rummy"
+    )
+    assert again.played == () and out.read_text() == page
+
+
+def test_a_leaderboard_refuses_agents_of_another_game(tmp_path):
+    quiet = {"readme": None, "log": lambda _: None}
+    with pytest.raises(LeaderboardError, match="Gin Rummy leaderboard only"):
+        make_leaderboard(["random", "openspiel:simple"], tmp_path / "x.md", 2, 0, **quiet)
+    with pytest.raises(CheckpointError):  # a Carousel network does not read Gin's observation
+        make_leaderboard(["random", SHIPPED], tmp_path / "x.md", 2, 0, game="gin_rummy", **quiet)
+    with pytest.raises(LeaderboardError, match="heads-up only"):
+        make_leaderboard(["random", "greedy", "simple", "search"], tmp_path / "x.md", 2, 4, game="gin_rummy", **quiet)
+    with pytest.raises(CarouselError, match="unknown Gin Rummy policy 'smart'"):
+        make_leaderboard(["random", "smart"], tmp_path / "x.md", 2, 0, game="gin_rummy", **quiet)
+    with pytest.raises(LeaderboardError, match="Carousel only"):
+        make_leaderboard(["random", f"search@2+{SHIPPED}"], tmp_path / "x.md", 2, 0, game="gin_rummy", **quiet)

@@ -30,6 +30,17 @@ its own matches, a retrained checkpoint replays its. Delete the file after chang
 scripted player's code. Results do not depend on ``--workers`` (the networks sample from
 generators seeded per match, over a fixed number of game copies).
 
+Gin Rummy (``game="gin_rummy"``, ``carousel leaderboard --game gin_rummy``): heads-up only,
+single hands under OpenSpiel's rules (preset ``openspiel``). Its roster: ``GIN_BASELINES``,
+OpenSpiel's simple bot (``openspiel:simple``, where open_spiel is installed) and every agent
+shipped for Gin; ``openspiel:ismcts@N`` may be named too. A match with one of OpenSpiel's
+bots is played inside OpenSpiel's game through its runner
+(:mod:`carousel_env.integrations.openspiel_gin`: each deal twice, seats swapped); two of its
+bots never meet (the runner seats one of ours against one of its). A dead hand is a shared
+place and half a win. Its page is ``docs/LEADERBOARD_GIN.md``, its state file
+``leaderboard_gin_rummy_games.json``, its README section has markers of its own; it has no
+cost column (the decisions timed are Carousel's positions).
+
 Cost column: each agent's median milliseconds per decision at each table size
 (``training.decision_cost``), timed once when it first appears and kept in the state file
 beside its games, so that a rerun writes the same page.
@@ -53,14 +64,18 @@ import shlex
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from importlib.util import find_spec
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import torch
 
 from carousel_env.core.errors import CarouselError
 from carousel_env.core.text import plural
 from carousel_env.envkit.episodes import Episode, EpisodeResult
+from carousel_env.envkit.layout import ObservationLayout
+from carousel_env.integrations import OPENSPIEL_PREFIX
 from training.checkpoint import saved_env_keys
 from training.checkpoint_names import (
     GUIDED_MARK,
@@ -76,23 +91,73 @@ from training.episodes import play_episodes
 from training.evaluate import deals_for, eval_specs
 from training.exploit import Exploitability, shipped_exploitability
 from training.files import write_atomic
-from training.leaderboard_defaults import BASELINES, FOUR_PLAYER_GAMES, GUIDED_BUDGET, HEADS_UP_GAMES, STATE_NAME
+from training.leaderboard_defaults import (
+    BASELINES,
+    FOUR_PLAYER_GAMES,
+    GIN_BASELINES,
+    GIN_OPENSPIEL_BOTS,
+    GUIDED_BUDGET,
+    HEADS_UP_GAMES,
+    STATE_NAME,
+)
 from training.network import Agent
-from training.policies import Controller, NetworkPolicy, load_network_policy, scripted_controller
+from training.policies import Controller, NetworkPolicy, load_network_policy, network_callable, scripted_controller
 from training.runners import Driver
 from training.tournament import INTERVAL_SIGMAS, Rating, RatingTable
 
-TABLE_SIZES = (2, 4)
 # Game copies stepped at once. Networks sample in the order their decisions are batched,
 # which depends on this number, so it is fixed (not tied to --workers) to keep results.
 GAME_COPIES = 8
 STATE_FORMAT = 1
-README_START = "<!-- leaderboard:start -->"
-README_END = "<!-- leaderboard:end -->"
 
 
 class LeaderboardError(CarouselError):
     """A leaderboard that cannot be run as asked: a bad roster, state file or README."""
+
+
+@dataclass(frozen=True)
+class LeaderboardGame:
+    """What one game's leaderboard plays: its table sizes, the env options every match plays
+    under, its baselines, whether its shipped agents guide a search, its page's title."""
+
+    game: str
+    table_sizes: tuple[int, ...]
+    options: tuple[tuple[str, Any], ...]
+    baselines: tuple[str, ...]
+    guided: bool
+    title: str
+
+    def env_spec(self, players: int) -> EnvSpec:
+        return EnvSpec.of(players, game=self.game, **dict(self.options))
+
+    @property
+    def readme_markers(self) -> tuple[str, str]:
+        """The README's markers around this game's tables."""
+        tag = "leaderboard" if self.game == "carousel" else f"leaderboard {self.game}"
+        return f"<!-- {tag}:start -->", f"<!-- {tag}:end -->"
+
+
+LEADERBOARD_GAMES = {
+    "carousel": LeaderboardGame("carousel", (2, 4), (("episode", "game"),), BASELINES, True, "Leaderboard"),
+    # Single hands under OpenSpiel's rules: what OpenSpiel's bots play.
+    "gin_rummy": LeaderboardGame(
+        "gin_rummy", (2,), (("preset", "openspiel"),), GIN_BASELINES, False, "Gin Rummy leaderboard"
+    ),
+}
+
+
+README_START, README_END = LEADERBOARD_GAMES["carousel"].readme_markers
+
+
+def leaderboard_game(game: str) -> LeaderboardGame:
+    if game not in LEADERBOARD_GAMES:
+        raise LeaderboardError(f"no leaderboard for game {game!r} (the games with one: {', '.join(LEADERBOARD_GAMES)})")
+    return LEADERBOARD_GAMES[game]
+
+
+def is_openspiel_bot(source: str) -> bool:
+    """An agent played by OpenSpiel inside its own game (``openspiel:simple``)."""
+    return source.startswith(OPENSPIEL_PREFIX)
 
 
 # ------------------------------------------------------------------ roster
@@ -112,17 +177,27 @@ class RosterAgent:
     is_network: bool = False
 
     @property
+    def is_openspiel(self) -> bool:
+        return is_openspiel_bot(self.source)
+
+    @property
     def identity(self) -> str:
         """What the state file knows it by."""
         return self.name if self.digest is None else f"{self.name}#{self.digest}"
 
 
-def default_roster(checkpoints: str | Path = "checkpoints") -> tuple[str, ...]:
-    """The baselines, then every shipped agent's folder under ``checkpoints``, by name, then
-    the search guided by each shipped agent trained heads-up (``search@GUIDED_BUDGET+folder``)."""
-    shipped = [str(path.parent) for path in sorted(Path(checkpoints).glob(f"*/{SHIPPED_MODEL}"))]
+def default_roster(checkpoints: str | Path = "checkpoints", game: str = "carousel") -> tuple[str, ...]:
+    """The game's baselines (Gin Rummy's: with OpenSpiel's simple bot where open_spiel is
+    installed), then every agent shipped for the game under ``checkpoints`` (its folder),
+    then, in Carousel, the search guided by each shipped agent trained heads-up
+    (``search@GUIDED_BUDGET+folder``)."""
+    board = leaderboard_game(game)
+    folders = [str(path.parent) for path in sorted(Path(checkpoints).glob(f"*/{SHIPPED_MODEL}"))]
+    shipped = [folder for folder in folders if saved_env_keys(folder).get("game", "carousel") == game]
+    bots = GIN_OPENSPIEL_BOTS if game == "gin_rummy" and find_spec("pyspiel") is not None else ()
     heads_up = [folder for folder in shipped if saved_env_keys(folder).get("num_players", 2) == 2]
-    return (*BASELINES, *shipped, *(f"search@{GUIDED_BUDGET}{GUIDED_MARK}{folder}" for folder in heads_up))
+    guided = [f"search@{GUIDED_BUDGET}{GUIDED_MARK}{folder}" for folder in heads_up] if board.guided else []
+    return (*board.baselines, *bots, *shipped, *guided)
 
 
 def guided_agents(sources: Sequence[str]) -> tuple[str, ...]:
@@ -150,11 +225,13 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
 
 
-def load_roster(sources: Sequence[str]) -> tuple[tuple[RosterAgent, ...], dict[str, Agent]]:
+def load_roster(
+    sources: Sequence[str], board: LeaderboardGame = LEADERBOARD_GAMES["carousel"]
+) -> tuple[tuple[RosterAgent, ...], dict[str, Agent]]:
     """The roster of ``sources`` and the network of each checkpoint agent (by name), all
-    checked before any game: unknown names, unreadable checkpoints and two agents of one
-    name are errors that name them."""
-    layout = layout_for(EnvSpec(num_players=TABLE_SIZES[0]))  # the same at every table size
+    checked before any game: unknown names, unreadable checkpoints, checkpoints of another
+    game and two agents of one name are errors that name them."""
+    layout = layout_for(board.env_spec(board.table_sizes[0]))  # the same at every table size
     roster: list[RosterAgent] = []
     networks: dict[str, Agent] = {}
     for source in sources:
@@ -162,16 +239,36 @@ def load_roster(sources: Sequence[str]) -> tuple[tuple[RosterAgent, ...], dict[s
         if any(agent.name == name for agent in roster):
             raise LeaderboardError(f"two agents are named {name!r} ({source!r} and an earlier one); give each once")
         guided = split_guided(source)
-        if is_checkpoint_name(source):
+        if is_openspiel_bot(source):
+            if board.game != "gin_rummy":
+                raise LeaderboardError(f"{source!r}: OpenSpiel's bots play in the Gin Rummy leaderboard only")
+            _openspiel().parse_opponent(source)  # raises naming a bad bot
+            roster.append(RosterAgent(name, source))
+        elif is_checkpoint_name(source):
             networks[name] = load_network_policy(source, layout).agent
             roster.append(RosterAgent(name, source, _digest(find_checkpoint(source)), is_network=True))
         elif guided is not None:
+            if not board.guided:
+                raise LeaderboardError(f"{source!r}: the guided search plays Carousel only")
             scripted_controller(source)  # raises naming a bad search budget or a missing checkpoint
             roster.append(RosterAgent(name, source, _digest(find_checkpoint(guided[1]))))
         else:
-            scripted_controller(source)  # raises UnknownPolicyError naming it
+            scripted_controller(source, board.game)  # raises UnknownPolicyError naming it
             roster.append(RosterAgent(name, source))
     return tuple(roster), networks
+
+
+def _openspiel():
+    """The OpenSpiel runner (:mod:`carousel_env.integrations.openspiel_gin`), or an error
+    saying how to install it."""
+    try:
+        from carousel_env.integrations import openspiel_gin
+    except ImportError as exc:
+        raise LeaderboardError(
+            f"OpenSpiel's bots play inside OpenSpiel, which is not installed ({exc}): "
+            "pip install 'carousel-rl[openspiel]'"
+        ) from None
+    return openspiel_gin
 
 
 # ------------------------------------------------------------------ schedule
@@ -205,16 +302,19 @@ def schedule(
     four_player_games: int,
     seed: int,
     heads_up_only: Sequence[str] = (),
+    table_sizes: Sequence[int] = LEADERBOARD_GAMES["carousel"].table_sizes,
 ) -> list[MatchSpec]:
     """Every pair heads-up, then every table of 4 of the agents not in ``heads_up_only``
-    (names), games rounded up to whole deals (0 leaves that table size out), in roster order."""
+    (names), games rounded up to whole deals (0 leaves that table size out), in roster order.
+    Two of OpenSpiel's bots do not meet: its runner seats one of ours against one of its."""
     matches = []
-    for players, games in zip(TABLE_SIZES, (heads_up_games, four_player_games)):
+    for players, games in zip(table_sizes, (heads_up_games, four_player_games)):
         if games <= 0:
             continue
         whole_deals = deals_for(players, games) * players
         seated = roster if players == 2 else [a for a in roster if a.name not in heads_up_only]
-        matches += [MatchSpec(players, table, whole_deals, seed) for table in combinations(seated, players)]
+        tables = [t for t in combinations(seated, players) if sum(a.is_openspiel for a in t) < 2]
+        matches += [MatchSpec(players, table, whole_deals, seed) for table in tables]
     return matches
 
 
@@ -322,7 +422,31 @@ def write_text_atomic(path: Path, text: str) -> None:
     write_atomic(path, lambda f: f.write(text.encode()))
 
 
-def play_match(match: MatchSpec, networks: dict[str, Agent], driver: Driver) -> tuple[GameRecord, ...]:
+def play_openspiel_match(match: MatchSpec, board: LeaderboardGame) -> tuple[GameRecord, ...]:
+    """Play ``match`` (one of ours against one of OpenSpiel's bots) inside OpenSpiel's game,
+    through its runner: each deal twice, the seats swapped (seeds ``match.seed`` on; the deals
+    are the runner's, not the env's). A hand's totals are its returns, zero for a dead hand."""
+    runner = _openspiel()
+    bot = next(a for a in match.agents if a.is_openspiel)
+    ours = next(a for a in match.agents if not a.is_openspiel)
+    agent: Any = ours.source
+    if ours.is_network:  # samples from a generator seeded by the match, as play_match's networks do
+        layout = ObservationLayout.of(runner.layout(runner.K_KNOCKS))
+        agent = network_callable(ours.source, layout, match.seed)
+    played = runner.play_openspiel(agent, bot.source, match.games // 2, seed=match.seed)
+    records = []
+    for hand in played.hands:
+        seats = (ours.name, bot.name) if hand.seat == 0 else (bot.name, ours.name)
+        points = round(hand.returns)
+        totals = (points, -points) if hand.seat == 0 else (-points, points)
+        winner = None if points == 0 else hand.seat if points > 0 else 1 - hand.seat
+        records.append(GameRecord(match.seed + hand.deal, seats, totals, winner))
+    return tuple(records)
+
+
+def play_match(
+    match: MatchSpec, networks: dict[str, Agent], driver: Driver, game: str = "carousel"
+) -> tuple[GameRecord, ...]:
     """Play ``match`` on ``driver`` (a driver of ``match.players`` seats); network agents
     sample from generators seeded by the match seed and their place in the match."""
     controllers: dict[str, Controller] = {}
@@ -333,7 +457,7 @@ def play_match(match: MatchSpec, networks: dict[str, Agent], driver: Driver) -> 
             generator = torch.Generator().manual_seed(match.seed + position)
             policies[controller] = NetworkPolicy(networks[agent.name], agent.name, generator=generator)
         else:
-            controller = Controller.scripted(agent.source)
+            controller = Controller.scripted(agent.source, game=game)
         controllers[agent.name] = controller
     names = {controller: name for name, controller in controllers.items()}
     candidate, *opponents = (controllers[agent.name] for agent in match.agents)
@@ -377,6 +501,7 @@ class LeaderboardRun:
     play_seconds: float
     # (players, agent) -> its median milliseconds per decision (``training.decision_cost``)
     costs: Mapping[tuple[int, str], float] = field(default_factory=dict)
+    board: LeaderboardGame = LEADERBOARD_GAMES["carousel"]
 
     def exploitability(self, players: int) -> dict[str, Exploitability]:
         """Each shipped agent's strongest best response at ``players`` (``training.exploit``),
@@ -416,20 +541,24 @@ def run_leaderboard(
     num_workers: int = 0,
     log: Callable[[str], None] = print,
     heads_up_only: Sequence[str] = (),
+    game: str = "carousel",
 ) -> LeaderboardRun:
     """Play every match of the schedule that ``state`` lacks (saving each as it ends), rate
-    them all and time each agent's decisions. Everything is checked before the first game
-    (module docstring)."""
+    them all and time each agent's decisions (Carousel's). Everything is checked before the
+    first game (module docstring)."""
+    board = leaderboard_game(game)
     if heads_up_games < 0 or four_player_games < 0:
         raise LeaderboardError(f"game counts must be 0 or more, got {heads_up_games} and {four_player_games}")
     if heads_up_games == 0 and four_player_games == 0:
         raise LeaderboardError("no games to play: give --heads-up-games or --four-player-games above 0")
-    roster, networks = load_roster(sources)
+    if four_player_games > 0 and 4 not in board.table_sizes:
+        raise LeaderboardError(f"{game} is played heads-up only: give --four-player-games 0")
+    roster, networks = load_roster(sources, board)
     names = [a.name for a in roster]
     strays = [name for name in heads_up_only if name not in names]
     if strays:
         raise LeaderboardError(f"--heads-up-only names {', '.join(strays)}, not in the roster ({', '.join(names)})")
-    for players, games in zip(TABLE_SIZES, (heads_up_games, four_player_games)):
+    for players, games in zip(board.table_sizes, (heads_up_games, four_player_games)):
         seated = names if players == 2 else [n for n in names if n not in heads_up_only]
         if games > 0 and len(seated) < players:
             raise LeaderboardError(
@@ -437,7 +566,7 @@ def run_leaderboard(
                 f"{', '.join(seated)} (or play no {players}-player games)"
             )
     store = GameStore(state)
-    matches = schedule(roster, heads_up_games, four_player_games, seed, heads_up_only)
+    matches = schedule(roster, heads_up_games, four_player_games, seed, heads_up_only, board.table_sizes)
     todo = [m for m in matches if store.get(m) is None]
     log(
         f"leaderboard: {len(roster)} agents ({', '.join(a.name for a in roster)}), {len(matches)} matches, "
@@ -449,11 +578,13 @@ def run_leaderboard(
     try:
         for k, match in enumerate(todo, 1):
             if match.players not in drivers:
-                spec = EnvSpec.of(match.players, episode="game")
-                drivers[match.players] = Driver(spec, GAME_COPIES, num_workers)
+                drivers[match.players] = Driver(board.env_spec(match.players), GAME_COPIES, num_workers)
             log(f"[{k}/{len(todo)}] {match.label}: {plural(match.games, 'game')} ...")
             began = time.perf_counter()
-            games = play_match(match, networks, drivers[match.players])
+            if any(agent.is_openspiel for agent in match.agents):
+                games = play_openspiel_match(match, board)
+            else:
+                games = play_match(match, networks, drivers[match.players], board.game)
             played = PlayedMatch(games, time.perf_counter() - began)
             store.put(match, played)
             shares = ", ".join(f"{name} won {rate:.2f}" for name, rate in played.win_rates().items())
@@ -464,12 +595,12 @@ def run_leaderboard(
     results = [(m, store.matches[m.key]) for m in matches]
     standings = tuple(
         _rate(players, roster, [(m, p) for m, p in results if m.players == players])
-        for players in TABLE_SIZES
+        for players in board.table_sizes
         if any(m.players == players for m in matches)
     )
     new = {m.key for m in todo}
     costs = {}
-    for table in standings:
+    for table in standings if board.game == "carousel" else ():  # the decisions timed are Carousel's
         positions: list | None = None
         for row in table.rows:
             agent = next(a for a in roster if a.name == row.agent)
@@ -486,7 +617,13 @@ def run_leaderboard(
         tuple(m for m in matches if m.key not in new),
         sum(p.seconds for _, p in results),
         costs,
+        board,
     )
+
+
+def state_name(game: str) -> str:
+    """The state file's default name, beside the page."""
+    return STATE_NAME if game == "carousel" else STATE_NAME.replace("leaderboard_", f"leaderboard_{game}_")
 
 
 def _clock(seconds: float) -> str:
@@ -505,9 +642,10 @@ def command_line(
     state: str | Path,
     out: str | Path,
     heads_up_only: Sequence[str] = (),
+    game: str = "carousel",
 ) -> str:
     """The command that reproduces a leaderboard (every option that changes its tables)."""
-    args = ["carousel", "leaderboard", "--agents", ",".join(sources)]
+    args = ["carousel", "leaderboard", *(["--game", game] if game != "carousel" else []), "--agents", ",".join(sources)]
     if heads_up_only:
         args += ["--heads-up-only", ",".join(heads_up_only)]
     args += ["--heads-up-games", str(heads_up_games), "--four-player-games", str(four_player_games)]
@@ -532,13 +670,16 @@ def ratings_table(
     costs: Mapping[tuple[int, str], float] | None = None,
 ) -> str:
     """The Markdown table of one table size's ratings; each agent's cost (median ms per
-    decision, ``training.decision_cost``) where timed, and a network's exploitability (its
-    strongest best response's win rate against it, ``carousel exploit``) where shipped."""
+    decision, ``training.decision_cost``) where timed (no column where none is: Gin Rummy's),
+    and a network's exploitability (its strongest best response's win rate against it,
+    ``carousel exploit``) where shipped."""
     exploitability, costs = exploitability or {}, costs or {}
+    timed = any(players == standings.players for players, _ in costs)
     lines = [
         f"| # | agent | rating (mu ± {INTERVAL_SIGMAS:g} sigma) | interval | ordinal | win rate | games "
-        "| ms per decision | best response's win rate against it |",
-        "| ---: | --- | ---: | --- | ---: | ---: | ---: | ---: | --- |",
+        + ("| ms per decision " if timed else "")
+        + "| best response's win rate against it |",
+        "| ---: | --- | ---: | --- | ---: | ---: | ---: | " + ("---: | " if timed else "") + "--- |",
     ]
     for i, row in enumerate(standings.rows, 1):
         lo, hi = row.interval
@@ -547,25 +688,51 @@ def ratings_table(
         ms = "" if cost is None else f"{cost:.2g}" if cost < 1 else f"{cost:.1f}" if cost < 10 else f"{cost:.0f}"
         lines.append(
             f"| {i} | {row.agent} | {row.mu:.1f} ± {INTERVAL_SIGMAS * row.sigma:.1f} | {lo:.1f} to {hi:.1f} "
-            f"| {row.ordinal:.1f} | {row.win_rate:.3f} | {row.games} | {ms} | {exploited} |"
+            f"| {row.ordinal:.1f} | {row.win_rate:.3f} | {row.games} | "
+            + (f"{ms} | " if timed else "")
+            + f"{exploited} |"
         )
     return "\n".join(lines)
 
 
 def pairs_table(standings: Standings) -> str:
-    """Heads-up win rates, the row agent's against the column agent."""
+    """Heads-up win rates, the row agent's against the column agent (blank: they did not meet)."""
     names = [row.agent for row in standings.rows]
     lines = ["| against → | " + " | ".join(names) + " |", "| --- |" + " ---: |" * len(names)]
     for a in names:
-        cells = ["" if a == b else f"{standings.pairs[(a, b)]:.2f}" for b in names]
+        cells = ["" if (a, b) not in standings.pairs else f"{standings.pairs[(a, b)]:.2f}" for b in names]
         lines.append(f"| {a} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
+def _how(board: LeaderboardGame) -> str:
+    """How a leaderboard's games are played and rated, for its page."""
+    if board.game == "gin_rummy":
+        return (
+            "Every pair plays heads-up, single hands under OpenSpiel's rules (preset `openspiel`), each deal "
+            "twice with the seats swapped; a match against OpenSpiel's bot is played inside OpenSpiel's own "
+            "`gin_rummy` through `carousel_env/integrations/openspiel_gin.py` (its deals are the runner's, not the "
+            "env's). Ratings are openskill Plackett-Luce, updated once per hand from its result (a dead hand is a "
+            f"shared place); the interval is mu ± {INTERVAL_SIGMAS:g} sigma (about 95%), rows are sorted by the "
+            "ordinal mu - 3 sigma. The win rate is the share of hands won, a dead hand counting half (fair share "
+            "1/2). How it is run: `training/leaderboard.py`."
+        )
+    return (
+        "Every pair plays heads-up and every 4 distinct agents share a 4-player table, on the same deals; each "
+        "deal is played once per seat with the whole table turned one seat a game, so each agent gets every "
+        "seat's cards. Ratings are openskill Plackett-Luce, updated once per game from the finishing places "
+        "(the game's winner first, then the others by final total); the interval is mu ± "
+        f"{INTERVAL_SIGMAS:g} sigma (about 95%), rows are sorted by the ordinal mu - 3 sigma. The win rate is "
+        "the share of games won; the fair share is "
+        + ", ".join(f"1/{n} " + ("heads-up" if n == 2 else f"at {n} players") for n in board.table_sizes)
+        + ". How it is run: `training/leaderboard.py`."
+    )
+
+
 def render_leaderboard(run: LeaderboardRun, command: str, date: str) -> str:
-    """``docs/LEADERBOARD.md``."""
+    """``docs/LEADERBOARD.md`` (Gin Rummy's: ``docs/LEADERBOARD_GIN.md``)."""
     parts = [
-        "# Leaderboard",
+        f"# {run.board.title}",
         "",
         f"Made on {date} by `carousel leaderboard`, whose matches took {_clock(run.play_seconds)} to play. "
         "To reproduce it (a rerun plays only what its state file lacks):",
@@ -574,15 +741,7 @@ def render_leaderboard(run: LeaderboardRun, command: str, date: str) -> str:
         command,
         "```",
         "",
-        "Every pair plays heads-up and every 4 distinct agents share a 4-player table, on the same deals; each "
-        "deal is played once per seat with the whole table turned one seat a game, so each agent gets every "
-        "seat's cards. Ratings are openskill Plackett-Luce, updated once per game from the finishing places "
-        "(the game's winner first, then the others by final total); the interval is mu ± "
-        f"{INTERVAL_SIGMAS:g} sigma (about 95%), rows are sorted by the ordinal mu - 3 sigma. The win rate is "
-        "the share of games won; the fair share is "
-        + ", ".join(f"1/{n} " + ("heads-up" if n == 2 else f"at {n} players") for n in TABLE_SIZES)
-        + ". How it is run: "
-        "`training/leaderboard.py`.",
+        _how(run.board),
     ]
     for standings in run.standings:
         widest = max((INTERVAL_SIGMAS * row.sigma for row in standings.rows), default=0.0)
@@ -609,27 +768,30 @@ def readme_block(run: LeaderboardRun, leaderboard_link: str, date: str) -> str:
     return "\n".join(parts)
 
 
-def update_readme(readme: str | Path, block: str) -> None:
-    """Put ``block`` between the README's leaderboard markers (a "Leaderboard" section with
-    them is added at the end if it has none)."""
+def update_readme(readme: str | Path, block: str, board: LeaderboardGame = LEADERBOARD_GAMES["carousel"]) -> None:
+    """Put ``block`` between the README's markers of the game's leaderboard (a section titled
+    as its page, with them, is added at the end if it has none)."""
     path = Path(readme)
     text = path.read_text() if path.exists() else ""
-    check_readme(path)
-    if README_START not in text:
-        text = text.rstrip("\n") + f"\n\n## Leaderboard\n\n{README_START}\n{README_END}\n"
-    head, rest = text.split(README_START, 1)
-    _, tail = rest.split(README_END, 1)
-    write_text_atomic(path, f"{head}{README_START}\n{block}\n{README_END}{tail}")
+    check_readme(path, board)
+    start, end = board.readme_markers
+    if start not in text:
+        text = text.rstrip("\n") + f"\n\n## {board.title}\n\n{start}\n{end}\n"
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    write_text_atomic(path, f"{head}{start}\n{block}\n{end}{tail}")
 
 
-def check_readme(readme: str | Path) -> None:
-    """A README has both leaderboard markers in order, or neither (checked before any game)."""
+def check_readme(readme: str | Path, board: LeaderboardGame = LEADERBOARD_GAMES["carousel"]) -> None:
+    """A README has both of the game's leaderboard markers in order, or neither (checked
+    before any game)."""
     path = Path(readme)
     text = path.read_text() if path.exists() else ""
-    start, end = text.find(README_START), text.find(README_END)
-    if (start < 0) != (end < 0) or start > end or text.count(README_START) > 1 or text.count(README_END) > 1:
+    start_mark, end_mark = board.readme_markers
+    start, end = text.find(start_mark), text.find(end_mark)
+    if (start < 0) != (end < 0) or start > end or text.count(start_mark) > 1 or text.count(end_mark) > 1:
         raise LeaderboardError(
-            f"{path} must hold {README_START} then {README_END} once each, or neither (a section is then added)"
+            f"{path} must hold {start_mark} then {end_mark} once each, or neither (a section is then added)"
         )
 
 
@@ -645,21 +807,26 @@ def make_leaderboard(
     date: str | None = None,
     log: Callable[[str], None] = print,
     heads_up_only: Sequence[str] = (),
+    game: str = "carousel",
 ) -> LeaderboardRun:
-    """``carousel leaderboard``: run the leaderboard (state file ``state``, by default
-    ``leaderboard_games.json`` beside ``out``), write ``out`` and, unless ``readme`` is None,
-    the README's table. ``date``: today's unless given."""
+    """``carousel leaderboard``: run the game's leaderboard (state file ``state``, by default
+    ``leaderboard_games.json`` beside ``out``, Gin Rummy's ``leaderboard_gin_rummy_games.json``),
+    write ``out`` and, unless ``readme`` is None, the README's tables. ``date``: today's
+    unless given."""
+    board = leaderboard_game(game)
     out = Path(out)
-    state = out.parent / STATE_NAME if state is None else Path(state)
+    state = out.parent / state_name(game) if state is None else Path(state)
     if readme is not None:
-        check_readme(readme)
-    run = run_leaderboard(sources, heads_up_games, four_player_games, seed, state, num_workers, log, heads_up_only)
+        check_readme(readme, board)
+    run = run_leaderboard(
+        sources, heads_up_games, four_player_games, seed, state, num_workers, log, heads_up_only, game
+    )
     date = date or datetime.date.today().isoformat()
-    command = command_line(sources, heads_up_games, four_player_games, seed, state, out, heads_up_only)
+    command = command_line(sources, heads_up_games, four_player_games, seed, state, out, heads_up_only, game)
     write_text_atomic(out, render_leaderboard(run, command, date))
     log(f"wrote {out} (games in {state})")
     if readme is not None:
         link = Path(os.path.relpath(out.resolve(), Path(readme).resolve().parent)).as_posix()
-        update_readme(readme, readme_block(run, link, date))
+        update_readme(readme, readme_block(run, link, date), board)
         log(f"updated the leaderboard in {readme}")
     return run

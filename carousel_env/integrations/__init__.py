@@ -9,3 +9,8 @@ Each module imports its library on import, so import only the one you use:
 TorchRL and SB3 need no adapter: ``torchrl.envs.PettingZooWrapper(carousel_env.env(), ...)``
 and ``carousel_env.single_agent.CarouselSingleAgentEnv`` work as they are (``examples/``).
 """
+
+# The bots of OpenSpiel's Gin Rummy (:mod:`carousel_env.integrations.openspiel_gin`) are named
+# with this prefix wherever agents are named (``openspiel:simple``); here, so that a name can
+# be told apart without importing pyspiel.
+OPENSPIEL_PREFIX = "openspiel:"

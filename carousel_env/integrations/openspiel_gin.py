@@ -60,6 +60,7 @@ from carousel_env.games.gin_rummy.observation import encode, layout
 from carousel_env.games.gin_rummy.players import GinPlayer, get_player
 from carousel_env.games.gin_rummy.policies import ScriptedPolicy
 from carousel_env.games.gin_rummy.rules import HAND_SIZE, PRESETS
+from carousel_env.integrations import OPENSPIEL_PREFIX
 
 RULES = PRESETS["openspiel"]
 GIN = pyspiel.gin_rummy
@@ -67,7 +68,6 @@ UTILS = GIN.GinRummyUtils(13, 4, HAND_SIZE)
 OS_SUITS = (3, 0, 1, 2)  # OpenSpiel's suits s c d h, as ours (C D H S = 0 1 2 3)
 MAX_BASE_RUN = 5  # OpenSpiel's melds are runs of 3 to 5
 DEALT = 2 * HAND_SIZE + 1  # the chance outcomes before the first decision: both hands and the upcard
-OPENSPIEL_PREFIX = "openspiel:"
 OPPONENT_KINDS = ("simple", "ismcts")
 ISMCTS_UCT_C = 2.0  # the exploration constant of OpenSpiel's ISMCTS examples
 K_KNOCKS = 8  # knock slots of the env an observation policy is given
