@@ -83,9 +83,10 @@ def _command(trainer: str, target: Target, args: argparse.Namespace, out: Path) 
 
         config = load_config(ROOT / target.config)
         interval = max(1, round(args.eval_every / config.batch_target))
-        sets = [*common, f"total_timesteps={args.budget}", f"eval_interval={interval}", "progress_bar=false"]
-        sets += ["checkpoint_interval=1000000"]  # the last update and the stop write one
-        cmd = [*base, "--config", str(ROOT / target.config)]
+        sets = [*common, f"eval_interval={interval}", "progress_bar=false", "checkpoint_interval=1000000"]
+        # The config's own schedule (its total_timesteps anneals the learning rate); the budget stops it.
+        updates = math.ceil(args.budget / config.batch_target)
+        cmd = [*base, "--config", str(ROOT / target.config), "--max-updates", str(updates)]
     else:
         from training.rllib.config import load_config as load_rllib
 
@@ -94,9 +95,9 @@ def _command(trainer: str, target: Target, args: argparse.Namespace, out: Path) 
         decisions_per_iteration = config.train_batch_size / config.num_players
         interval = max(1, round(args.eval_every / decisions_per_iteration))
         iterations = math.ceil(args.budget / decisions_per_iteration)
-        sets = [*common, f"iterations={iterations}", f"checkpoint_interval={interval}"]
-        sets += [f"num_env_runners={1 if trainer == 'rllib1' else 2}"]
+        sets = [*common, f"checkpoint_interval={interval}", f"num_env_runners={1 if trainer == 'rllib1' else 2}"]
         cmd = [*base, "--backend", "rllib", "--config", str(ROOT / target.rllib_config)]
+        cmd += ["--max-updates", str(iterations)]
     for pair in sets:
         cmd += ["--set", pair]
     return cmd
