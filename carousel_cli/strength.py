@@ -21,10 +21,9 @@ from training.leaderboard_defaults import (
     GIN_OPENSPIEL_BOTS,
     GUIDED_BUDGET,
     HEADS_UP_GAMES,
-    PAGES,
     SEARCH_BUDGETS,
-    STATE_NAME,
 )
+from training.leaderboard_games import LEADERBOARD_GAMES
 
 if TYPE_CHECKING:  # the commands import training lazily, so that --help starts without torch
     from training.evaluate import EvalResult
@@ -135,7 +134,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         heads_up_only = [a.strip() for a in args.heads_up_only.split(",") if a.strip()]
     make_leaderboard(
         agents,
-        out=args.out or PAGES[game],
+        out=args.out or LEADERBOARD_GAMES[game].page,
         heads_up_games=args.heads_up_games,
         four_player_games=four_player_games,
         seed=args.seed,
@@ -253,10 +252,10 @@ def register(subparsers) -> None:
     )
     p.add_argument(
         "--game",
-        choices=sorted(PAGES),
+        choices=sorted(LEADERBOARD_GAMES),
         default=None,
         help="the game (default: carousel); gin_rummy: heads-up hands under OpenSpiel's rules, OpenSpiel's simple "
-        f"bot among the agents, page {PAGES['gin_rummy']}",
+        f"bot among the agents, page {LEADERBOARD_GAMES['gin_rummy'].page}",
     )
     p.add_argument(
         "--agents",
@@ -289,12 +288,11 @@ def register(subparsers) -> None:
     )
     p.add_argument("--seed", type=int, default=0, help="the first deal's seed (every match plays the same deals)")
     p.add_argument("--workers", type=int, default=0, help="worker processes playing games (results do not change)")
-    p.add_argument(
-        "--out", default=None, help=f"the leaderboard page to write (default: {', '.join(PAGES.values())} by game)"
-    )
-    p.add_argument(
-        "--state", default=None, help=f"the games played so far (default: {STATE_NAME} beside --out; Gin's own)"
-    )
+    by_game = {name: (board.page, board.state_name) for name, board in LEADERBOARD_GAMES.items()}
+    pages = ", ".join(f"{name}: {page}" for name, (page, _) in by_game.items())
+    states = ", ".join(f"{name}: {state}" for name, (_, state) in by_game.items())
+    p.add_argument("--out", default=None, help=f"the leaderboard page to write (default: {pages})")
+    p.add_argument("--state", default=None, help=f"the games played so far (default, beside --out: {states})")
     p.add_argument("--readme", default="README.md", help="README whose leaderboard markers get the tables")
     p.add_argument("--no-readme", action="store_true", help="leave the README alone")
     p.set_defaults(func=cmd_leaderboard)

@@ -16,11 +16,7 @@ from carousel_env.games.carousel.agents.registry import UnknownPolicyError
 from training.checkpoint_names import CheckpointError
 from training.imitation import imitate
 from training.leaderboard import (
-    BASELINES,
-    README_END,
-    README_START,
     GameRecord,
-    LeaderboardError,
     RosterAgent,
     agent_name,
     default_roster,
@@ -28,7 +24,9 @@ from training.leaderboard import (
     make_leaderboard,
     schedule,
 )
-from training.leaderboard_defaults import GUIDED_BUDGET
+from training.leaderboard_defaults import BASELINES, GUIDED_BUDGET
+from training.leaderboard_games import LeaderboardError
+from training.leaderboard_page import README_END, README_START
 from training.tournament import RatingTable
 
 SHIPPED = str(Path(__file__).resolve().parent.parent / "checkpoints" / "ppo_2p")

@@ -33,3 +33,8 @@ def _umask() -> int:
     mask = os.umask(0)  # the only way to read it: set it and put it back
     os.umask(mask)
     return mask
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (an interrupted run keeps the old file)."""
+    write_atomic(path, lambda f: f.write(text.encode()))

@@ -41,6 +41,10 @@ place and half a win. Its page is ``docs/LEADERBOARD_GIN.md``, its state file
 ``leaderboard_gin_rummy_games.json``, its README section has markers of its own; it has no
 cost column (the decisions timed are Carousel's positions).
 
+The modules: this one plays and rates; ``training.leaderboard_games`` says what each game's
+leaderboard plays (``LeaderboardGame``); ``training.leaderboard_page`` writes the page and
+the README's tables; ``training.leaderboard_defaults`` holds the defaults.
+
 Cost column: each agent's median milliseconds per decision at each table size
 (``training.decision_cost``), timed once when it first appears and kept in the state file
 beside its games, so that a rerun writes the same page.
@@ -60,7 +64,6 @@ import datetime
 import hashlib
 import json
 import os
-import shlex
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -71,11 +74,9 @@ from typing import Any
 
 import torch
 
-from carousel_env.core.errors import CarouselError
 from carousel_env.core.text import plural
 from carousel_env.envkit.episodes import Episode, EpisodeResult
 from carousel_env.envkit.layout import ObservationLayout
-from carousel_env.integrations import OPENSPIEL_PREFIX
 from training.checkpoint import saved_env_keys
 from training.checkpoint_names import (
     GUIDED_MARK,
@@ -86,78 +87,42 @@ from training.checkpoint_names import (
     split_guided,
 )
 from training.decision_cost import decision_ms, recorded_positions
-from training.envs import EnvSpec, layout_for
+from training.envs import layout_for
 from training.episodes import play_episodes
 from training.evaluate import deals_for, eval_specs
 from training.exploit import Exploitability, shipped_exploitability
-from training.files import write_atomic
+from training.files import write_text_atomic
 from training.leaderboard_defaults import (
-    BASELINES,
     FOUR_PLAYER_GAMES,
-    GIN_BASELINES,
     GIN_OPENSPIEL_BOTS,
     GUIDED_BUDGET,
     HEADS_UP_GAMES,
-    STATE_NAME,
+)
+from training.leaderboard_games import (
+    LEADERBOARD_GAMES,
+    LeaderboardError,
+    LeaderboardGame,
+    is_openspiel_bot,
+    leaderboard_game,
+)
+from training.leaderboard_page import (
+    check_readme,
+    clock,
+    command_line,
+    readme_block,
+    render_leaderboard,
+    table_title,
+    update_readme,
 )
 from training.network import Agent
 from training.policies import Controller, NetworkPolicy, load_network_policy, network_callable, scripted_controller
 from training.runners import Driver
-from training.tournament import INTERVAL_SIGMAS, Rating, RatingTable
+from training.tournament import Rating, RatingTable
 
 # Game copies stepped at once. Networks sample in the order their decisions are batched,
 # which depends on this number, so it is fixed (not tied to --workers) to keep results.
 GAME_COPIES = 8
 STATE_FORMAT = 1
-
-
-class LeaderboardError(CarouselError):
-    """A leaderboard that cannot be run as asked: a bad roster, state file or README."""
-
-
-@dataclass(frozen=True)
-class LeaderboardGame:
-    """What one game's leaderboard plays: its table sizes, the env options every match plays
-    under, its baselines, whether its shipped agents guide a search, its page's title."""
-
-    game: str
-    table_sizes: tuple[int, ...]
-    options: tuple[tuple[str, Any], ...]
-    baselines: tuple[str, ...]
-    guided: bool
-    title: str
-
-    def env_spec(self, players: int) -> EnvSpec:
-        return EnvSpec.of(players, game=self.game, **dict(self.options))
-
-    @property
-    def readme_markers(self) -> tuple[str, str]:
-        """The README's markers around this game's tables."""
-        tag = "leaderboard" if self.game == "carousel" else f"leaderboard {self.game}"
-        return f"<!-- {tag}:start -->", f"<!-- {tag}:end -->"
-
-
-LEADERBOARD_GAMES = {
-    "carousel": LeaderboardGame("carousel", (2, 4), (("episode", "game"),), BASELINES, True, "Leaderboard"),
-    # Single hands under OpenSpiel's rules: what OpenSpiel's bots play.
-    "gin_rummy": LeaderboardGame(
-        "gin_rummy", (2,), (("preset", "openspiel"),), GIN_BASELINES, False, "Gin Rummy leaderboard"
-    ),
-}
-
-
-README_START, README_END = LEADERBOARD_GAMES["carousel"].readme_markers
-
-
-def leaderboard_game(game: str) -> LeaderboardGame:
-    if game not in LEADERBOARD_GAMES:
-        raise LeaderboardError(f"no leaderboard for game {game!r} (the games with one: {', '.join(LEADERBOARD_GAMES)})")
-    return LEADERBOARD_GAMES[game]
-
-
-def is_openspiel_bot(source: str) -> bool:
-    """An agent played by OpenSpiel inside its own game (``openspiel:simple``)."""
-    return source.startswith(OPENSPIEL_PREFIX)
 
 
 # ------------------------------------------------------------------ roster
@@ -293,7 +258,7 @@ class MatchSpec:
 
     @property
     def label(self) -> str:
-        return f"{_title(self.players)}: " + " vs ".join(agent.name for agent in self.agents)
+        return f"{table_title(self.players)}: " + " vs ".join(agent.name for agent in self.agents)
 
 
 def schedule(
@@ -415,11 +380,6 @@ class GameStore:
             f'{{\n "format": {STATE_FORMAT},\n "costs": {costs},\n "matches": {{\n' + ",\n".join(entries) + "\n }\n}\n"
         )
         write_text_atomic(self.path, text)
-
-
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all (an interrupted run keeps the old file)."""
-    write_atomic(path, lambda f: f.write(text.encode()))
 
 
 def play_openspiel_match(match: MatchSpec, board: LeaderboardGame) -> tuple[GameRecord, ...]:
@@ -585,10 +545,10 @@ def run_leaderboard(
                 games = play_openspiel_match(match, board)
             else:
                 games = play_match(match, networks, drivers[match.players], board.game)
-            played = PlayedMatch(games, time.perf_counter() - began)
+            played = PlayedMatch(games, round(time.perf_counter() - began, 1))  # as the state file keeps it
             store.put(match, played)
             shares = ", ".join(f"{name} won {rate:.2f}" for name, rate in played.win_rates().items())
-            log(f"[{k}/{len(todo)}] {played.seconds:.0f} s (total {_clock(time.perf_counter() - start)}): {shares}")
+            log(f"[{k}/{len(todo)}] {played.seconds:.0f} s (total {clock(time.perf_counter() - start)}): {shares}")
     finally:
         for driver in drivers.values():
             driver.close()
@@ -621,180 +581,6 @@ def run_leaderboard(
     )
 
 
-def state_name(game: str) -> str:
-    """The state file's default name, beside the page."""
-    return STATE_NAME if game == "carousel" else STATE_NAME.replace("leaderboard_", f"leaderboard_{game}_")
-
-
-def _clock(seconds: float) -> str:
-    minutes, secs = divmod(int(seconds), 60)
-    return f"{minutes // 60}:{minutes % 60:02d}:{secs:02d}"
-
-
-# ------------------------------------------------------------------ the documents
-
-
-def command_line(
-    sources: Sequence[str],
-    heads_up_games: int,
-    four_player_games: int,
-    seed: int,
-    state: str | Path,
-    out: str | Path,
-    heads_up_only: Sequence[str] = (),
-    game: str = "carousel",
-) -> str:
-    """The command that reproduces a leaderboard (every option that changes its tables)."""
-    args = ["carousel", "leaderboard", *(["--game", game] if game != "carousel" else []), "--agents", ",".join(sources)]
-    if heads_up_only:
-        args += ["--heads-up-only", ",".join(heads_up_only)]
-    args += ["--heads-up-games", str(heads_up_games), "--four-player-games", str(four_player_games)]
-    args += ["--seed", str(seed), "--state", str(state), "--out", str(out)]
-    return shlex.join(args)
-
-
-def _title(players: int) -> str:
-    return "Heads-up" if players == 2 else f"{players} players"
-
-
-def _deals(standings: Standings) -> str:
-    games, players = standings.games_per_match, standings.players
-    deals = games // players
-    form = "mirror-paired" if players == 2 else f"each played from the {players} seats"
-    return f"{plural(games, 'game')} a match: {plural(deals, 'deal')}, {form}"
-
-
-def ratings_table(
-    standings: Standings,
-    exploitability: Mapping[str, Exploitability] | None = None,
-    costs: Mapping[tuple[int, str], float] | None = None,
-) -> str:
-    """The Markdown table of one table size's ratings; each agent's cost (median ms per
-    decision, ``training.decision_cost``) where timed (no column where none is: Gin Rummy's),
-    and a network's exploitability (its strongest best response's win rate against it,
-    ``carousel exploit``) where shipped."""
-    exploitability, costs = exploitability or {}, costs or {}
-    timed = any(players == standings.players for players, _ in costs)
-    lines = [
-        f"| # | agent | rating (mu ± {INTERVAL_SIGMAS:g} sigma) | interval | ordinal | win rate | games "
-        + ("| ms per decision " if timed else "")
-        + "| best response's win rate against it |",
-        "| ---: | --- | ---: | --- | ---: | ---: | ---: | " + ("---: | " if timed else "") + "--- |",
-    ]
-    for i, row in enumerate(standings.rows, 1):
-        lo, hi = row.interval
-        exploited = exploitability[row.agent].cell() if row.agent in exploitability else ""
-        cost = costs.get((standings.players, row.agent))
-        ms = "" if cost is None else f"{cost:.2g}" if cost < 1 else f"{cost:.1f}" if cost < 10 else f"{cost:.0f}"
-        lines.append(
-            f"| {i} | {row.agent} | {row.mu:.1f} ± {INTERVAL_SIGMAS * row.sigma:.1f} | {lo:.1f} to {hi:.1f} "
-            f"| {row.ordinal:.1f} | {row.win_rate:.3f} | {row.games} | "
-            + (f"{ms} | " if timed else "")
-            + f"{exploited} |"
-        )
-    return "\n".join(lines)
-
-
-def pairs_table(standings: Standings) -> str:
-    """Heads-up win rates, the row agent's against the column agent (blank: they did not meet)."""
-    names = [row.agent for row in standings.rows]
-    lines = ["| against → | " + " | ".join(names) + " |", "| --- |" + " ---: |" * len(names)]
-    for a in names:
-        cells = ["" if (a, b) not in standings.pairs else f"{standings.pairs[(a, b)]:.2f}" for b in names]
-        lines.append(f"| {a} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
-
-
-def _how(board: LeaderboardGame) -> str:
-    """How a leaderboard's games are played and rated, for its page."""
-    if board.game == "gin_rummy":
-        return (
-            "Every pair plays heads-up, single hands under OpenSpiel's rules (preset `openspiel`), each deal "
-            "twice with the seats swapped; a match against OpenSpiel's bot is played inside OpenSpiel's own "
-            "`gin_rummy` through `carousel_env/integrations/openspiel_gin.py` (its deals are the runner's, not the "
-            "env's). Ratings are openskill Plackett-Luce, updated once per hand from its result (a dead hand is a "
-            f"shared place); the interval is mu ± {INTERVAL_SIGMAS:g} sigma (about 95%), rows are sorted by the "
-            "ordinal mu - 3 sigma. The win rate is the share of hands won, a dead hand counting half (fair share "
-            "1/2). How it is run: `training/leaderboard.py`."
-        )
-    return (
-        "Every pair plays heads-up and every 4 distinct agents share a 4-player table, on the same deals; each "
-        "deal is played once per seat with the whole table turned one seat a game, so each agent gets every "
-        "seat's cards. Ratings are openskill Plackett-Luce, updated once per game from the finishing places "
-        "(the game's winner first, then the others by final total); the interval is mu ± "
-        f"{INTERVAL_SIGMAS:g} sigma (about 95%), rows are sorted by the ordinal mu - 3 sigma. The win rate is "
-        "the share of games won; the fair share is "
-        + ", ".join(f"1/{n} " + ("heads-up" if n == 2 else f"at {n} players") for n in board.table_sizes)
-        + ". How it is run: `training/leaderboard.py`."
-    )
-
-
-def render_leaderboard(run: LeaderboardRun, command: str, date: str) -> str:
-    """``docs/LEADERBOARD.md`` (Gin Rummy's: ``docs/LEADERBOARD_GIN.md``)."""
-    parts = [
-        f"# {run.board.title}",
-        "",
-        f"Made on {date} by `carousel leaderboard`, whose matches took {_clock(run.play_seconds)} to play. "
-        "To reproduce it (a rerun plays only what its state file lacks):",
-        "",
-        "```bash",
-        command,
-        "```",
-        "",
-        _how(run.board),
-    ]
-    for standings in run.standings:
-        widest = max((INTERVAL_SIGMAS * row.sigma for row in standings.rows), default=0.0)
-        parts += [
-            "",
-            f"## {_title(standings.players)}",
-            "",
-            f"{standings.matches} match{'es' if standings.matches != 1 else ''}; {_deals(standings)}. "
-            f"The intervals are ± {widest:.1f} at the widest.",
-            "",
-            ratings_table(standings, run.exploitability(standings.players), run.costs),
-        ]
-        if standings.players == 2:
-            parts += ["", "Win rate of each row against each column:", "", pairs_table(standings)]
-    return "\n".join(parts) + "\n"
-
-
-def readme_block(run: LeaderboardRun, leaderboard_link: str, date: str) -> str:
-    """What goes between the README's markers: both tables and where they come from."""
-    parts = [f"From [{leaderboard_link}]({leaderboard_link}) ({date}; the command, the games and the pairs are there)."]
-    for standings in run.standings:
-        table = ratings_table(standings, run.exploitability(standings.players), run.costs)
-        parts += ["", f"**{_title(standings.players)}**: {_deals(standings)}.", "", table]
-    return "\n".join(parts)
-
-
-def update_readme(readme: str | Path, block: str, board: LeaderboardGame = LEADERBOARD_GAMES["carousel"]) -> None:
-    """Put ``block`` between the README's markers of the game's leaderboard (a section titled
-    as its page, with them, is added at the end if it has none)."""
-    path = Path(readme)
-    text = path.read_text() if path.exists() else ""
-    check_readme(path, board)
-    start, end = board.readme_markers
-    if start not in text:
-        text = text.rstrip("\n") + f"\n\n## {board.title}\n\n{start}\n{end}\n"
-    head, rest = text.split(start, 1)
-    _, tail = rest.split(end, 1)
-    write_text_atomic(path, f"{head}{start}\n{block}\n{end}{tail}")
-
-
-def check_readme(readme: str | Path, board: LeaderboardGame = LEADERBOARD_GAMES["carousel"]) -> None:
-    """A README has both of the game's leaderboard markers in order, or neither (checked
-    before any game)."""
-    path = Path(readme)
-    text = path.read_text() if path.exists() else ""
-    start_mark, end_mark = board.readme_markers
-    start, end = text.find(start_mark), text.find(end_mark)
-    if (start < 0) != (end < 0) or start > end or text.count(start_mark) > 1 or text.count(end_mark) > 1:
-        raise LeaderboardError(
-            f"{path} must hold {start_mark} then {end_mark} once each, or neither (a section is then added)"
-        )
-
-
 def make_leaderboard(
     sources: Sequence[str],
     out: str | Path = "docs/LEADERBOARD.md",
@@ -815,7 +601,7 @@ def make_leaderboard(
     unless given."""
     board = leaderboard_game(game)
     out = Path(out)
-    state = out.parent / state_name(game) if state is None else Path(state)
+    state = out.parent / board.state_name if state is None else Path(state)
     if readme is not None:
         check_readme(readme, board)
     run = run_leaderboard(

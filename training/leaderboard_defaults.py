@@ -13,4 +13,3 @@ STATE_NAME = "leaderboard_games.json"  # the state file's default name, beside t
 # simple bot among the agents (where open_spiel is installed).
 GIN_BASELINES = ("random", "greedy", "simple", "search")
 GIN_OPENSPIEL_BOTS = (f"{OPENSPIEL_PREFIX}simple",)
-PAGES = {"carousel": "docs/LEADERBOARD.md", "gin_rummy": "docs/LEADERBOARD_GIN.md"}  # --out's default, by game

@@ -1,0 +1,187 @@
+"""The leaderboard's documents: its page (``docs/LEADERBOARD.md``, Gin Rummy's
+``docs/LEADERBOARD_GIN.md``), the README's tables between their markers, and the command
+that reproduces them. What they show is computed in ``training.leaderboard``."""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from carousel_env.core.text import plural
+from training.files import write_text_atomic
+from training.leaderboard_games import LEADERBOARD_GAMES, LeaderboardError, LeaderboardGame
+from training.tournament import INTERVAL_SIGMAS
+
+if TYPE_CHECKING:
+    from training.exploit import Exploitability
+    from training.leaderboard import LeaderboardRun, Standings
+
+README_START, README_END = LEADERBOARD_GAMES["carousel"].readme_markers
+
+
+def clock(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    return f"{minutes // 60}:{minutes % 60:02d}:{secs:02d}"
+
+
+def command_line(
+    sources: Sequence[str],
+    heads_up_games: int,
+    four_player_games: int,
+    seed: int,
+    state: str | Path,
+    out: str | Path,
+    heads_up_only: Sequence[str] = (),
+    game: str = "carousel",
+) -> str:
+    """The command that reproduces a leaderboard (every option that changes its tables)."""
+    args = ["carousel", "leaderboard", *(["--game", game] if game != "carousel" else []), "--agents", ",".join(sources)]
+    if heads_up_only:
+        args += ["--heads-up-only", ",".join(heads_up_only)]
+    args += ["--heads-up-games", str(heads_up_games), "--four-player-games", str(four_player_games)]
+    args += ["--seed", str(seed), "--state", str(state), "--out", str(out)]
+    return shlex.join(args)
+
+
+def table_title(players: int) -> str:
+    return "Heads-up" if players == 2 else f"{players} players"
+
+
+def _deals(standings: Standings) -> str:
+    games, players = standings.games_per_match, standings.players
+    deals = games // players
+    form = "mirror-paired" if players == 2 else f"each played from the {players} seats"
+    return f"{plural(games, 'game')} a match: {plural(deals, 'deal')}, {form}"
+
+
+def ratings_table(
+    standings: Standings,
+    exploitability: Mapping[str, Exploitability] | None = None,
+    costs: Mapping[tuple[int, str], float] | None = None,
+) -> str:
+    """The Markdown table of one table size's ratings; each agent's cost (median ms per
+    decision, ``training.decision_cost``) where timed (no column where none is: Gin Rummy's),
+    and a network's exploitability (its strongest best response's win rate against it,
+    ``carousel exploit``) where shipped."""
+    exploitability, costs = exploitability or {}, costs or {}
+    timed = any(players == standings.players for players, _ in costs)
+    lines = [
+        f"| # | agent | rating (mu ± {INTERVAL_SIGMAS:g} sigma) | interval | ordinal | win rate | games "
+        + ("| ms per decision " if timed else "")
+        + "| best response's win rate against it |",
+        "| ---: | --- | ---: | --- | ---: | ---: | ---: | " + ("---: | " if timed else "") + "--- |",
+    ]
+    for i, row in enumerate(standings.rows, 1):
+        lo, hi = row.interval
+        exploited = exploitability[row.agent].cell() if row.agent in exploitability else ""
+        cost = costs.get((standings.players, row.agent))
+        ms = "" if cost is None else f"{cost:.2g}" if cost < 1 else f"{cost:.1f}" if cost < 10 else f"{cost:.0f}"
+        lines.append(
+            f"| {i} | {row.agent} | {row.mu:.1f} ± {INTERVAL_SIGMAS * row.sigma:.1f} | {lo:.1f} to {hi:.1f} "
+            f"| {row.ordinal:.1f} | {row.win_rate:.3f} | {row.games} | "
+            + (f"{ms} | " if timed else "")
+            + f"{exploited} |"
+        )
+    return "\n".join(lines)
+
+
+def pairs_table(standings: Standings) -> str:
+    """Heads-up win rates, the row agent's against the column agent (blank: they did not meet)."""
+    names = [row.agent for row in standings.rows]
+    lines = ["| against → | " + " | ".join(names) + " |", "| --- |" + " ---: |" * len(names)]
+    for a in names:
+        cells = ["" if (a, b) not in standings.pairs else f"{standings.pairs[(a, b)]:.2f}" for b in names]
+        lines.append(f"| {a} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _how(board: LeaderboardGame) -> str:
+    """How a leaderboard's games are played and rated, for its page."""
+    if board.game == "gin_rummy":
+        return (
+            "Every pair plays heads-up, single hands under OpenSpiel's rules (preset `openspiel`), each deal "
+            "twice with the seats swapped; a match against OpenSpiel's bot is played inside OpenSpiel's own "
+            "`gin_rummy` through `carousel_env/integrations/openspiel_gin.py` (its deals are the runner's, not the "
+            "env's). Ratings are openskill Plackett-Luce, updated once per hand from its result (a dead hand is a "
+            f"shared place); the interval is mu ± {INTERVAL_SIGMAS:g} sigma (about 95%), rows are sorted by the "
+            "ordinal mu - 3 sigma. The win rate is the share of hands won, a dead hand counting half (fair share "
+            "1/2). How it is run: `training/leaderboard.py`."
+        )
+    return (
+        "Every pair plays heads-up and every 4 distinct agents share a 4-player table, on the same deals; each "
+        "deal is played once per seat with the whole table turned one seat a game, so each agent gets every "
+        "seat's cards. Ratings are openskill Plackett-Luce, updated once per game from the finishing places "
+        "(the game's winner first, then the others by final total); the interval is mu ± "
+        f"{INTERVAL_SIGMAS:g} sigma (about 95%), rows are sorted by the ordinal mu - 3 sigma. The win rate is "
+        "the share of games won; the fair share is "
+        + ", ".join(f"1/{n} " + ("heads-up" if n == 2 else f"at {n} players") for n in board.table_sizes)
+        + ". How it is run: `training/leaderboard.py`."
+    )
+
+
+def render_leaderboard(run: LeaderboardRun, command: str, date: str) -> str:
+    """``docs/LEADERBOARD.md`` (Gin Rummy's: ``docs/LEADERBOARD_GIN.md``)."""
+    parts = [
+        f"# {run.board.title}",
+        "",
+        f"Made on {date} by `carousel leaderboard`, whose matches took {clock(run.play_seconds)} to play. "
+        "To reproduce it (a rerun plays only what its state file lacks):",
+        "",
+        "```bash",
+        command,
+        "```",
+        "",
+        _how(run.board),
+    ]
+    for standings in run.standings:
+        widest = max((INTERVAL_SIGMAS * row.sigma for row in standings.rows), default=0.0)
+        parts += [
+            "",
+            f"## {table_title(standings.players)}",
+            "",
+            f"{standings.matches} match{'es' if standings.matches != 1 else ''}; {_deals(standings)}. "
+            f"The intervals are ± {widest:.1f} at the widest.",
+            "",
+            ratings_table(standings, run.exploitability(standings.players), run.costs),
+        ]
+        if standings.players == 2:
+            parts += ["", "Win rate of each row against each column:", "", pairs_table(standings)]
+    return "\n".join(parts) + "\n"
+
+
+def readme_block(run: LeaderboardRun, leaderboard_link: str, date: str) -> str:
+    """What goes between the README's markers: both tables and where they come from."""
+    parts = [f"From [{leaderboard_link}]({leaderboard_link}) ({date}; the command, the games and the pairs are there)."]
+    for standings in run.standings:
+        table = ratings_table(standings, run.exploitability(standings.players), run.costs)
+        parts += ["", f"**{table_title(standings.players)}**: {_deals(standings)}.", "", table]
+    return "\n".join(parts)
+
+
+def update_readme(readme: str | Path, block: str, board: LeaderboardGame = LEADERBOARD_GAMES["carousel"]) -> None:
+    """Put ``block`` between the README's markers of the game's leaderboard (a section titled
+    as its page, with them, is added at the end if it has none)."""
+    path = Path(readme)
+    text = path.read_text() if path.exists() else ""
+    check_readme(path, board)
+    start, end = board.readme_markers
+    if start not in text:
+        text = text.rstrip("\n") + f"\n\n## {board.title}\n\n{start}\n{end}\n"
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    write_text_atomic(path, f"{head}{start}\n{block}\n{end}{tail}")
+
+
+def check_readme(readme: str | Path, board: LeaderboardGame = LEADERBOARD_GAMES["carousel"]) -> None:
+    """A README has both of the game's leaderboard markers in order, or neither (checked
+    before any game)."""
+    path = Path(readme)
+    text = path.read_text() if path.exists() else ""
+    start_mark, end_mark = board.readme_markers
+    start, end = text.find(start_mark), text.find(end_mark)
+    if (start < 0) != (end < 0) or start > end or text.count(start_mark) > 1 or text.count(end_mark) > 1:
+        raise LeaderboardError(
+            f"{path} must hold {start_mark} then {end_mark} once each, or neither (a section is then added)"
+        )
