@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from carousel_cli.prompt import ask_choice, opponent_policy
+from carousel_cli.prompt import ask_choice, opponent_policy, print_auto_actions
 from carousel_env.core.cards import card_str, parse_card
 from carousel_env.core.errors import CarouselError, NotationError
 from carousel_env.games.carioca.env import CariocaAction, layoff_of
@@ -136,9 +136,7 @@ def play_carioca(
             action = env_action(policies[s], env, obs["observation"], mask)
             print(f"player {s} {_move_text(env, action, seat)}", file=out)
         env.step(action)
-        for auto in raw.auto_actions:
-            who = "you" if auto.agent == raw.possible_agents[seat] else auto.agent.replace("_", " ")
-            print(f"{who}: {auto.name.lower().replace('_', ' ')} (only choice)", file=out)
+        print_auto_actions(raw, seat, out)
         for result in raw.round_results:
             how = "the stock ran out" if result.out < 0 else f"player {result.out} went out"
             print(f"\n== round {result.round} over: {how}; penalties {list(result.penalties)}, "

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from carousel_cli.prompt import ask_choice, opponent_policy
+from carousel_cli.prompt import ask_choice, opponent_policy, print_auto_actions
 from carousel_env.core.cards import card_str, parse_card
 from carousel_env.core.errors import CarouselError, NotationError
 from carousel_env.games.gin_rummy.env import GinAction
@@ -129,9 +129,7 @@ def play_gin(
         if s != seat or action >= GinAction.FIRST_KNOCK:
             print(f"{who} {_move_text(env, action)}", file=out)
         env.step(action)
-        for auto in raw.auto_actions:
-            who = "you" if auto.agent == raw.possible_agents[seat] else auto.agent.replace("_", " ")
-            print(f"{who}: {auto.name.lower().replace('_', ' ')} (only choice)", file=out)
+        print_auto_actions(raw, seat, out)
         _hands_over(env, seat, out)
     result = raw.game_state.game_result
     if result is not None:

@@ -47,3 +47,11 @@ def opponent_policy(name: str, seed: int, layout, resolve_policy: Callable):
     from training.policies import network_callable
 
     return network_callable(name, layout, seed)
+
+
+def print_auto_actions(raw, seat: int, out) -> None:
+    """The decisions the env took alone in its last step (``raw.auto_actions``), each said
+    as its player's only choice; ``seat`` is "you"."""
+    for auto in raw.auto_actions:
+        who = "you" if auto.agent == raw.possible_agents[seat] else auto.agent.replace("_", " ")
+        print(f"{who}: {auto.name.lower().replace('_', ' ')} (only choice)", file=out)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -30,7 +30,7 @@ from carousel_env.games.carioca import melds as cm
 from carousel_env.games.carioca.engine import CariocaState, RoundEnd, RoundResult
 from carousel_env.games.carioca.env import raw_env
 from carousel_env.games.carioca.policies import env_action, resolve_policy
-from tests.support.soak_runner import run_games
+from tests.support.soak_runner import SoakReport, env_problems, run_games
 
 SIMPLE = 0.8  # the share of moves that are simple's
 FULL_DECK = Counter(make_deck(2, 4))
@@ -38,20 +38,8 @@ RULES_VALUES = {1: 14, 11: 11, 12: 12, 13: 13}  # RULES.md: A 14, J 11, Q 12, K 
 
 
 @dataclass
-class CariocaSoakReport:
-    games: int = 0
+class CariocaSoakReport(SoakReport):
     rounds: int = 0
-    actions: int = 0
-    ends: Counter = field(default_factory=Counter)
-    violations: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-
-    def add(self, other: CariocaSoakReport) -> None:
-        self.games += other.games
-        self.rounds += other.rounds
-        self.actions += other.actions
-        self.ends.update(other.ends)
-        self.violations += other.violations
 
 
 def players_of(seed: int) -> int:
@@ -130,21 +118,6 @@ def round_problems(result: RoundResult) -> list[str]:
     return problems
 
 
-def _env_problems(env) -> list[str]:
-    problems = []
-    for agent in env.agents:
-        obs = env.observe(agent)
-        if not env.observation_space(agent).contains(obs):
-            problems.append(f"{agent}'s observation is outside its space")
-        acting = agent == env.agent_selection and not env.terminations[agent]
-        legal = int(obs["action_mask"].sum())
-        if acting and legal < 2:
-            problems.append(f"{agent} is asked with {legal} legal actions")
-        if not acting and legal:
-            problems.append(f"{agent} has legal actions out of turn")
-    return problems
-
-
 def play_game(seed: int) -> CariocaSoakReport:
     report = CariocaSoakReport(games=1)
     players = players_of(seed)
@@ -157,7 +130,7 @@ def play_game(seed: int) -> CariocaSoakReport:
     before = env.game_state
     while True:
         state = env.game_state
-        problems = card_problems(state) + meld_problems(state) + _env_problems(env)
+        problems = card_problems(state) + meld_problems(state) + env_problems(env)
         if state.round == before.round:
             for seat in range(players):
                 for old, new in zip(before.melds[seat], state.melds[seat]):
@@ -187,13 +160,6 @@ def play_game(seed: int) -> CariocaSoakReport:
         report.actions += 1
 
 
-def _play_many(seeds: list[int]) -> CariocaSoakReport:
-    report = CariocaSoakReport()
-    for seed in seeds:
-        report.add(play_game(seed))
-    return report
-
-
 def run(games: int, seed: int = 0, workers: int = 2) -> CariocaSoakReport:
     """Plays games ``seed .. seed + games - 1``, on ``workers`` processes (0: this one)."""
-    return run_games(_play_many, games, seed, workers, chunk=100)
+    return run_games(play_game, CariocaSoakReport, games, seed, workers, chunk=100)

@@ -21,8 +21,7 @@ that knocks, gin, undercuts and lay-offs all come. Checked after the reset and e
 from __future__ import annotations
 
 import random
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -31,7 +30,7 @@ from carousel_env.games.gin_rummy.engine import GinState, HandEnd, HandResult, P
 from carousel_env.games.gin_rummy.env import GinAction, raw_env
 from carousel_env.games.gin_rummy.rules import GinRules
 from tests.support import gin_brute
-from tests.support.soak_runner import run_games
+from tests.support.soak_runner import SoakReport, env_problems, run_games
 
 PRESETS = ("book", "openspiel", "eaai")
 MATCH_EVERY = 25  # one game in 25 is a whole match (book or eaai)
@@ -40,20 +39,8 @@ GREEDY = 0.7  # the share of discards that leave the least deadwood
 
 
 @dataclass
-class GinSoakReport:
-    games: int = 0
+class GinSoakReport(SoakReport):
     hands: int = 0
-    actions: int = 0
-    ends: Counter = field(default_factory=Counter)
-    violations: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-
-    def add(self, other: GinSoakReport) -> None:
-        self.games += other.games
-        self.hands += other.hands
-        self.actions += other.actions
-        self.ends.update(other.ends)
-        self.violations += other.violations
 
 
 def config_of(seed: int) -> dict:
@@ -130,21 +117,6 @@ def _choose(env, rng: random.Random) -> int:
     return int(rng.choice(legal))
 
 
-def _env_problems(env) -> list[str]:
-    problems = []
-    for agent in env.agents:
-        obs = env.observe(agent)
-        if not env.observation_space(agent).contains(obs):
-            problems.append(f"{agent}'s observation is outside its space")
-        acting = agent == env.agent_selection and not env.terminations[agent]
-        legal = int(obs["action_mask"].sum())
-        if acting and legal < 2:
-            problems.append(f"{agent} is asked with {legal} legal actions")
-        if not acting and legal:
-            problems.append(f"{agent} has legal actions out of turn")
-    return problems
-
-
 def play_game(seed: int) -> GinSoakReport:
     report = GinSoakReport(games=1)
     config = config_of(seed)
@@ -155,7 +127,7 @@ def play_game(seed: int) -> GinSoakReport:
     step = 0
     while True:
         state = env.game_state
-        problems = card_problems(state) + _env_problems(env)
+        problems = card_problems(state) + env_problems(env)
         if step % SAMPLE == 0:
             problems += deadwood_problems(state)
         for result in env.hand_results:
@@ -177,13 +149,6 @@ def play_game(seed: int) -> GinSoakReport:
         report.actions += 1
 
 
-def _play_many(seeds: list[int]) -> GinSoakReport:
-    report = GinSoakReport()
-    for seed in seeds:
-        report.add(play_game(seed))
-    return report
-
-
 def run(games: int, seed: int = 0, workers: int = 2) -> GinSoakReport:
     """Plays games ``seed .. seed + games - 1``, on ``workers`` processes (0: this one)."""
-    return run_games(_play_many, games, seed, workers, chunk=500)
+    return run_games(play_game, GinSoakReport, games, seed, workers, chunk=500)
