@@ -105,9 +105,9 @@ def _command(trainer: str, target: Target, args: argparse.Namespace, out: Path) 
 
 def _counts(trainer: str, out: Path) -> tuple[int, int]:
     """(learner decisions, env steps) the run had made when it stopped."""
-    import torch
+    from training.checkpoint import load
 
-    counters = torch.load(out / "latest.pt", map_location="cpu", weights_only=False).get("counters", {})
+    counters = load(out / "latest.pt").get("counters", {})
     decisions = int(counters.get("global_step", 0))
     if trainer == "inhouse":
         return decisions, int(counters.get("env_steps", 0))

@@ -127,7 +127,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         agents = list(default_roster(args.checkpoints, game))
     four_player_games = args.four_player_games
     if four_player_games is None:
-        four_player_games = FOUR_PLAYER_GAMES if game == "carousel" else 0
+        four_player_games = FOUR_PLAYER_GAMES if 4 in LEADERBOARD_GAMES[game].table_sizes else 0
     if args.heads_up_only is None:
         heads_up_only = list(guided_agents(agents))
     else:

@@ -153,11 +153,12 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_imitate(args: argparse.Namespace) -> int:
     from training.imitation import imitate
 
-    keys = {"game": args.game or DEFAULT_GAME}
+    keys = {}
     if args.init is not None:  # its game, rules and table, unless told otherwise
         from training.checkpoint import saved_env_keys
 
-        keys = {"game": DEFAULT_GAME, **saved_env_keys(args.init), **({"game": args.game} if args.game else {})}
+        keys = saved_env_keys(args.init)
+    keys["game"] = args.game or keys.get("game", DEFAULT_GAME)
     if args.variant:
         keys["variant"] = args.variant
     if args.players is not None:

@@ -94,7 +94,6 @@ from training.exploit import Exploitability, shipped_exploitability
 from training.files import write_text_atomic
 from training.leaderboard_defaults import (
     FOUR_PLAYER_GAMES,
-    GIN_OPENSPIEL_BOTS,
     GUIDED_BUDGET,
     HEADS_UP_GAMES,
 )
@@ -159,7 +158,7 @@ def default_roster(checkpoints: str | Path = "checkpoints", game: str = "carouse
     board = leaderboard_game(game)
     folders = [str(path.parent) for path in sorted(Path(checkpoints).glob(f"*/{SHIPPED_MODEL}"))]
     shipped = [folder for folder in folders if saved_env_keys(folder).get("game", "carousel") == game]
-    bots = GIN_OPENSPIEL_BOTS if game == "gin_rummy" and find_spec("pyspiel") is not None else ()
+    bots = board.openspiel_bots if find_spec("pyspiel") is not None else ()
     heads_up = [folder for folder in shipped if saved_env_keys(folder).get("num_players", 2) == 2]
     guided = [f"search@{GUIDED_BUDGET}{GUIDED_MARK}{folder}" for folder in heads_up] if board.guided else []
     return (*board.baselines, *bots, *shipped, *guided)
@@ -205,7 +204,7 @@ def load_roster(
             raise LeaderboardError(f"two agents are named {name!r} ({source!r} and an earlier one); give each once")
         guided = split_guided(source)
         if is_openspiel_bot(source):
-            if board.game != "gin_rummy":
+            if not board.openspiel_bots:
                 raise LeaderboardError(f"{source!r}: OpenSpiel's bots play in the Gin Rummy leaderboard only")
             _openspiel().parse_opponent(source)  # raises naming a bad bot
             roster.append(RosterAgent(name, source))
@@ -560,7 +559,7 @@ def run_leaderboard(
     )
     new = {m.key for m in todo}
     costs = {}
-    for table in standings if board.game == "carousel" else ():  # the decisions timed are Carousel's
+    for table in standings if board.timed else ():
         positions: list | None = None
         for row in table.rows:
             agent = next(a for a in roster if a.name == row.agent)

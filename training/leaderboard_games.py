@@ -10,7 +10,7 @@ from typing import Any
 from carousel_env.core.errors import CarouselError
 from carousel_env.integrations import OPENSPIEL_PREFIX
 from training.envs import EnvSpec
-from training.leaderboard_defaults import BASELINES, GIN_BASELINES, STATE_NAME
+from training.leaderboard_defaults import BASELINES, GIN_BASELINES, GIN_OPENSPIEL_BOTS, STATE_NAME
 
 
 class LeaderboardError(CarouselError):
@@ -29,6 +29,8 @@ class LeaderboardGame:
     guided: bool
     title: str
     page: str  # ``--out``'s default
+    openspiel_bots: tuple[str, ...] = ()  # OpenSpiel's bots of the default roster (open_spiel installed)
+    timed: bool = False  # agents' decisions timed (``training.decision_cost``: Carousel's positions)
 
     @property
     def state_name(self) -> str:
@@ -49,7 +51,7 @@ class LeaderboardGame:
 
 LEADERBOARD_GAMES = {
     "carousel": LeaderboardGame(
-        "carousel", (2, 4), (("episode", "game"),), BASELINES, True, "Leaderboard", "docs/LEADERBOARD.md"
+        "carousel", (2, 4), (("episode", "game"),), BASELINES, True, "Leaderboard", "docs/LEADERBOARD.md", timed=True
     ),
     # Single hands under OpenSpiel's rules: what OpenSpiel's bots play.
     "gin_rummy": LeaderboardGame(
@@ -60,6 +62,7 @@ LEADERBOARD_GAMES = {
         False,
         "Gin Rummy leaderboard",
         "docs/LEADERBOARD_GIN.md",
+        openspiel_bots=GIN_OPENSPIEL_BOTS,
     ),
 }
 
