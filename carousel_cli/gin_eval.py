@@ -6,8 +6,9 @@ OpenSpiel's own bots (:mod:`carousel_env.integrations.openspiel_gin`).
     carousel eval --game gin_rummy --checkpoint simple --opponents openspiel:simple,openspiel:ismcts@200 --games 200
 
 ``--checkpoint`` names the agent: a Gin player (``random``, ``greedy``, ``simple``,
-``search``, ``search@N``) or a checkpoint trained on Gin Rummy under preset ``openspiel``
-(its network samples its actions, seeded with ``--seed``). Each opponent plays ``--games``
+``search``, ``search@N``), a checkpoint trained on Gin Rummy under preset ``openspiel``
+(its network samples its actions, seeded with ``--seed``) or the search guided by one
+(``search@N+CHECKPOINT``, :mod:`carousel_env.games.gin_rummy.guided`). Each opponent plays ``--games``
 hands with the agent (rounded up to whole deals: each deal twice, seats swapped), the
 agent's seat alternating. The figures are the runner's: mean return and win rate among decided hands, each with its 95%
 intervals over hands and over deals.
@@ -67,9 +68,14 @@ def _print_match(res) -> None:
 
 
 def _agent(name: str, runner, seed: int):
-    """A player's name as it is, or a checkpoint's network (which must fit the runner's env)."""
-    from training.checkpoint_names import is_checkpoint_name
+    """A player's name as it is, a guided search (``search@N+CHECKPOINT``), or a checkpoint's
+    network (which must fit the runner's env)."""
+    from training.checkpoint_names import is_checkpoint_name, split_guided
 
+    if split_guided(name) is not None:
+        from training.policies import gin_guided_search_player  # torch, only for a network
+
+        return gin_guided_search_player(name, seed)
     if not is_checkpoint_name(name):
         return name
     from carousel_env.envkit.layout import ObservationLayout

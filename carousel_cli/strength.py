@@ -209,7 +209,7 @@ def register(subparsers) -> None:
         "--checkpoint",
         required=True,
         help="checkpoint file, run directory, baseline name, or a search guided by a checkpoint's network "
-        "(search@N+CHECKPOINT, Carousel)",
+        "(search@N+CHECKPOINT)",
     )
     p.add_argument(
         "--opponents", default="greedy", help="comma-separated checkpoints / baseline names (search@N+CHECKPOINT too)"

@@ -211,19 +211,19 @@ def test_gin_rummy_has_its_own_leaderboard_with_openspiels_bots(tmp_path):
     imitate("simple", network, {"game": "gin_rummy", "variant": "openspiel"}, decisions=300, epochs=1)
     readme, out = tmp_path / "README.md", tmp_path / "docs" / "LEADERBOARD_GIN.md"
     readme.write_text(README)
-    agents = ["random", "simple", "openspiel:simple", "openspiel:ismcts@2", str(network)]
+    agents = ["random", "simple", "openspiel:simple", "openspiel:ismcts@2", str(network), f"search@2+{network}"]
     lines: list[str] = []
     run = make_leaderboard(
         agents, out, 2, 0, seed=3, readme=readme, date="2030-01-02", log=lines.append, game="gin_rummy"
     )
-    # Every pair but the two OpenSpiel bots, which its runner cannot seat together: 9 matches of one deal.
-    assert [(m.players, m.games) for m in run.played] == [(2, 2)] * 9
+    # Every pair but the two OpenSpiel bots, which its runner cannot seat together: 14 matches of one deal.
+    assert [(m.players, m.games) for m in run.played] == [(2, 2)] * 14
     page = out.read_text()
     assert page.startswith("# Gin Rummy leaderboard") and "carousel leaderboard --game gin_rummy" in page
     assert "## 4 players" not in page and "inside OpenSpiel's own" in page
     rows = _table_rows(page, "## Heads-up")
-    assert set(rows) == {"random", "simple", "openspiel:simple", "openspiel:ismcts@2", "gin_net"}
-    assert rows["openspiel:simple"][6] == "6" and rows["gin_net"][6] == "8"  # 3 and 4 opponents, 2 hands each
+    assert set(rows) == {"random", "simple", "openspiel:simple", "openspiel:ismcts@2", "gin_net", "search@2+gin_net"}
+    assert rows["openspiel:simple"][6] == "8" and rows["gin_net"][6] == "10"  # 4 and 5 opponents, 2 hands each
     assert all(len(cells) == 8 for cells in rows.values())  # no cost column: Carousel's decisions are timed
     table = [line for line in page.split("each column:")[1].splitlines() if line.startswith("|")]
     columns = [cell.strip() for cell in table[0].strip("|").split("|")][1:]
@@ -255,5 +255,5 @@ def test_a_leaderboard_refuses_agents_of_another_game(tmp_path):
         make_leaderboard(["random", "greedy", "simple", "search"], tmp_path / "x.md", 2, 4, game="gin_rummy", **quiet)
     with pytest.raises(CarouselError, match="unknown Gin Rummy policy 'smart'"):
         make_leaderboard(["random", "smart"], tmp_path / "x.md", 2, 0, game="gin_rummy", **quiet)
-    with pytest.raises(LeaderboardError, match="Carousel only"):
+    with pytest.raises(LeaderboardError, match="its network plays carousel, this leaderboard gin_rummy"):
         make_leaderboard(["random", f"search@2+{SHIPPED}"], tmp_path / "x.md", 2, 0, game="gin_rummy", **quiet)

@@ -195,11 +195,19 @@ def _gin_rummy() -> TrainingGame:
             raise EnvKeyError(config_key.get(exc.key, exc.key), str(exc)) from None
 
     def is_player(name: str) -> bool:
+        guided = split_guided(name)
         try:
-            get_player(name)
+            get_player(name if guided is None else guided[0])
         except CarouselError:
             return False
-        return True
+        return guided is None or checkpoint_exists(guided[1])
+
+    def player(name: str, seed: int | None) -> Any:
+        if split_guided(name) is None:
+            return policies.resolve_policy(name, seed=seed)
+        from training.policies import gin_guided_search_player  # torch: only where one plays
+
+        return gin_guided_search_player(name, seed)
 
     def act(policy: Any, env: Any, seat: int, observation: Any, mask: Any) -> int:
         return policies.env_action(policy, env, observation, mask)
@@ -210,8 +218,14 @@ def _gin_rummy() -> TrainingGame:
         return EpisodeResult.of_game(episode, returns, raw.episode_hands, state.scores, state.game_result)
 
     def unknown(name: str, also_not: str) -> Exception:
+        guided = split_guided(name)
+        if guided is not None and is_player(guided[0]):
+            return CheckpointError(f"guided search player {name!r}: {missing_checkpoint(guided[1])}")
         tried = f"not {also_not}, and " if also_not else ""
-        return CarouselError(f"unknown Gin Rummy policy {name!r}: {tried}not a player ({', '.join(PLAYERS)}, search@N)")
+        return CarouselError(
+            f"unknown Gin Rummy policy {name!r}: {tried}not a player ({', '.join(PLAYERS)}, search@N, "
+            f"search@N{GUIDED_MARK}CHECKPOINT)"
+        )
 
     def events(hand: Any, seat: int) -> RoundEvents:
         knocked = hand.knocker == seat
@@ -233,9 +247,9 @@ def _gin_rummy() -> TrainingGame:
         },
         options=options,
         check=check,
-        policy_names=lambda: (*PLAYERS, "search@N"),
+        policy_names=lambda: (*PLAYERS, "search@N", f"search@N{GUIDED_MARK}CHECKPOINT"),
         is_policy_name=is_player,
-        scripted_policy=lambda name, seed: policies.resolve_policy(name, seed=seed),
+        scripted_policy=player,
         act=act,
         result=result,
         finished_result=lambda episode, returns, game: EpisodeResult.of_game(

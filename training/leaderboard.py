@@ -114,7 +114,14 @@ from training.leaderboard_page import (
     update_readme,
 )
 from training.network import Agent
-from training.policies import Controller, NetworkPolicy, load_network_policy, network_callable, scripted_controller
+from training.policies import (
+    Controller,
+    NetworkPolicy,
+    gin_guided_search_player,
+    load_network_policy,
+    network_callable,
+    scripted_controller,
+)
 from training.runners import Driver
 from training.tournament import Rating, RatingTable
 
@@ -153,7 +160,7 @@ class RosterAgent:
 def default_roster(checkpoints: str | Path = "checkpoints", game: str = "carousel") -> tuple[str, ...]:
     """The game's baselines (Gin Rummy's: with OpenSpiel's simple bot where open_spiel is
     installed), then every agent shipped for the game under ``checkpoints`` (its folder),
-    then, in Carousel, the search guided by each shipped agent trained heads-up
+    then the search guided by each shipped agent trained heads-up
     (``search@GUIDED_BUDGET+folder``)."""
     board = leaderboard_game(game)
     folders = [str(path.parent) for path in sorted(Path(checkpoints).glob(f"*/{SHIPPED_MODEL}"))]
@@ -213,8 +220,11 @@ def load_roster(
             roster.append(RosterAgent(name, source, _digest(find_checkpoint(source)), is_network=True))
         elif guided is not None:
             if not board.guided:
-                raise LeaderboardError(f"{source!r}: the guided search plays Carousel only")
-            scripted_controller(source)  # raises naming a bad search budget or a missing checkpoint
+                raise LeaderboardError(f"{source!r}: this leaderboard has no guided search")
+            scripted_controller(source, board.game)  # raises naming a bad search budget or a missing checkpoint
+            trained_on = saved_env_keys(guided[1]).get("game", "carousel")
+            if trained_on != board.game:
+                raise LeaderboardError(f"{source!r}: its network plays {trained_on}, this leaderboard {board.game}")
             roster.append(RosterAgent(name, source, _digest(find_checkpoint(guided[1]))))
         else:
             scripted_controller(source, board.game)  # raises UnknownPolicyError naming it
@@ -392,6 +402,8 @@ def play_openspiel_match(match: MatchSpec, board: LeaderboardGame) -> tuple[Game
     if ours.is_network:  # samples from a generator seeded by the match, as play_match's networks do
         layout = ObservationLayout.of(runner.layout(runner.K_KNOCKS))
         agent = network_callable(ours.source, layout, match.seed)
+    elif split_guided(ours.source) is not None:
+        agent = gin_guided_search_player(ours.source, match.seed)
     played = runner.play_openspiel(agent, bot.source, match.games // 2, seed=match.seed)
     records = []
     for hand in played.hands:

@@ -59,7 +59,7 @@ LEADERBOARD_GAMES = {
         (2,),
         (("preset", "openspiel"),),
         GIN_BASELINES,
-        False,
+        True,
         "Gin Rummy leaderboard",
         "docs/LEADERBOARD_GIN.md",
         openspiel_bots=GIN_OPENSPIEL_BOTS,

@@ -189,6 +189,29 @@ def guided_search_player(name: str, seed: int | None = None) -> GuidedSearchPlay
     return GuidedSearchPlayer(network_prior(network), samples=search_samples(search), seed=seed, name=name)
 
 
+def gin_guided_search_player(name: str, seed: int | None = None):
+    """Gin Rummy's guided search ``search@N+CHECKPOINT`` (``search+CHECKPOINT``: its default
+    deals) as a Gin policy: ``N`` deals a decision, a Gin checkpoint's network as its prior
+    and rollout policy, its own random stream seeded with ``seed``."""
+    from carousel_env.games.gin_rummy.guided import GUIDED_SAMPLES, GinGuidedSearch
+    from carousel_env.games.gin_rummy.policies import ScriptedPolicy
+
+    guided = split_guided(name)
+    if guided is None:
+        raise ValueError(f"{name!r} is not a guided search player's name (search@N+CHECKPOINT)")
+    search, network = guided
+    samples = GUIDED_SAMPLES if search == "search" else search_samples(search)
+    game = checkpoint.saved_env_keys(network).get("game", DEFAULT_GAME)
+    if game != "gin_rummy":
+        raise checkpoint.CheckpointError(
+            f"guided search player {name!r}: {checkpoint_file(network)} plays {game}, not gin_rummy"
+        )
+    agent = _frozen_agent(str(find_checkpoint(network)))
+    k = agent.layout.num_slots
+    player = GinGuidedSearch(network_prior(network), k_knocks=k, samples=samples, seed=seed, name=name)
+    return ScriptedPolicy(name, player)
+
+
 def load_policy(name: str, layout: ObservationLayout, seed: int) -> Policy | ViewPolicy:
     """A Carousel agent by name deciding one position at a time (terminal play): a checkpoint's
     network as a callable ``(observation, action_mask) -> action``, sampling from its own

@@ -31,13 +31,16 @@ legal, and makes the moves that end a hand (once per hand, in Python).
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import NamedTuple
 
 import numpy as np
 
 from carousel_env.core import compiled
 from carousel_env.core.cards import NUM_CARDS
-from carousel_env.envkit.vector import DEALT, SKIP, WAIT, VectorDriver
+from carousel_env.envkit.vector import DEALT, SKIP, WAIT, VectorDriver, check_row
 from carousel_env.games.gin_rummy import kernel
 from carousel_env.games.gin_rummy import melds as gm
 from carousel_env.games.gin_rummy.config import GinEnvConfig, GinEnvConfigError
@@ -170,6 +173,41 @@ class GinVectorEnv(VectorDriver):
             hand_index=dealt.hand_index,
             seed=dealt.seed,
         )
+
+    def load(self, rows: Sequence[int], states: Sequence[GinState]) -> GinVectorStep:
+        """Row ``rows[j]`` becomes the engine state ``states[j]`` (a position within a hand, of
+        this env's rules: a search's determinized position, a recorded one); it then takes its
+        forced decisions, as after a deal, and waits for its next real one. The other rows do
+        not move. A state's stock may be the whole deck with ``stock_top`` past the dealt cards
+        (as dealt) or only the cards left (``stock_top`` 0, as a determinization holds it). The
+        row's later hands are dealt from its state's seed. Bad rows or states raise before any
+        row changes."""
+        rows = [check_row(r, self.num_envs, "load") for r in rows]
+        if len(rows) != len(states) or len(set(rows)) != len(rows):
+            raise ValueError(f"load: rows must be distinct, one state each; got {len(rows)} rows, {len(states)} states")
+        whole = []
+        for g, state in zip(rows, states):
+            if not isinstance(state, GinState):
+                raise TypeError(f"load: row {g}: a state must be a GinState, got {type(state).__name__}")
+            if state.rules != self.rules:
+                raise ValueError(f"load: row {g}: the state's rules {state.rules} are not this env's {self.rules}")
+            if state.over:
+                raise ValueError(f"load: row {g}: the state's hand is over (phase {state.phase.value})")
+            whole.append(_whole_deck(g, state))
+        state_of = dict(zip(rows, whole))
+
+        def put(g: int) -> int:
+            state = state_of[g]
+            self._seeds[g] = state.seed
+            self._seed_rngs[g] = random.Random(state.seed)
+            self._hands[g] = []
+            self._over[g] = False
+            self._write(g, state)
+            return 0  # its forced decisions are the kernel's, counted there
+
+        if not self._ready:  # rows not loaded wait, over, for their own deal
+            self._wait_all()
+        return self._start_rows(rows, put)
 
     def _write(self, g: int, state: GinState) -> None:
         """Row ``g`` becomes ``state`` (a hand just dealt, or a finished one)."""
@@ -308,6 +346,22 @@ class GinVectorEnv(VectorDriver):
         )
         to_play = np.where(self._over, 0, a.current)
         return GinVectorStep(self._obs.copy(), a.mask.copy(), to_play, rewards, terminated, vector_info)
+
+
+def _whole_deck(g: int, state: GinState) -> GinState:
+    """``state`` with its stock as the kernel keeps it: the whole deck, the cards out of the
+    stock first (in card order), then the stock's cards left, in their order."""
+    left = state.stock[state.stock_top :]
+    if len(state.stock) == NUM_CARDS and sorted(state.stock) == list(range(NUM_CARDS)):
+        return state
+    out = gm.mask_of(left)
+    held = state.hands[0] | state.hands[1] | gm.mask_of(state.discards)
+    if len(set(left)) != len(left) or out & held or (out | held) != (1 << NUM_CARDS) - 1:
+        raise ValueError(
+            f"load: row {g}: the hands, the pile and the stock's {len(left)} cards left are not the 52 cards once each"
+        )
+    rest = tuple(c for c in range(NUM_CARDS) if not out >> c & 1)
+    return replace(state, stock=rest + tuple(left), stock_top=len(rest))
 
 
 assert kernel.MELD_MASKS.shape[0] == NUM_CARDS
