@@ -2,7 +2,7 @@
 network.
 
     .venv/bin/python -m benchmarks.bench_gin_guided --checkpoint runs/gin_bc2
-        [--budgets 4 8] [--hands 100] [--seed 0] [--preset openspiel] [--json]
+        [--budgets 4 8] [--hands 100] [--seed 0] [--preset openspiel] [--margin M] [--json]
 
 For each budget (deals a decision), the guided player
 (``training.policies.gin_guided_search_player``) plays ``--hands`` hands against the same
@@ -13,7 +13,8 @@ seat 0 then seat 1 (mirror-paired). Printed: the guided player's share of the de
 network's, and the milliseconds it spends per searched decision (mean, median and 95th
 percentile; decisions with one legal action are the env's, never asked), with the rollouts
 and rollout steps a decision. The timings are wall-clock on this machine, so they move
-with its load.
+with its load; torch runs on one thread (a process of its own beside another busy one:
+run ``carousel eval`` beside it with ``OMP_NUM_THREADS=1``).
 
 The headline figure, with intervals over hands and deals and more hands, is ``carousel
 eval`` (two workers):
@@ -29,6 +30,7 @@ import json
 import time
 
 import numpy as np
+import torch
 
 from carousel_env.core.stats import wilson_interval
 from carousel_env.games.gin_rummy.env import env as gin_env
@@ -52,9 +54,11 @@ def play_hand(env, policies, timed_seat: int, times: list[float]) -> tuple[int, 
     return env.unwrapped.episode_hands[-1].points
 
 
-def measure(checkpoint: str, samples: int, hands: int, seed: int, preset: str) -> dict:
+def measure(checkpoint: str, samples: int, hands: int, seed: int, preset: str, margin: float | None = None) -> dict:
     name = f"search@{samples}+{checkpoint}"
     guided = gin_guided_search_player(name, seed=seed)
+    if margin is not None:
+        guided.player.margin = margin
     k = guided.player.k
     network = network_callable(checkpoint, None, seed + 1)
     env = gin_env(preset=preset, k_knocks=k, episode="hand")
@@ -77,6 +81,7 @@ def measure(checkpoint: str, samples: int, hands: int, seed: int, preset: str) -
     searched = max(guided.player.decisions, 1)
     return {
         "player": name,
+        "margin": guided.player.margin,
         "hands": hands,
         "decided": decided,
         "win_rate_decided": wins / max(decided, 1),
@@ -99,16 +104,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hands", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--preset", default="openspiel", help="the rules' preset (book, openspiel)")
+    parser.add_argument("--margin", type=float, help="standard errors a gain must clear (default: the player's)")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     args = parser.parse_args(argv)
+    # Small batches gain nothing from more threads, and threads spinning beside another busy
+    # process slow both several times over.
+    torch.set_num_threads(1)
     for samples in args.budgets:
-        row = measure(args.checkpoint, samples, args.hands, args.seed, args.preset)
+        row = measure(args.checkpoint, samples, args.hands, args.seed, args.preset, args.margin)
         if args.json:
             print(json.dumps(row), flush=True)
             continue
         low, high = row["ci95"]
         print(
-            f"{row['player']} vs {args.checkpoint} ({row['hands']} hands, {row['decided']} decided): "
+            f"{row['player']} (margin {row['margin']:g}) vs {args.checkpoint} ({row['hands']} hands, "
+            f"{row['decided']} decided): "
             f"{row['win_rate_decided']:.3f} of the decided [{low:.3f}, {high:.3f}], "
             f"margin {row['mean_margin']:+.2f} a hand; {row['ms_per_decision']:.0f} ms/decision "
             f"(median {row['ms_median']:.0f}, p95 {row['ms_p95']:.0f}), "

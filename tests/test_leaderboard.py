@@ -203,6 +203,12 @@ def test_the_default_roster_is_the_baselines_and_every_shipped_agent(tmp_path):
     assert BASELINES[:3] == ("random", "greedy", "smart") and all(b.startswith("search@") for b in BASELINES[3:])
     assert agent_name(roster[-1]) == "ppo_3p" and agent_name(str(tmp_path / "ppo_3p" / "model.pt")) == "ppo_3p"
     assert agent_name("search@8") == "search@8"
+    # A Gin agent joins Gin's roster only, with the search it guides.
+    (tmp_path / "gin_hu").mkdir()
+    shutil.copy(shipped / "gin_2p" / "model.pt", tmp_path / "gin_hu" / "model.pt")
+    assert str(tmp_path / "gin_hu") not in default_roster(tmp_path)
+    gin = str(tmp_path / "gin_hu")
+    assert default_roster(tmp_path, game="gin_rummy")[-2:] == (gin, f"search@{GUIDED_BUDGET}+{gin}")
 
 
 def test_gin_rummy_has_its_own_leaderboard_with_openspiels_bots(tmp_path):
