@@ -1,7 +1,7 @@
 """Strength and cost of the ``search`` player against ``smart``.
 
     .venv/bin/python -m benchmarks.bench_search [--budgets 4 8] [--players 2 4] [--games 200]
-        [--variant carousel] [--seed 0] [--json]
+        [--variant carousel] [--seed 0] [--kept] [--json]
 
 For each budget (determinizations per candidate action) and table size, one search
 player plays ``--games`` full games against ``smart`` at every other seat with
@@ -55,8 +55,8 @@ class TimedSearch(SearchPlayer):
             self.seconds += time.perf_counter() - start
 
 
-def measure(samples: int, players: int, games: int, seed: int, variant: str) -> dict:
-    player = TimedSearch(samples=samples, seed=seed)
+def measure(samples: int, players: int, games: int, seed: int, variant: str, kept: bool = False) -> dict:
+    player = TimedSearch(samples=samples, seed=seed, kept=kept)
     start = time.perf_counter()
     match = play_match([player] + ["smart"] * (players - 1), games=games, seed=seed, variant=variant)
     wall = time.perf_counter() - start
@@ -70,6 +70,7 @@ def measure(samples: int, players: int, games: int, seed: int, variant: str) -> 
     searched = max(player.decisions, 1)
     return {
         "budget": samples,
+        "kept": kept,
         "players": players,
         "variant": variant,
         "games": games,
@@ -92,17 +93,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--variant", default="carousel")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--kept", action="store_true", help="deal the other hands with no play on the table (determinize's kept)"
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     args = parser.parse_args(argv)
     for samples in args.budgets:
         for players in args.players:
-            row = measure(samples, players, args.games, args.seed, args.variant)
+            row = measure(samples, players, args.games, args.seed, args.variant, args.kept)
             if args.json:
                 print(json.dumps(row), flush=True)
                 continue
             low, high = row["ci95"]
             print(
-                f"search@{samples} vs {players - 1} smart ({row['variant']}, {players}p, {row['games']} games): "
+                f"search@{samples}{' (kept hands)' if row['kept'] else ''} vs {players - 1} smart "
+                f"({row['variant']}, {players}p, {row['games']} games): "
                 f"win rate {row['win_rate']:.3f} [{low:.3f}, {high:.3f}] (fair share {row['fair_share']:.2f}), "
                 f"margin {row['mean_margin']:+.1f}; {row['ms_per_decision']:.1f} ms/decision, "
                 f"{row['decisions_per_s']:.0f} decisions/s, {row['rollouts_per_decision']:.1f} rollouts/decision, "

@@ -77,19 +77,36 @@ def test_a_determinization_has_the_same_view_and_deals_the_unseen_cards(rules, s
         assert Counter(view.unseen) == hidden(state, seat)
         table = Counter(JOKER if is_table_joker(u) else u for meld in state.table for u in meld)
         assert Counter(view.unseen) + table + Counter(view.hand) == deck
-        world = determinize(view, random.Random(draw))
-        assert seat_view(world, seat) == view
-        # The hidden cards are a permutation of the unseen ones, the sizes kept.
-        assert sorted(hidden(world, seat).elements()) == list(view.unseen)
-        assert [len(h) for h in world.hands] == [len(h) for h in state.hands]
-        assert len(world.stock) == len(state.stock)
-        assert world.hands[seat] == state.hands[seat] and world.rules == rules
-        assert world.can_play is state.can_play
+        for kept in (None, can_play):
+            world = determinize(view, random.Random(draw), kept)
+            assert seat_view(world, seat) == view
+            # The hidden cards are a permutation of the unseen ones, the sizes kept.
+            assert sorted(hidden(world, seat).elements()) == list(view.unseen)
+            assert [len(h) for h in world.hands] == [len(h) for h in state.hands]
+            assert len(world.stock) == len(state.stock)
+            assert world.hands[seat] == state.hands[seat] and world.rules == rules
+            assert world.can_play is state.can_play
     # At the acting seat's decision the determinized game goes on legally, into the next round.
     if state.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER):
         world = determinize(seat_view(state, state.current), random.Random(draw))
         while world.phase is not Phase.GAME_OVER and world.round_index == state.round_index:
             world = next_round(world) if world.phase is Phase.ROUND_OVER else apply(world, rollout_action(world))
+
+
+def test_kept_hands_hold_no_play_far_more_often_than_a_uniform_deal():
+    # Players keep what they cannot play (benchmarks/bench_determinization.py): so do kept deals.
+    rng = random.Random(0)
+    with_play = {"uniform": 0, "kept": 0}
+    hands = 0
+    for seed in range(6):
+        state = decision_state(manipulation_rummy(4), seed)
+        view = seat_view(state, state.current)
+        for kind, kept in (("uniform", None), ("kept", can_play)):
+            world = determinize(view, rng, kept)
+            others = [h for s, h in enumerate(world.hands) if s != state.current]
+            with_play[kind] += sum(can_play(world.table, hand, world.rules) for hand in others)
+        hands += 3
+    assert with_play["kept"] <= hands // 6 < with_play["uniform"], (with_play, hands)
 
 
 def test_the_view_hides_the_seed_and_the_other_hands():
@@ -123,9 +140,10 @@ def test_it_decides_the_same_whatever_the_hidden_cards(rules):
         state = decision_state(rules, seed)
         world = other_world(state, state.current)
         assert seat_view(world, state.current) == seat_view(state, state.current)
-        a, b = SearchPlayer(samples=3, seed=11), SearchPlayer(samples=3, seed=11)
-        assert engine_player(a)(state) == engine_player(b)(world)
-        assert a.last_values == b.last_values
+        for kept in (False, True):
+            a, b = SearchPlayer(samples=3, seed=11, kept=kept), SearchPlayer(samples=3, seed=11, kept=kept)
+            assert engine_player(a)(state) == engine_player(b)(world)
+            assert a.last_values == b.last_values
 
 
 def test_the_same_seed_plays_the_same_and_another_seed_may_not():
@@ -268,6 +286,8 @@ def test_bad_budgets_are_clear_errors(name, options, option):
 
 
 def test_it_refuses_an_observation_or_another_seats_turn():
+    with pytest.raises(ValueError, match="search option kept must be True or False, got 'yes'"):
+        SearchPlayer(kept="yes")
     player = SearchPlayer(samples=1, seed=0)
     state = decision_state(carousel(2), 0)
     mask, _ = decision(state, 8)

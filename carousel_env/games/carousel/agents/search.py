@@ -52,7 +52,7 @@ import numpy as np
 from carousel_env.games.carousel.engine.game import Action, ActionKind, GameState, Phase, allowed, apply
 from carousel_env.games.carousel.engine.information import SeatView, determinize
 from carousel_env.games.carousel.envs.aec import NUM_FIXED_ACTIONS, decision, engine_action
-from carousel_env.games.carousel.solver import solve
+from carousel_env.games.carousel.solver import can_play, solve
 
 DEFAULT_SAMPLES = 8
 
@@ -133,7 +133,8 @@ def best_action(values: dict[int, float]) -> int:
 class SearchPlayer:
     """Determinized Monte Carlo search (module docstring). ``samples``: determinizations
     per candidate action; ``max_ms``: optional time budget per decision; ``seed``: its
-    random stream (None: from the system).
+    random stream (None: from the system); ``kept``: deal the other hands as players keep
+    them, with no play on the table (``determinize``'s ``kept``), instead of uniformly.
 
     ``rollouts`` counts the rollouts played, ``decisions`` the decisions searched, and
     ``last_values`` holds the mean value of each candidate at the last search
@@ -141,8 +142,13 @@ class SearchPlayer:
 
     decides_from_view: ClassVar[bool] = True
 
-    def __init__(self, samples: int = DEFAULT_SAMPLES, max_ms: float | None = None, seed: int | None = None) -> None:
+    def __init__(
+        self, samples: int = DEFAULT_SAMPLES, max_ms: float | None = None, seed: int | None = None, kept: bool = False
+    ) -> None:
         self.samples, self.max_ms = check_budget(samples, max_ms)
+        if not isinstance(kept, bool):
+            raise ValueError(f"search option kept must be True or False, got {kept!r}")
+        self.kept = kept
         self.seed = seed
         self.rng = random.Random(seed)
         self.rollouts = 0
@@ -151,7 +157,8 @@ class SearchPlayer:
 
     def __repr__(self) -> str:
         budget = f", max_ms={self.max_ms:g}" if self.max_ms is not None else ""
-        return f"SearchPlayer(samples={self.samples}{budget}, seed={self.seed!r})"
+        kept = ", kept=True" if self.kept else ""
+        return f"SearchPlayer(samples={self.samples}{budget}{kept}, seed={self.seed!r})"
 
     def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         raise TypeError(
@@ -173,7 +180,7 @@ class SearchPlayer:
         suggestions: tuple | None = None
         done = 0
         for _ in range(self.samples):
-            state = determinize(view, self.rng)
+            state = determinize(view, self.rng, can_play if self.kept else None)
             if suggestions is None:
                 own_mask, suggestions = decision(state, k)
                 if not np.array_equal(own_mask, mask):

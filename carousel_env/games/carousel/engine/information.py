@@ -15,7 +15,8 @@ legally. Search players sample these to look ahead without peeking.
 What a view does not record: who drew which card in Manipulation Rummy's forced draws
 (``GameState.forced_draws``, the cards of other seats are hidden) and what other seats
 could or could not play (their forced draws say they could not, before each draw). A
-determinization ignores both: it is a uniform deal of the unseen cards, not a posterior.
+determinization ignores both: it is a uniform deal of the unseen cards, not a posterior;
+or, with ``kept``, a deal of hands that hold no play on the table, as players keep them.
 A determinized state taken where another seat is in ``Phase.MUST_PLAY`` can give that
 seat a hand with no play; at the viewing seat's own decision (what search asks) it is a
 position the engine could have reached.
@@ -69,6 +70,22 @@ class SeatView:
         return self.current == self.seat and self.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER)
 
 
+KEPT_TRIES = 20  # deals of one seat's hand tried for one with no play (determinize's ``kept``)
+
+
+def _kept_hand(cards: list[Card], size: int, view: SeatView, rng: random.Random, kept: PlayCheck) -> Hand:
+    """``size`` cards taken out of ``cards`` at random: the first of :data:`KEPT_TRIES`
+    draws with no play on the table by ``kept``, or the last."""
+    for _ in range(KEPT_TRIES):
+        picks = rng.sample(range(len(cards)), size)
+        hand = tuple(sorted(cards[i] for i in picks))
+        if not kept(view.table, hand, view.rules):
+            break
+    for i in sorted(picks, reverse=True):
+        del cards[i]
+    return hand
+
+
 def unseen_cards(rules: Rules, hand: Hand, table: Table) -> tuple[Card, ...]:
     """The deck minus ``hand`` minus the table's cards (a table joker is a joker), sorted."""
     left = Counter(make_deck(rules.decks, rules.jokers))
@@ -107,10 +124,16 @@ def seat_view(state: GameState, seat: int) -> SeatView:
     )
 
 
-def determinize(view: SeatView, rng: random.Random) -> GameState:
+def determinize(view: SeatView, rng: random.Random, kept: PlayCheck | None = None) -> GameState:
     """A full state whose view for ``view.seat`` is ``view``: the unseen cards shuffled by
     ``rng`` and dealt to the other hands (their sizes kept) and the stock (its size kept).
-    The state's seed (which only deals later rounds) is drawn from ``rng`` too."""
+    The state's seed (which only deals later rounds) is drawn from ``rng`` too.
+
+    ``kept`` (a play check ``(table, hand, rules) -> bool``, the solver's ``can_play``) deals
+    hands as players keep them: each other seat's hand is dealt again, up to
+    :data:`KEPT_TRIES` times, until it holds no play on the table (the last deal otherwise).
+    Players play what they can and keep what they cannot, so their hands fit the table far
+    less often than a uniform deal does (``benchmarks/bench_determinization.py``)."""
     cards = list(view.unseen)
     others = sum(size for seat, size in enumerate(view.hand_sizes) if seat != view.seat)
     if others + view.stock_size != len(cards):
@@ -124,9 +147,13 @@ def determinize(view: SeatView, rng: random.Random) -> GameState:
     for seat, size in enumerate(view.hand_sizes):
         if seat == view.seat:
             hands.append(view.hand)
-        else:
+        elif kept is None:
             hands.append(tuple(sorted(cards[at : at + size])))
             at += size
+        else:
+            hands.append(_kept_hand(cards, size, view, rng, kept))
+    if kept is not None:
+        at = 0  # the kept hands' cards left ``cards``: the rest, still in random order, is the stock
     return GameState(
         rules=view.rules,
         seed=rng.getrandbits(62),
