@@ -2,7 +2,7 @@
 network.
 
     .venv/bin/python -m benchmarks.bench_guided_search [--checkpoint checkpoints/ppo_2p]
-        [--budgets 4 8] [--players 2] [--games 100] [--seed 0] [--json]
+        [--budgets 4 8] [--players 2] [--games 100] [--seed 0] [--episode game] [--kept] [--json]
 
 For each budget (determinizations per candidate action), one guided player
 (``training.policies.guided_search_player``) plays ``--games`` full games against the same
@@ -56,13 +56,16 @@ class Timed:
         return action
 
 
-def measure(checkpoint: str, samples: int, players: int, games: int, seed: int) -> dict:
+def measure(
+    checkpoint: str, samples: int, players: int, games: int, seed: int, episode: str = "game", kept: bool = False
+) -> dict:
     name = f"search@{samples}+{checkpoint}"
     guided = guided_search_player(name, seed=seed)
+    guided.kept = kept
     player = Timed(guided, name)
     networks = [network_callable(checkpoint, layout(K_SUGGESTIONS), seed + 1 + i) for i in range(players - 1)]
     start = time.perf_counter()
-    match = play_match([player, *networks], games=games, seed=seed)
+    match = play_match([player, *networks], games=games, seed=seed, episode=episode)
     wall = time.perf_counter() - start
     margins = []
     for game in match.games:
@@ -75,6 +78,8 @@ def measure(checkpoint: str, samples: int, players: int, games: int, seed: int) 
     searched = max(guided.decisions, 1)
     return {
         "player": name,
+        "kept": kept,
+        "episode": episode,
         "players": players,
         "games": games,
         "win_rate": wins / games,
@@ -98,17 +103,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, nargs="+", default=[2])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--episode", default="game", help="game (whole games) or round (single rounds)")
+    parser.add_argument("--kept", action="store_true", help="deal the other hands with no play on the table")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     args = parser.parse_args(argv)
     for samples in args.budgets:
         for players in args.players:
-            row = measure(args.checkpoint, samples, players, args.games, args.seed)
+            row = measure(args.checkpoint, samples, players, args.games, args.seed, args.episode, args.kept)
             if args.json:
                 print(json.dumps(row), flush=True)
                 continue
             low, high = row["ci95"]
             print(
-                f"{row['player']} vs {players - 1} x {args.checkpoint} ({players}p, {row['games']} games): "
+                f"{row['player']}{' (kept hands)' if row['kept'] else ''} vs {players - 1} x {args.checkpoint} "
+                f"({players}p, {row['games']} {row['episode']}s): "
                 f"win rate {row['win_rate']:.3f} [{low:.3f}, {high:.3f}] (fair share {row['fair_share']:.2f}), "
                 f"margin {row['mean_margin']:+.1f}; {row['ms_per_decision']:.0f} ms/decision "
                 f"(median {row['ms_median']:.0f}, p95 {row['ms_p95']:.0f}), "

@@ -117,10 +117,11 @@ def test_it_decides_the_same_whatever_the_hidden_cards(rules):
     for seed in range(2):
         state = decision_state(rules, seed)
         world = other_world(state, state.current)
-        a = GuidedSearchPlayer(linear_prior(), samples=3, seed=11)
-        b = GuidedSearchPlayer(linear_prior(), samples=3, seed=11)
-        assert engine_player(a)(state) == engine_player(b)(world)
-        assert a.last_values == b.last_values
+        for kept in (False, True):
+            a = GuidedSearchPlayer(linear_prior(), samples=3, seed=11, kept=kept)
+            b = GuidedSearchPlayer(linear_prior(), samples=3, seed=11, kept=kept)
+            assert engine_player(a)(state) == engine_player(b)(world)
+            assert a.last_values == b.last_values
 
 
 def test_its_rollouts_play_the_determinized_games_out_with_the_prior():
@@ -226,6 +227,7 @@ def test_a_value_leaf_stops_each_rollout_at_the_seats_next_decision():
         ({"chunk": 0}, "chunk"),
         ({"chunk": True}, "chunk"),
         ({"rollout": "best"}, "rollout"),
+        ({"kept": 1}, "kept must be True or False"),
     ],
 )
 def test_bad_options_are_clear_errors(options, match):

@@ -37,7 +37,8 @@ first chunk is always played). ``python -m benchmarks.bench_guided_search`` prin
 cost per decision and the strength against the network alone.
 
 What the determinizations do not use: what other seats' declined plays and draws say about
-their hands (the deal is uniform over the unseen cards, as the search player's).
+their hands (the deal is uniform over the unseen cards, as the search player's; with
+``kept=True``, the other hands are dealt with no play on the table, as players keep them).
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ from carousel_env.games.carousel.agents.search import best_action, check_budget,
 from carousel_env.games.carousel.engine.information import SeatView, determinize
 from carousel_env.games.carousel.engine.rules import Rules
 from carousel_env.games.carousel.envs.aec import NUM_FIXED_ACTIONS
+from carousel_env.games.carousel.solver import can_play
 from carousel_env.games.carousel.vector.env import WAIT, CarouselVectorEnv
 
 Prior = Callable[[np.ndarray, np.ndarray], np.ndarray]  # (observations, masks) -> logits
@@ -69,7 +71,8 @@ class GuidedSearchPlayer:
     ``"mode"`` or ``"sample"``; ``seed``: its random stream (None: from the system);
     ``name``: what its ``repr`` and reports call it; ``value`` and ``leaf``: where a
     rollout stops (``"round"``: the round's end; ``"value"``: the seat's next decision,
-    valued by ``value``).
+    valued by ``value``); ``kept``: deal the other hands as players keep them, with no play
+    on the table (``determinize``'s ``kept``), instead of uniformly.
 
     ``rollouts`` counts the rollouts played, ``decisions`` the decisions searched,
     ``rollout_steps`` the env steps of every rollout, and ``last_values`` holds each
@@ -88,11 +91,15 @@ class GuidedSearchPlayer:
         name: str = "guided",
         value: Value | None = None,
         leaf: str = "round",
+        kept: bool = False,
     ) -> None:
         if not callable(prior):
             raise TypeError(
                 f"guided search option prior must be a callable (observations, masks) -> logits, got {prior!r}"
             )
+        if not isinstance(kept, bool):
+            raise ValueError(f"guided search option kept must be True or False, got {kept!r}")
+        self.kept = kept
         if leaf not in LEAVES:
             raise ValueError(f"guided search option leaf must be one of {', '.join(LEAVES)}, got {leaf!r}")
         if leaf == "value" and not callable(value):
@@ -181,7 +188,7 @@ class GuidedSearchPlayer:
     ) -> np.ndarray:
         """(n, candidates): each candidate's round value on each of ``n`` new determinizations."""
         rows = n * len(legal)
-        states = [determinize(view, self.rng) for _ in range(n)]
+        states = [determinize(view, self.rng, can_play if self.kept else None) for _ in range(n)]
         step = venv.load(range(rows), [s for s in states for _ in legal])
         if not np.array_equal(step.action_mask[0], mask):
             raise ValueError(
