@@ -2,7 +2,7 @@
 network.
 
     .venv/bin/python -m benchmarks.bench_guided_search [--checkpoint checkpoints/ppo_2p]
-        [--budgets 4 8] [--players 2] [--games 100] [--seed 0] [--episode game] [--kept] [--json]
+        [--budgets 4 8] [--players 2] [--games 100] [--seed 0] [--episode game] [--kept] [--margin M] [--json]
 
 For each budget (determinizations per candidate action), one guided player
 (``training.policies.guided_search_player``) plays ``--games`` full games against the same
@@ -57,11 +57,18 @@ class Timed:
 
 
 def measure(
-    checkpoint: str, samples: int, players: int, games: int, seed: int, episode: str = "game", kept: bool = False
+    checkpoint: str,
+    samples: int,
+    players: int,
+    games: int,
+    seed: int,
+    episode: str = "game",
+    kept: bool = False,
+    margin: float | None = None,
 ) -> dict:
     name = f"search@{samples}+{checkpoint}"
     guided = guided_search_player(name, seed=seed)
-    guided.kept = kept
+    guided.kept, guided.margin = kept, margin
     player = Timed(guided, name)
     networks = [network_callable(checkpoint, layout(K_SUGGESTIONS), seed + 1 + i) for i in range(players - 1)]
     start = time.perf_counter()
@@ -79,6 +86,7 @@ def measure(
     return {
         "player": name,
         "kept": kept,
+        "margin": margin,
         "episode": episode,
         "players": players,
         "games": games,
@@ -105,17 +113,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--episode", default="game", help="game (whole games) or round (single rounds)")
     parser.add_argument("--kept", action="store_true", help="deal the other hands with no play on the table")
+    parser.add_argument("--margin", type=float, help="keep the network's move unless a gain clears this many SEs")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     args = parser.parse_args(argv)
     for samples in args.budgets:
         for players in args.players:
-            row = measure(args.checkpoint, samples, players, args.games, args.seed, args.episode, args.kept)
+            row = measure(
+                args.checkpoint, samples, players, args.games, args.seed, args.episode, args.kept, args.margin
+            )
             if args.json:
                 print(json.dumps(row), flush=True)
                 continue
             low, high = row["ci95"]
+            options = (" (kept hands)" if row["kept"] else "") + (
+                "" if row["margin"] is None else f" (margin {row['margin']:g})"
+            )
             print(
-                f"{row['player']}{' (kept hands)' if row['kept'] else ''} vs {players - 1} x {args.checkpoint} "
+                f"{row['player']}{options} vs {players - 1} x {args.checkpoint} "
                 f"({players}p, {row['games']} {row['episode']}s): "
                 f"win rate {row['win_rate']:.3f} [{low:.3f}, {high:.3f}] (fair share {row['fair_share']:.2f}), "
                 f"margin {row['mean_margin']:+.1f}; {row['ms_per_decision']:.0f} ms/decision "

@@ -186,6 +186,23 @@ def test_it_goes_out_when_it_can():
     assert action >= FIRST_SUGGESTION and suggestions[action - FIRST_SUGGESTION].hand_after == ()
 
 
+def test_a_margin_keeps_the_priors_move_unless_a_gain_is_clear():
+    state = one_run_from_out()
+    mask, suggestions = decision(state, K)
+    view = seat_view(state, 0)
+
+    def prior(observations, masks):  # every action alike: its most likely is the lowest legal one
+        return np.zeros(masks.shape, np.float32)
+
+    own = int(np.flatnonzero(mask)[0])
+    best = GuidedSearchPlayer(prior, samples=3, seed=0).decide(view, mask)
+    assert best != own and suggestions[best - FIRST_SUGGESTION].hand_after == ()  # it goes out
+    # Going out wins the round on every determinization: a clear gain at any reasonable margin.
+    assert GuidedSearchPlayer(prior, samples=3, seed=0, margin=2.0).decide(view, mask) == best
+    # A margin nothing clears leaves the prior's own move.
+    assert GuidedSearchPlayer(prior, samples=3, seed=0, margin=1e9).decide(view, mask) == own
+
+
 @pytest.mark.parametrize(
     ("players", "variant"), [(2, "carousel"), (3, "carousel"), (5, "carousel"), (4, "manipulation_rummy")]
 )
@@ -228,6 +245,7 @@ def test_a_value_leaf_stops_each_rollout_at_the_seats_next_decision():
         ({"chunk": True}, "chunk"),
         ({"rollout": "best"}, "rollout"),
         ({"kept": 1}, "kept must be True or False"),
+        ({"margin": -1}, "margin must be None or a number >= 0"),
     ],
 )
 def test_bad_options_are_clear_errors(options, match):

@@ -50,6 +50,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from carousel_env.core.stats import clear_gain
 from carousel_env.games.carousel.agents.search import best_action, check_budget, legal_actions
 from carousel_env.games.carousel.engine.information import SeatView, determinize
 from carousel_env.games.carousel.engine.rules import Rules
@@ -72,7 +73,9 @@ class GuidedSearchPlayer:
     ``name``: what its ``repr`` and reports call it; ``value`` and ``leaf``: where a
     rollout stops (``"round"``: the round's end; ``"value"``: the seat's next decision,
     valued by ``value``); ``kept``: deal the other hands as players keep them, with no play
-    on the table (``determinize``'s ``kept``), instead of uniformly.
+    on the table (``determinize``'s ``kept``), instead of uniformly; ``margin``: None plays
+    the best mean, a number keeps the prior's most likely move unless the best one's gain,
+    determinization by determinization, clears that many standard errors.
 
     ``rollouts`` counts the rollouts played, ``decisions`` the decisions searched,
     ``rollout_steps`` the env steps of every rollout, and ``last_values`` holds each
@@ -92,6 +95,7 @@ class GuidedSearchPlayer:
         value: Value | None = None,
         leaf: str = "round",
         kept: bool = False,
+        margin: float | None = None,
     ) -> None:
         if not callable(prior):
             raise TypeError(
@@ -100,6 +104,9 @@ class GuidedSearchPlayer:
         if not isinstance(kept, bool):
             raise ValueError(f"guided search option kept must be True or False, got {kept!r}")
         self.kept = kept
+        if margin is not None and (isinstance(margin, bool) or not isinstance(margin, (int, float)) or margin < 0):
+            raise ValueError(f"guided search option margin must be None or a number >= 0, got {margin!r}")
+        self.margin = margin
         if leaf not in LEAVES:
             raise ValueError(f"guided search option leaf must be one of {', '.join(LEAVES)}, got {leaf!r}")
         if leaf == "value" and not callable(value):
@@ -149,16 +156,21 @@ class GuidedSearchPlayer:
         self.decisions += 1
         venv = self._venv(view.rules, len(mask) - NUM_FIXED_ACTIONS)
         actions = np.random.default_rng(self.rng.getrandbits(63))  # the rollouts' samples, if any
-        totals = np.zeros(len(legal))
-        done = 0
-        while done < self.samples:
-            n = min(self.chunk, self.samples - done)
-            totals += self._play_out(venv, view, mask, legal, n, actions).sum(axis=0)
-            done += n
+        scores = np.zeros((0, len(legal)))
+        while len(scores) < self.samples:
+            n = min(self.chunk, self.samples - len(scores))
+            scores = np.vstack([scores, self._play_out(venv, view, mask, legal, n, actions)])
             if self.max_ms is not None and (time.perf_counter() - start) * 1000 >= self.max_ms:
                 break
-        self.last_values = {a: float(t) / done for a, t in zip(legal, totals)}
-        return best_action(self.last_values)
+        self.last_values = {a: float(v) for a, v in zip(legal, scores.mean(axis=0))}
+        best = best_action(self.last_values)
+        if self.margin is None:
+            return best
+        # The prior's own move stands unless the best one's gain, determinization by determinization, is clear.
+        logits = np.asarray(self.prior(self._decision_observation[None], mask[None]), np.float64)[0]
+        own = int(np.where(mask != 0, logits, -np.inf).argmax())
+        gains = scores[:, legal.index(best)] - scores[:, legal.index(own)]
+        return best if clear_gain(gains.tolist(), self.margin) else own
 
     # ------------------------------------------------------------ internals
 
@@ -190,6 +202,7 @@ class GuidedSearchPlayer:
         rows = n * len(legal)
         states = [determinize(view, self.rng, can_play if self.kept else None) for _ in range(n)]
         step = venv.load(range(rows), [s for s in states for _ in legal])
+        self._decision_observation = step.observation[0]  # the seat's, whatever the deal
         if not np.array_equal(step.action_mask[0], mask):
             raise ValueError(
                 f"the action mask {mask.tolist()} is not the one of this view's decision {step.action_mask[0].tolist()}"
