@@ -36,13 +36,13 @@ from typing import ClassVar
 import numpy as np
 
 from carousel_env.core.stats import clear_gain
+from carousel_env.envkit.priors import ROLLOUTS, Prior, prior_actions, prior_logits
 from carousel_env.games.gin_rummy.engine import GinState, Move
 from carousel_env.games.gin_rummy.env import decision, engine_move
 from carousel_env.games.gin_rummy.players import SEARCH_MARGIN, determinize
 from carousel_env.games.gin_rummy.rules import GinRules
 from carousel_env.games.gin_rummy.vector import WAIT, GinVectorEnv
 
-ROLLOUTS = ("mode", "sample")
 GUIDED_SAMPLES = 8  # deals per decision by default
 # A hand of real play ends within about 100 steps; without OpenSpiel's upcard limits two
 # deterministic rollout policies can pass a card back and forth for ever. A rollout still
@@ -65,7 +65,7 @@ class GinGuidedSearch:
 
     def __init__(
         self,
-        prior,
+        prior: Prior,
         k_knocks: int = 8,
         samples: int = GUIDED_SAMPLES,
         max_ms: float | None = None,
@@ -155,7 +155,7 @@ class GinGuidedSearch:
         step = self._venv(state.rules, 1).load([0], [determinize(state, self.rng)])
         if not np.array_equal(step.action_mask[0], mask):
             raise ValueError(f"the env's mask {step.action_mask[0].tolist()} is not the decision's {mask.tolist()}")
-        logits = self._logits(step.observation[:1], step.action_mask[:1])
+        logits = prior_logits(self.prior, step.observation[:1], step.action_mask[:1])
         return int(np.where(mask != 0, logits[0], -np.inf).argmax())
 
     def _play_out(self, state: GinState, legal: list[int], n: int, rng: np.random.Generator) -> np.ndarray:
@@ -180,19 +180,7 @@ class GinGuidedSearch:
                 break
             moves[:] = WAIT
             at = np.flatnonzero(playing)
-            moves[at] = self._rollout_actions(step.observation[at], step.action_mask[at], rng)
+            moves[at] = prior_actions(self.prior, step.observation[at], step.action_mask[at], self.rollout, rng)
         self.cut_rollouts += int(playing.sum())  # still playing: scored as a dead hand
         self.rollouts += rows
         return values.reshape(n, len(legal))
-
-    def _logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        logits = np.asarray(self.prior(observations, masks), np.float64)
-        if logits.shape != masks.shape:
-            raise ValueError(f"the prior returned logits of shape {logits.shape} for masks of shape {masks.shape}")
-        return logits
-
-    def _rollout_actions(self, observations: np.ndarray, masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        logits = self._logits(observations, masks)
-        if self.rollout == "sample":
-            logits = logits + rng.gumbel(size=logits.shape)  # Gumbel-max: a sample of softmax(logits)
-        return np.where(masks != 0, logits, -np.inf).argmax(axis=1)

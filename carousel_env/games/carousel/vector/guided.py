@@ -51,6 +51,7 @@ from typing import ClassVar
 import numpy as np
 
 from carousel_env.core.stats import clear_gain
+from carousel_env.envkit.priors import ROLLOUTS, Prior, prior_actions, prior_logits
 from carousel_env.games.carousel.agents.search import best_action, check_budget, legal_actions
 from carousel_env.games.carousel.engine.information import SeatView, determinize
 from carousel_env.games.carousel.engine.rules import Rules
@@ -58,9 +59,7 @@ from carousel_env.games.carousel.envs.aec import NUM_FIXED_ACTIONS
 from carousel_env.games.carousel.solver import can_play
 from carousel_env.games.carousel.vector.env import WAIT, CarouselVectorEnv
 
-Prior = Callable[[np.ndarray, np.ndarray], np.ndarray]  # (observations, masks) -> logits
 Value = Callable[[np.ndarray], np.ndarray]  # observations -> the acting seat's value, in reward units
-ROLLOUTS = ("mode", "sample")
 LEAVES = ("round", "value")
 MAX_ROLLOUT_STEPS = 10_000  # a round ends long before: a guard against a rollout that never does
 
@@ -167,7 +166,7 @@ class GuidedSearchPlayer:
         if self.margin is None:
             return best
         # The prior's own move stands unless the best one's gain, determinization by determinization, is clear.
-        logits = np.asarray(self.prior(self._decision_observation[None], mask[None]), np.float64)[0]
+        logits = prior_logits(self.prior, self._decision_observation[None], mask[None])[0]
         own = int(np.where(mask != 0, logits, -np.inf).argmax())
         gains = scores[:, legal.index(best)] - scores[:, legal.index(own)]
         return best if clear_gain(gains.tolist(), self.margin) else own
@@ -226,16 +225,8 @@ class GuidedSearchPlayer:
                 break
             moves[:] = WAIT
             at = np.flatnonzero(playing)
-            moves[at] = self._rollout_actions(step.observation[at], step.action_mask[at], rng)
+            moves[at] = prior_actions(self.prior, step.observation[at], step.action_mask[at], self.rollout, rng)
         else:
             raise RuntimeError(f"a guided rollout did not end its round within {MAX_ROLLOUT_STEPS} steps")
         self.rollouts += rows
         return values.reshape(n, len(legal)) / venv.config.reward_scale
-
-    def _rollout_actions(self, observations: np.ndarray, masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        logits = np.asarray(self.prior(observations, masks), np.float64)
-        if logits.shape != masks.shape:
-            raise ValueError(f"the prior returned logits of shape {logits.shape} for masks of shape {masks.shape}")
-        if self.rollout == "sample":
-            logits = logits + rng.gumbel(size=logits.shape)  # Gumbel-max: a sample of softmax(logits)
-        return np.where(masks != 0, logits, -np.inf).argmax(axis=1)
