@@ -21,11 +21,16 @@ def prior_logits(prior: Prior, observations: np.ndarray, masks: np.ndarray) -> n
 
 
 def prior_actions(
-    prior: Prior, observations: np.ndarray, masks: np.ndarray, rollout: str, rng: np.random.Generator
+    prior: Prior, observations: np.ndarray, masks: np.ndarray, rollout: str, rng: np.random.Generator | None
 ) -> np.ndarray:
-    """One legal action per row: the most likely (``rollout="mode"``) or a sample from the
-    softmax of the logits over the legal actions (``"sample"``, from ``rng``)."""
+    """One legal action per row: the most likely (``rollout="mode"``, ``rng`` unused) or a
+    sample from the softmax of the logits over the legal actions (``"sample"``, from ``rng``)."""
     logits = prior_logits(prior, observations, masks)
     if rollout == "sample":
         logits = logits + rng.gumbel(size=logits.shape)  # Gumbel-max: a sample of softmax(logits)
     return np.where(masks != 0, logits, -np.inf).argmax(axis=1)
+
+
+def prior_choice(prior: Prior, observation: np.ndarray, mask: np.ndarray) -> int:
+    """The prior's most likely legal action at one decision."""
+    return int(prior_actions(prior, observation[None], mask[None], "mode", None)[0])

@@ -31,12 +31,11 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import fields
-from typing import ClassVar
 
 import numpy as np
 
 from carousel_env.core.stats import clear_gain
-from carousel_env.envkit.priors import ROLLOUTS, Prior, prior_actions, prior_logits
+from carousel_env.envkit.priors import ROLLOUTS, Prior, prior_actions, prior_choice
 from carousel_env.games.gin_rummy.engine import GinState, Move
 from carousel_env.games.gin_rummy.env import decision, engine_move
 from carousel_env.games.gin_rummy.players import SEARCH_MARGIN, determinize
@@ -60,8 +59,6 @@ class GinGuidedSearch:
     ``decisions``, ``rollouts`` and ``rollout_steps`` count the searches and their work,
     ``cut_rollouts`` the rollouts cut at :data:`MAX_ROLLOUT_STEPS` (scored as dead hands);
     ``last_values`` maps each action of the last search to its mean hand score."""
-
-    decides_from_state: ClassVar[bool] = True
 
     def __init__(
         self,
@@ -155,8 +152,7 @@ class GinGuidedSearch:
         step = self._venv(state.rules, 1).load([0], [determinize(state, self.rng)])
         if not np.array_equal(step.action_mask[0], mask):
             raise ValueError(f"the env's mask {step.action_mask[0].tolist()} is not the decision's {mask.tolist()}")
-        logits = prior_logits(self.prior, step.observation[:1], step.action_mask[:1])
-        return int(np.where(mask != 0, logits[0], -np.inf).argmax())
+        return prior_choice(self.prior, step.observation[0], mask)
 
     def _play_out(self, state: GinState, legal: list[int], n: int, rng: np.random.Generator) -> np.ndarray:
         """(n, actions): each action's hand score for the seat on each of ``n`` new deals."""

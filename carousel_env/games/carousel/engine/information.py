@@ -150,10 +150,8 @@ def determinize(view: SeatView, rng: random.Random, kept: PlayCheck | None = Non
         elif kept is None:
             hands.append(tuple(sorted(cards[at : at + size])))
             at += size
-        else:
+        else:  # its cards leave ``cards`` (``at`` stays 0): the rest, in random order, is the stock
             hands.append(_kept_hand(cards, size, view, rng, kept))
-    if kept is not None:
-        at = 0  # the kept hands' cards left ``cards``: the rest, still in random order, is the stock
     return GameState(
         rules=view.rules,
         seed=rng.getrandbits(62),

@@ -51,7 +51,7 @@ from typing import ClassVar
 import numpy as np
 
 from carousel_env.core.stats import clear_gain
-from carousel_env.envkit.priors import ROLLOUTS, Prior, prior_actions, prior_logits
+from carousel_env.envkit.priors import ROLLOUTS, Prior, prior_actions, prior_choice
 from carousel_env.games.carousel.agents.search import best_action, check_budget, legal_actions
 from carousel_env.games.carousel.engine.information import SeatView, determinize
 from carousel_env.games.carousel.engine.rules import Rules
@@ -166,8 +166,7 @@ class GuidedSearchPlayer:
         if self.margin is None:
             return best
         # The prior's own move stands unless the best one's gain, determinization by determinization, is clear.
-        logits = prior_logits(self.prior, self._decision_observation[None], mask[None])[0]
-        own = int(np.where(mask != 0, logits, -np.inf).argmax())
+        own = prior_choice(self.prior, self._decision_observation, mask)
         gains = scores[:, legal.index(best)] - scores[:, legal.index(own)]
         return best if clear_gain(gains.tolist(), self.margin) else own
 
