@@ -34,6 +34,25 @@ def test_deadwood_after_discard_tries_every_discard(hand):
     assert gm.deadwood_after_discard(gm.mask_of(hand)) == gin_brute.min_deadwood_after_discard(hand)
 
 
+@settings(max_examples=150, deadline=None)
+@given(hand=st.one_of(hands(ALL, 11), hands(DENSE, 11), hands(DENSE, 16)))
+def test_meldable_cards_are_those_of_the_base_melds_within_the_hand(hand):
+    mask = gm.mask_of(hand)
+    within = 0
+    for meld in gm.BASE_MELDS:
+        if meld.mask & mask == meld.mask:
+            within |= meld.mask
+    assert gm.meldable(mask) == within
+
+
+def test_cards_and_values_of_a_mask_read_every_chunk():
+    hand = parse_hand("AC 4S 5C 10D KS QH")  # cards at both ends and across the chunk borders
+    mask = gm.mask_of(hand)
+    assert gm.cards_of(mask) == tuple(sorted(hand))
+    assert gm.value_of(mask) == 1 + 4 + 5 + 10 + 10 + 10
+    assert gm.cards_of(0) == () and gm.value_of(0) == 0
+
+
 def test_openspiel_shortcut_example_is_a_knock_at_ten():
     # OpenSpiel's shortcut says 11 here (RULES.md, example 2): the exact answer is 10.
     hand = gm.mask_of(parse_hand("4S 5S 6S 3C 4C 6C 4D 5D 6D AH 2H"))

@@ -19,7 +19,7 @@ rule, and the state it was given is unchanged (states are frozen).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
 from enum import Enum, IntEnum
 from typing import NamedTuple
 
@@ -168,6 +168,9 @@ class GinState:
 # ---------------------------------------------------------------- dealing
 
 
+_STATE_FIELDS = frozenset(f.name for f in fields(GinState))
+
+
 def new_game(rules: GinRules, seed: int, deck: tuple[Card, ...] | None = None) -> GinState:
     """The first hand of a game: the dealer drawn from ``seed`` (unless the rules fix it)
     and the cards shuffled by it, or dealt from ``deck`` (top first) when given."""
@@ -291,6 +294,16 @@ def apply(state: GinState, move: Move) -> GinState:
     return _knock(state, move.arrangement)
 
 
+def _evolve(state: GinState, **changes) -> GinState:
+    """``dataclasses.replace`` for states, without the frozen ``__init__``'s per-field
+    ``object.__setattr__`` (a tenth of a move's cost in random play)."""
+    if not changes.keys() <= _STATE_FIELDS:
+        raise TypeError(f"GinState has no field {sorted(changes.keys() - _STATE_FIELDS)[0]!r}")
+    new = object.__new__(GinState)
+    new.__dict__.update(state.__dict__, **changes)
+    return new
+
+
 def _set(pair: tuple, seat: int, value) -> tuple:
     return (value, pair[1]) if seat == 0 else (pair[0], value)
 
@@ -299,7 +312,7 @@ def _take_upcard(state: GinState) -> GinState:
     seat, card = state.current, state.upcard
     if state.phase is Phase.DRAW and state.rules.upcard_limits and state.upcard_draws + 1 >= OPENSPIEL_UPCARD_DRAWS:
         return _end_dead(state, HandEnd.UPCARD_LIMIT)  # OpenSpiel ends the hand instead of the draw
-    return replace(
+    return _evolve(
         state,
         phase=Phase.DISCARD,
         hands=_set(state.hands, seat, state.hands[seat] | 1 << card),
@@ -315,7 +328,7 @@ def _draw_stock(state: GinState) -> GinState:
     declined = state.declined
     if state.phase is Phase.DRAW:  # drawing over an upcard declines it (the first one was passed)
         declined = _set(declined, seat, declined[seat] | 1 << state.upcard)
-    return replace(
+    return _evolve(
         state,
         phase=Phase.DISCARD,
         hands=_set(state.hands, seat, state.hands[seat] | 1 << card),
@@ -329,7 +342,7 @@ def _pass(state: GinState) -> GinState:
     seat = state.current
     if state.phase is Phase.WALL:
         return _end_dead(state, HandEnd.DEAD)
-    return replace(
+    return _evolve(
         state,
         passed=_set(state.passed, seat, True),
         current=1 - seat,
@@ -346,7 +359,7 @@ def _discard(state: GinState, card: Card) -> GinState:
             f"discard: {card_str(card)} was just taken from the discard pile and may not be discarded this turn"
         )
     returned = state.returned_in_a_row + 1 if card == state.taken else 0
-    after = replace(
+    after = _evolve(
         state,
         phase=Phase.DRAW,
         current=1 - seat,
@@ -362,7 +375,7 @@ def _discard(state: GinState, card: Card) -> GinState:
     if after.stock_size <= DEAD_STOCK:
         if state.rules.stock_end is StockEnd.DEAD:
             return _end_dead(after, HandEnd.DEAD)
-        return replace(after, phase=Phase.WALL)
+        return _evolve(after, phase=Phase.WALL)
     return after
 
 
@@ -402,7 +415,7 @@ def _knock(state: GinState, arrangement: gm.Arrangement | None) -> GinState:
         hands=_set((gm.cards_of(state.hands[0]), gm.cards_of(state.hands[1])), seat, gm.cards_of(ten)),
     )
     discards = state.discards[:-1] if state.phase is Phase.WALL else state.discards
-    after = replace(state, hands=_set(state.hands, seat, ten), discards=(*discards, arrangement.discard))
+    after = _evolve(state, hands=_set(state.hands, seat, ten), discards=(*discards, arrangement.discard))
     return _score_hand(after, result)
 
 
@@ -416,10 +429,10 @@ def _score_hand(state: GinState, result: HandResult) -> GinState:
     scores = (state.scores[0] + result.points[0], state.scores[1] + result.points[1])
     won = result.winner
     hands_won = _set(state.hands_won, won, state.hands_won[won] + 1) if won >= 0 else state.hands_won
-    after = replace(state, scores=scores, hands_won=hands_won, last_hand=result, taken=-1, current=-1)
+    after = _evolve(state, scores=scores, hands_won=hands_won, last_hand=result, taken=-1, current=-1)
     if rules.game is GameLength.HAND or max(scores) >= rules.target:
-        return replace(after, phase=Phase.GAME_OVER, game_result=_game_result(rules, scores, hands_won))
-    return replace(after, phase=Phase.HAND_OVER)
+        return _evolve(after, phase=Phase.GAME_OVER, game_result=_game_result(rules, scores, hands_won))
+    return _evolve(after, phase=Phase.HAND_OVER)
 
 
 def _game_result(rules: GinRules, scores: tuple[int, int], hands_won: tuple[int, int]) -> GameResult:

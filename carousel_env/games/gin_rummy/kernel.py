@@ -107,26 +107,44 @@ class GinArrays(NamedTuple):
 # ---------------------------------------------------------------- exact deadwood
 
 
+# Per 13-bit chunk of a mask: its lowest card (-1 for none) and its cards' value.
+_CHUNK, _CHUNK_BITS = gm._CHUNK, gm._CHUNK_MASK
+LOWEST_IN_CHUNK = np.array([(c & -c).bit_length() - 1 for c in range(1 << _CHUNK)], np.int64)
+CHUNK_VALUES = np.array(gm._CHUNK_VALUES, np.int64)
+RANK_BITS = np.int64(gm._RANK_BITS)
+
+
 @njit(cache=True)
 def _lowest(mask):
-    card = 0
-    while not (mask >> card) & 1:
-        card += 1
-    return card
+    """The lowest card of a nonempty ``mask``."""
+    for start in range(0, NUM_CARDS, _CHUNK):
+        chunk = (mask >> start) & _CHUNK_BITS
+        if chunk:
+            return start + LOWEST_IN_CHUNK[chunk]
+    return -1
 
 
 @njit(cache=True)
 def _value(mask):
     total = 0
-    while mask:
-        card = _lowest(mask)
-        total += CARD_VALUES[card]
-        mask &= mask - 1
+    for i in range(NUM_CARDS // _CHUNK):
+        total += CHUNK_VALUES[i, (mask >> (i * _CHUNK)) & _CHUNK_BITS]
     return total
 
 
 @njit(cache=True)
-def melded_value(mask):
+def _meldable(mask):
+    """The cards of ``mask`` in some base meld within it (as ``melds.meldable``)."""
+    starts = mask & (mask >> 4) & (mask >> 8)
+    runs = starts | (starts << 4) | (starts << 8)
+    a, b = mask & RANK_BITS, (mask >> 1) & RANK_BITS
+    c, d = (mask >> 2) & RANK_BITS, (mask >> 3) & RANK_BITS
+    trios = (a & b & (c | d)) | (c & d & (a | b))
+    return runs | ((trios * 15) & mask)
+
+
+@njit(cache=True)
+def _melded_core(mask):
     """The largest value of disjoint melds within ``mask`` (as ``melds.melded_value``): a
     search over the lowest card left, deadwood or the lowest card of a base meld."""
     masks = np.empty(_STACK, np.int64)
@@ -153,19 +171,38 @@ def melded_value(mask):
 
 
 @njit(cache=True)
+def melded_value(mask):
+    """The search of :func:`_melded_core` on the meldable cards alone (the others are
+    deadwood in every arrangement)."""
+    core = _meldable(mask)
+    return _melded_core(core) if core else 0
+
+
+@njit(cache=True)
 def deadwood(mask):
     return _value(mask) - melded_value(mask)
 
 
 @njit(cache=True)
+def _discard_deadwood(mask, total, core, kept, card):
+    """The least deadwood of ``mask`` (of value ``total``, meldable cards ``core`` holding
+    ``kept`` melded) less ``card``: a card outside every meld leaves the melds as they were."""
+    bit = np.int64(1) << card
+    melded = melded_value(mask ^ bit) if core & bit else kept
+    return total - CARD_VALUES[card] - melded
+
+
+@njit(cache=True)
 def deadwood_after_discard(mask, keep):
     """The least deadwood of ``mask`` less one discard that is not in ``keep``."""
+    total, core = _value(mask), _meldable(mask)
+    kept = _melded_core(core) if core else 0
     best = 1 << 30
     options = mask & ~keep
     while options:
         card = _lowest(options)
         options &= options - 1
-        best = min(best, deadwood(mask ^ (np.int64(1) << card)))
+        best = min(best, _discard_deadwood(mask, total, core, kept, card))
     return best
 
 
@@ -377,11 +414,13 @@ def gin_encode_rows(out, a, slots, rule):
         hand = a.hands[g, seat]
         if phase == DISCARD:
             own = 1 << 30
+            total, core = _value(hand), _meldable(hand)
+            kept = _melded_core(core) if core else 0
             left = hand
             while left:
                 card = _lowest(left)
                 left &= left - 1
-                after = deadwood(hand ^ (np.int64(1) << card))
+                after = _discard_deadwood(hand, total, core, kept, card)
                 v[AFTER_DISCARD + card] = _after(after)
                 own = min(own, after)
         else:

@@ -7,7 +7,10 @@ of a suit, the ace low only. Every run longer than 5 splits into runs of 3 to 5,
 player lays out merges adjacent runs of a suit back into one (:func:`merge_runs`).
 
 Deadwood is found by a search over the lowest card left (it is either deadwood or the
-lowest card of a base meld), remembered per mask: exact, with no shortcut.
+lowest card of a base meld), remembered per mask: exact, with no shortcut. The search runs
+only on a hand's *meldable* cards (those in some base meld within it, found with a few
+shifts of the mask): the others are deadwood in every arrangement, so a hand and the same
+hand less one of them share their search.
 """
 
 from __future__ import annotations
@@ -22,6 +25,20 @@ Mask = int
 CACHE_SIZE = 1 << 20  # masks remembered per function (a long soak meets millions)
 
 
+# Card lists and values per 13-bit chunk of a mask: four lookups instead of a loop per card.
+_CHUNK = 13
+_CHUNK_MASK = (1 << _CHUNK) - 1
+_CHUNK_CARDS = tuple(
+    tuple(tuple(start + i for i in range(_CHUNK) if bits >> i & 1) for bits in range(1 << _CHUNK))
+    for start in range(0, NUM_CARDS, _CHUNK)
+)
+_CHUNK_VALUES = tuple(tuple(sum(POINTS[c] for c in cards) for cards in chunk) for chunk in _CHUNK_CARDS)
+assert NUM_CARDS == 4 * _CHUNK  # the lookups below read exactly four chunks
+
+# One bit per rank (the clubs position), for the sets test of :func:`meldable`.
+_RANK_BITS = sum(1 << (4 * r) for r in range(NUM_CARDS // 4))
+
+
 def mask_of(cards) -> Mask:
     mask = 0
     for card in cards:
@@ -30,16 +47,27 @@ def mask_of(cards) -> Mask:
 
 
 def cards_of(mask: Mask) -> tuple[Card, ...]:
-    cards = []
-    while mask:
-        low = mask & -mask
-        cards.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(cards)
+    """The cards of ``mask`` in index order."""
+    c0, c1, c2, c3 = _CHUNK_CARDS
+    m = _CHUNK_MASK
+    return c0[mask & m] + c1[mask >> 13 & m] + c2[mask >> 26 & m] + c3[mask >> 39]
 
 
 def value_of(mask: Mask) -> int:
-    return sum(POINTS[c] for c in cards_of(mask))
+    v0, v1, v2, v3 = _CHUNK_VALUES
+    m = _CHUNK_MASK
+    return v0[mask & m] + v1[mask >> 13 & m] + v2[mask >> 26 & m] + v3[mask >> 39]
+
+
+def meldable(mask: Mask) -> Mask:
+    """The cards of ``mask`` that lie in some base meld within ``mask``: every card of three
+    in a row of a suit (a suit's next rank is 4 bits up), and every card of a rank held 3 or
+    4 times."""
+    starts = mask & mask >> 4 & mask >> 8
+    runs = starts | starts << 4 | starts << 8
+    a, b, c, d = mask & _RANK_BITS, mask >> 1 & _RANK_BITS, mask >> 2 & _RANK_BITS, mask >> 3 & _RANK_BITS
+    trios = a & b & (c | d) | c & d & (a | b)  # at least 3 of the 4 suits
+    return runs | trios * 0xF & mask
 
 
 class Meld(NamedTuple):
@@ -82,17 +110,22 @@ _BY_LOWEST: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
-@lru_cache(maxsize=CACHE_SIZE)
 def melded_value(mask: Mask) -> int:
     """The largest total value of disjoint melds within ``mask``."""
+    return _melded_core(meldable(mask))
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _melded_core(mask: Mask) -> int:
+    """:func:`melded_value` of a mask of meldable cards (any mask is right; these are few)."""
     if mask == 0:
         return 0
     low = mask & -mask
-    best = melded_value(mask ^ low)  # the lowest card as deadwood
+    best = _melded_core(mask ^ low)  # the lowest card as deadwood
     for i in _BY_LOWEST[low.bit_length() - 1]:
         meld = _BASE_MASKS[i]
         if meld & mask == meld:
-            best = max(best, _BASE_VALUES[i] + melded_value(mask ^ meld))
+            best = max(best, _BASE_VALUES[i] + _melded_core(mask ^ meld))
     return best
 
 
@@ -104,13 +137,25 @@ def deadwood(mask: Mask) -> int:
 @lru_cache(maxsize=CACHE_SIZE)
 def discard_deadwoods(mask: Mask) -> tuple[tuple[Card, int], ...]:
     """Each card of ``mask`` with the smallest deadwood of ``mask`` less that card."""
-    return tuple((c, deadwood(mask ^ (1 << c))) for c in cards_of(mask))
+    total = value_of(mask)
+    core = meldable(mask)
+    kept = _melded_core(core)  # what a card outside every meld leaves melded
+    return tuple(
+        (c, total - POINTS[c] - (melded_value(mask ^ 1 << c) if core >> c & 1 else kept)) for c in cards_of(mask)
+    )
 
 
 def deadwood_after_discard(mask: Mask, keep: Mask = 0) -> int:
     """The smallest deadwood of ``mask`` less one discard, exactly (every discard tried;
     the cards of ``keep`` may not be discarded)."""
+    if not keep:
+        return _least_after_discard(mask)
     return min(left for c, left in discard_deadwoods(mask) if not keep >> c & 1)
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _least_after_discard(mask: Mask) -> int:
+    return min(left for _, left in discard_deadwoods(mask))
 
 
 def merge_runs(melds) -> tuple[Meld, ...]:

@@ -76,36 +76,57 @@ def layout(k: int) -> ObservationLayout:
     return channel_layout(GLOBAL_CHANNELS, SLOT_CHANNELS, k)
 
 
-def _cards(out: np.ndarray, start: int, mask: int) -> None:
-    for card in gm.cards_of(mask):
-        out[start + card] = 1.0
+# The 52-wide channels at the head of the global block, each the plane of one card mask.
+CARD_CHANNELS = GLOBAL_CHANNELS[: [name for name, _ in GLOBAL_CHANNELS].index("after_discard")]
+assert all(width == NUM_CARDS for _, width in CARD_CHANNELS)
+CARD_BLOCK = len(CARD_CHANNELS) * NUM_CARDS
+_AT = {name: start for name, (start, _) in layout(0).offsets.items()}  # the same for every K
+_SLOT = {name: start for name, (start, _) in layout(1).slot_offsets.items()}
+assert _AT["hand"] == 0
+# A knock slot's card channels, side by side: the discard, the sets' cards, the runs' cards.
+SLOT_CARD_CHANNELS = ("discard", "set_cards", "run_cards")
+assert [_SLOT[name] for name in SLOT_CARD_CHANNELS] == [_SLOT["discard"] + i * NUM_CARDS for i in range(3)]
+
+
+def card_planes(masks: list[int]) -> np.ndarray:
+    """One row of 0/1 per card mask, ``NUM_CARDS`` wide (bit ``c`` of the mask at column ``c``)."""
+    words = np.array(masks, dtype="<u8")
+    return np.unpackbits(words.view(np.uint8), bitorder="little").reshape(len(masks), 64)[:, :NUM_CARDS]
 
 
 def encode(state: GinState, seat: int, knocks: tuple, own_deadwood: int, lay: ObservationLayout) -> np.ndarray:
     """The observation of ``seat``; ``knocks`` are the knock suggestions (when it acts)."""
     out = np.zeros(lay.size, np.float32)
-    at = {name: start for name, (start, _) in lay.offsets.items()}
+    at = _AT
     opp = 1 - seat
-    _cards(out, at["hand"], state.hands[seat])
     if state.upcard >= 0 and not state.over:
-        out[at["upcard"] + state.upcard] = 1.0
-        _cards(out, at["pile"], gm.mask_of(state.discards[:-1]))
+        upcard, pile = 1 << state.upcard, gm.mask_of(state.discards[:-1])
     else:
-        _cards(out, at["pile"], gm.mask_of(state.discards))
-    if state.taken >= 0 and state.current == seat:
-        out[at["taken"] + state.taken] = 1.0
-    _cards(out, at["own_declined"], state.declined[seat])
-    _cards(out, at["own_discarded"], state.discarded[seat])
-    _cards(out, at["opp_known"], state.known[opp])
-    _cards(out, at["opp_declined"], state.declined[opp])
-    _cards(out, at["opp_discarded"], state.discarded[opp])
+        upcard, pile = 0, gm.mask_of(state.discards)
+    taken = 1 << state.taken if state.taken >= 0 and state.current == seat else 0
     last = state.last_hand
+    knock_melds = laid_off = shown = 0
     if last is not None and last.end in (HandEnd.KNOCK, HandEnd.GIN):
         for meld in last.arrangement.melds:
-            _cards(out, at["last_knock_melds"], meld.mask)
-        _cards(out, at["last_layoffs"], gm.mask_of(card for card, _ in last.layoffs.laid_off))
+            knock_melds |= meld.mask
+        laid_off = gm.mask_of(card for card, _ in last.layoffs.laid_off)
     if last is not None and state.over:
-        _cards(out, at["last_hands"], gm.mask_of(last.hands[0]) | gm.mask_of(last.hands[1]))
+        shown = gm.mask_of(last.hands[0]) | gm.mask_of(last.hands[1])
+    planes = (
+        state.hands[seat],
+        upcard,
+        pile,
+        taken,
+        state.declined[seat],
+        state.discarded[seat],
+        state.known[opp],
+        state.declined[opp],
+        state.discarded[opp],
+        knock_melds,
+        laid_off,
+        shown,
+    )  # in the order of CARD_CHANNELS
+    out[:CARD_BLOCK] = card_planes(planes).ravel()
     out[at["phase"] + PHASES.index(state.phase)] = 1.0
     hand = state.hands[seat]
     upcard_offered = state.phase in (Phase.FIRST_UPCARD, Phase.DRAW) and state.upcard >= 0
@@ -134,12 +155,17 @@ def encode(state: GinState, seat: int, knocks: tuple, own_deadwood: int, lay: Ob
     out[at["scalars"] : at["scalars"] + len(scalars)] = scalars
     for k, (arrangement, spots) in enumerate(knocks):
         base = lay.global_size + k * lay.slot_size
-        slot = {name: base + start for name, (start, _) in lay.slot_offsets.items()}
+        slot = {name: base + start for name, start in _SLOT.items()}
         out[slot["valid"]] = 1.0
         out[slot["deadwood"]] = arrangement.deadwood / MAX_KNOCK_LIMIT
         out[slot["gin"]] = float(arrangement.deadwood == 0)
         out[slot["layoff_spots"]] = min(spots / 20.0, 1.0)
-        out[slot["discard"] + arrangement.discard] = 1.0
+        sets = runs = 0
         for meld in arrangement.melds:
-            _cards(out, slot["run_cards" if meld.is_run else "set_cards"], meld.mask)
+            if meld.is_run:
+                runs |= meld.mask
+            else:
+                sets |= meld.mask
+        start = slot["discard"]
+        out[start : start + 3 * NUM_CARDS] = card_planes([1 << arrangement.discard, sets, runs]).ravel()
     return out
