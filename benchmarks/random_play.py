@@ -29,7 +29,8 @@ def measure(make_env, seconds: float, seed: int = 0) -> tuple[float, float, int,
             if term or trunc:
                 action = None
             else:
-                action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+                legal = np.flatnonzero(obs["action_mask"])
+                action = int(legal[rng.integers(len(legal))])  # as bench_gin_peers draws RLCard's
                 steps += 1
             env.step(action)
         games += 1

@@ -40,6 +40,29 @@ def test_illegal_actions_get_zero_probability_and_are_never_sampled():
         assert torch.all(mask.gather(1, a[:, None]) == 1)
 
 
+def test_samples_follow_the_probabilities():
+    rng = np.random.default_rng(2)
+    logits = torch.tensor(rng.normal(size=(4, 7)), dtype=torch.float32)
+    mask = torch.as_tensor(_masks(4, rng))
+    dist = MaskedCategorical(logits, mask)
+    gen = torch.Generator().manual_seed(3)
+    draws = 20_000
+    counts = torch.zeros(4, 7)
+    for _ in range(draws):
+        counts[torch.arange(4), dist.sample(gen)] += 1
+    # Within 5 standard errors of each action's probability (the illegal ones exactly 0).
+    error = (dist.probs * (1 - dist.probs) / draws).sqrt()
+    assert torch.all((counts / draws - dist.probs).abs() <= 5 * error + 1e-9)
+
+
+def test_a_point_at_the_very_top_of_the_cdf_still_lands_on_a_legal_action(monkeypatch):
+    mask = torch.tensor([[0, 1, 0, 0, 1, 0, 0], [1, 0, 0, 0, 0, 0, 0], [0, 0, 1, 1, 0, 0, 0]])
+    dist = MaskedCategorical(torch.zeros(3, 7), mask)
+    # torch.rand's largest value, times a total that rounds the product up to the total.
+    monkeypatch.setattr(torch, "rand", lambda *a, **k: torch.ones(3, 1, dtype=torch.float64))
+    assert dist.sample().tolist() == [4, 0, 3]
+
+
 def test_entropy_is_over_legal_actions_only():
     logits = torch.zeros(1, 7)
     mask = torch.tensor([[1, 0, 1, 0, 1, 0, 0]])

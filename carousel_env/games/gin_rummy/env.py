@@ -115,6 +115,7 @@ class GinAction(IntEnum):
 
 NUM_FIXED_ACTIONS = int(GinAction.FIRST_KNOCK)
 INFO_KEYS = ("num_auto_actions", "hands_ended", "hand_points", "game_over")
+_AUTO, _ENDED, _POINTS, _OVER = INFO_KEYS
 _FIXED = {
     MoveKind.DRAW_STOCK: GinAction.DRAW_STOCK,
     MoveKind.TAKE_UPCARD: GinAction.TAKE_UPCARD,
@@ -310,9 +311,8 @@ class raw_env(CardGameEnv):
         for result in self._hands:
             points += result.points
         game_over = self._state.phase is Phase.GAME_OVER and bool(self._hands)
-        self.infos = {
-            a: dict(zip(INFO_KEYS, (len(self._auto), len(self._hands), points.copy(), game_over))) for a in self.agents
-        }
+        auto, ended = len(self._auto), len(self._hands)
+        self.infos = {a: {_AUTO: auto, _ENDED: ended, _POINTS: points.copy(), _OVER: game_over} for a in self.agents}
 
     def _picture(self, observer: int) -> np.ndarray:
         from carousel_env.games.gin_rummy.render import draw_state
