@@ -114,6 +114,7 @@ BENCHMARKS = {
     "gin-soak": ["benchmarks.soak_gin", "--games", "10000"],
     "gin-peers": ["benchmarks.bench_gin_peers"],  # creates .venv-peers/ (the peers' envs) the first time
     "gin-cold": ["benchmarks.bench_gin_peers", "--cold"],
+    "gin-opponent": ["benchmarks.bench_gin_opponent_model"],  # what knowing simple's hand is worth to the search
     "guided": ["benchmarks.bench_guided_search"],  # the guided search's cost and strength against its network
     "carioca": ["benchmarks.bench_carioca"],  # simple against random, seat-rotated deals
     "carioca-speed": ["benchmarks.bench_carioca", "--speed", "8"],  # the AEC env against the vector env

@@ -12,7 +12,7 @@ from carousel_env.core.cards import parse_hand
 from carousel_env.core.errors import CarouselError
 from carousel_env.games.gin_rummy import engine as ge
 from carousel_env.games.gin_rummy import melds as gm
-from carousel_env.games.gin_rummy.players import get_player, simple_move
+from carousel_env.games.gin_rummy.players import get_player, search_player, simple_move
 from carousel_env.games.gin_rummy.rules import GinRules
 
 OPENSPIEL = GinRules.from_options("openspiel")
@@ -191,3 +191,23 @@ def test_search_plays_legal_moves_to_the_end_of_a_hand_under_both_presets():
     for rules in (OPENSPIEL, BOOK):
         state = _hand(3, [get_player("search@2", 3), get_player("simple")], rules)
         assert state.over
+
+
+def test_search_deals_its_worlds_with_the_deal_it_is_given():
+    dealt = []
+
+    def true_hands(state, rng):  # a yardstick's deal: the real hands, the stock re-dealt
+        dealt.append(state.current)
+        stock = list(state.stock[state.stock_top :])
+        rng.shuffle(stock)
+        return replace(state, stock=tuple(stock), stock_top=0)
+
+    searcher = search_player(seed=1, samples=3, deal=true_hands)
+    state = _hand(7, [searcher, get_player("simple")], OPENSPIEL)
+    assert state.over and dealt and len(dealt) % 3 == 0 and set(dealt) == {0}
+
+
+@pytest.mark.parametrize("margin", [-1, True, "2"])
+def test_search_refuses_a_bad_margin(margin):
+    with pytest.raises(CarouselError, match="margin must be a number >= 0"):
+        search_player(margin=margin)

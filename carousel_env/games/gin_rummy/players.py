@@ -234,9 +234,23 @@ def playout(state: GinState, policy: GinPlayer = simple_move) -> GinState:
     return state
 
 
-def search_player(seed: int | None = None, samples: int = SEARCH_SAMPLES, knocks: int = SEARCH_KNOCKS) -> GinPlayer:
+Deal = Callable[[GinState, random.Random], GinState]  # a state with the unseen cards dealt again
+
+
+def search_player(
+    seed: int | None = None,
+    samples: int = SEARCH_SAMPLES,
+    knocks: int = SEARCH_KNOCKS,
+    margin: float = SEARCH_MARGIN,
+    deal: Deal = determinize,
+) -> GinPlayer:
+    """``search@N`` (module docstring); ``margin``: standard errors a move's gain over
+    ``simple``'s must clear; ``deal``: how the unseen cards are dealt (a yardstick may pass
+    another, as ``benchmarks.bench_gin_opponent_model`` does)."""
     if not isinstance(samples, int) or isinstance(samples, bool) or samples < 1:
         raise CarouselError(f"Gin Rummy player search@N: N (deals a decision) must be at least 1, got {samples!r}")
+    if isinstance(margin, bool) or not isinstance(margin, (int, float)) or margin < 0:
+        raise CarouselError(f"Gin Rummy player search: margin must be a number >= 0, got {margin!r}")
     rng = random.Random(seed)
 
     def play(state: GinState) -> Move:
@@ -246,7 +260,7 @@ def search_player(seed: int | None = None, samples: int = SEARCH_SAMPLES, knocks
         if len(moves) == 1:
             return own
         seat = state.current
-        worlds = [determinize(state, rng) for _ in range(samples)]
+        worlds = [deal(state, rng) for _ in range(samples)]
         scores = []
         for move in moves:
             points = [playout(apply(world, move)).last_hand.points for world in worlds]
@@ -254,7 +268,7 @@ def search_player(seed: int | None = None, samples: int = SEARCH_SAMPLES, knocks
         best = max(range(len(moves)), key=lambda i: (sum(scores[i]), -i))
         # Leave simple's move only when the gain over it, deal by deal, is clear of the noise.
         gains = [a - b for a, b in zip(scores[best], scores[0])]
-        return moves[best] if clear_gain(gains, SEARCH_MARGIN) else own
+        return moves[best] if clear_gain(gains, margin) else own
 
     return play
 
