@@ -230,7 +230,12 @@ def test_gin_rummy_has_its_own_leaderboard_with_openspiels_bots(tmp_path):
     rows = _table_rows(page, "## Heads-up")
     assert set(rows) == {"random", "simple", "openspiel:simple", "openspiel:ismcts@2", "gin_net", "search@2+gin_net"}
     assert rows["openspiel:simple"][6] == "8" and rows["gin_net"][6] == "10"  # 4 and 5 opponents, 2 hands each
-    assert all(len(cells) == 8 for cells in rows.values())  # no cost column: Carousel's decisions are timed
+    # The cost column, timed on Gin's own positions; blank for OpenSpiel's bots (they decide inside OpenSpiel).
+    assert all(len(cells) == 9 for cells in rows.values())
+    assert rows["openspiel:simple"][7] == rows["openspiel:ismcts@2"][7] == ""
+    assert all(float(rows[name][7]) > 0 for name in ("random", "simple", "gin_net", "search@2+gin_net"))
+    assert float(rows["search@2+gin_net"][7]) > float(rows["simple"][7])  # rollouts cost more than a rule
+    assert set(run.costs) == {(2, name) for name in ("random", "simple", "gin_net", "search@2+gin_net")}
     table = [line for line in page.split("each column:")[1].splitlines() if line.startswith("|")]
     columns = [cell.strip() for cell in table[0].strip("|").split("|")][1:]
     pairs = {

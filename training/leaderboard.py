@@ -38,8 +38,9 @@ bots is played inside OpenSpiel's game through its runner
 (:mod:`carousel_env.integrations.openspiel_gin`: each deal twice, seats swapped); two of its
 bots never meet (the runner seats one of ours against one of its). A dead hand is a shared
 place and half a win. Its page is ``docs/LEADERBOARD_GIN.md``, its state file
-``leaderboard_gin_rummy_games.json``, its README section has markers of its own; it has no
-cost column (the decisions timed are Carousel's positions).
+``leaderboard_gin_rummy_games.json``, its README section has markers of its own; its cost
+column times Gin's own positions and leaves OpenSpiel's bots blank (they decide inside
+OpenSpiel).
 
 The modules: this one plays and rates; ``training.leaderboard_games`` says what each game's
 leaderboard plays (``LeaderboardGame``); ``training.leaderboard_page`` writes the page and
@@ -575,10 +576,12 @@ def run_leaderboard(
         positions: list | None = None
         for row in table.rows:
             agent = next(a for a in roster if a.name == row.agent)
+            if agent.is_openspiel:
+                continue  # it decides inside OpenSpiel: no cost of ours to time
             key = f"{table.players}p {agent.identity}"
             if key not in store.costs:  # timed once per agent and table size, then kept
-                positions = positions or recorded_positions(table.players)
-                store.put_cost(key, decision_ms(agent.source, networks.get(agent.name), positions))
+                positions = positions or recorded_positions(table.players, game=board.game)
+                store.put_cost(key, decision_ms(agent.source, networks.get(agent.name), positions, game=board.game))
                 log(f"timed {agent.name}'s decisions at {table.players} players: {store.costs[key]:.3g} ms")
             costs[(table.players, agent.name)] = store.costs[key]
     return LeaderboardRun(

@@ -30,7 +30,7 @@ class LeaderboardGame:
     title: str
     page: str  # ``--out``'s default
     openspiel_bots: tuple[str, ...] = ()  # OpenSpiel's bots of the default roster (open_spiel installed)
-    timed: bool = False  # agents' decisions timed (``training.decision_cost``: Carousel's positions)
+    timed: bool = False  # agents' decisions timed on the game's own positions (``training.decision_cost``)
 
     @property
     def state_name(self) -> str:
@@ -63,6 +63,7 @@ LEADERBOARD_GAMES = {
         "Gin Rummy leaderboard",
         "docs/LEADERBOARD_GIN.md",
         openspiel_bots=GIN_OPENSPIEL_BOTS,
+        timed=True,
     ),
 }
 

@@ -62,7 +62,7 @@ def ratings_table(
     costs: Mapping[tuple[int, str], float] | None = None,
 ) -> str:
     """The Markdown table of one table size's ratings; each agent's cost (median ms per
-    decision, ``training.decision_cost``) where timed (no column where none is: Gin Rummy's),
+    decision, ``training.decision_cost``) where timed (blank for an agent not timed: OpenSpiel's bots),
     and a network's exploitability (its strongest best response's win rate against it,
     ``carousel exploit``) where shipped."""
     exploitability, costs = exploitability or {}, costs or {}
