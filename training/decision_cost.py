@@ -46,9 +46,12 @@ class CostGame(NamedTuple):
     decide: Callable[[Any, Decision], int]  # (policy, decision) -> the action
 
 
-def _record(env: Any, reference: Callable[[np.ndarray, np.ndarray], int], count: int, seed: int, read) -> list:
+Reads = Callable[[Any, dict], Any]  # (AEC env, its observation dict) -> an action, or a Decision
+
+
+def _record(env: Any, reference: Reads, count: int, seed: int, read: Reads) -> list[Decision]:
     """``count`` decisions with more than one legal action (every :data:`RECORD_EVERY`-th),
-    from seeded games of ``reference`` at every seat of ``env``; ``read(env)`` records one."""
+    from seeded games of ``reference`` at every seat of ``env``; ``read`` records one."""
     positions: list[Decision] = []
     seen = 0
     game = seed
@@ -95,6 +98,7 @@ def _carousel() -> CostGame:
 
 
 def _gin_rummy() -> CostGame:
+    from carousel_env.games.gin_rummy.engine import Phase
     from carousel_env.games.gin_rummy.env import decision, own_deadwood, raw_env
     from carousel_env.games.gin_rummy.observation import encode
     from carousel_env.games.gin_rummy.policies import GinDecision, env_action, policy_action, resolve_policy
@@ -107,7 +111,7 @@ def _gin_rummy() -> CostGame:
             raw = env.unwrapped
             state = raw.game_state
             mask, knocks = decision(state, K_SUGGESTIONS)
-            eleven = state.phase.name == "DISCARD"
+            eleven = state.phase is Phase.DISCARD
             observation = encode(
                 state, state.current, knocks, own_deadwood(state.hands[state.current], eleven), raw.observation_layout
             )
