@@ -47,6 +47,11 @@ def mean_interval(
     return (low, high)
 
 
+def is_margin(value: object) -> bool:
+    """Whether ``value`` is a margin :func:`clear_gain` takes: a number of standard errors >= 0."""
+    return not isinstance(value, bool) and isinstance(value, (int, float)) and not value < 0
+
+
 def clear_gain(gains: Sequence[float], margin: float) -> bool:
     """Whether the mean of paired ``gains`` is positive and above ``margin`` standard errors
     (a single gain: positive). The search players leave their default move only for that."""

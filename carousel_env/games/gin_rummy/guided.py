@@ -34,7 +34,7 @@ from dataclasses import fields
 
 import numpy as np
 
-from carousel_env.core.stats import clear_gain
+from carousel_env.core.stats import clear_gain, is_margin
 from carousel_env.envkit.priors import ROLLOUTS, Prior, prior_actions, prior_choice
 from carousel_env.games.gin_rummy.engine import GinState, Move
 from carousel_env.games.gin_rummy.env import decision, engine_move
@@ -83,7 +83,7 @@ class GinGuidedSearch:
             raise ValueError(f"Gin guided search option chunk must be an int >= 1 or None, got {chunk!r}")
         if max_ms is not None and (isinstance(max_ms, bool) or not isinstance(max_ms, (int, float)) or max_ms <= 0):
             raise ValueError(f"Gin guided search option max_ms must be a number > 0 or None, got {max_ms!r}")
-        if isinstance(margin, bool) or not isinstance(margin, (int, float)) or margin < 0:
+        if not is_margin(margin):
             raise ValueError(f"Gin guided search option margin must be a number >= 0, got {margin!r}")
         if rollout not in ROLLOUTS:
             raise ValueError(f"Gin guided search option rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")

@@ -184,6 +184,14 @@ def deadwood(mask):
 
 
 @njit(cache=True)
+def _discard_basis(mask):
+    """What every discard from ``mask`` shares: its value, its meldable cards, and what they
+    meld (for :func:`_discard_deadwood`)."""
+    core = _meldable(mask)
+    return _value(mask), core, _melded_core(core) if core else 0
+
+
+@njit(cache=True)
 def _discard_deadwood(mask, total, core, kept, card):
     """The least deadwood of ``mask`` (of value ``total``, meldable cards ``core`` holding
     ``kept`` melded) less ``card``: a card outside every meld leaves the melds as they were."""
@@ -195,8 +203,7 @@ def _discard_deadwood(mask, total, core, kept, card):
 @njit(cache=True)
 def deadwood_after_discard(mask, keep):
     """The least deadwood of ``mask`` less one discard that is not in ``keep``."""
-    total, core = _value(mask), _meldable(mask)
-    kept = _melded_core(core) if core else 0
+    total, core, kept = _discard_basis(mask)
     best = 1 << 30
     options = mask & ~keep
     while options:
@@ -414,8 +421,7 @@ def gin_encode_rows(out, a, slots, rule):
         hand = a.hands[g, seat]
         if phase == DISCARD:
             own = 1 << 30
-            total, core = _value(hand), _meldable(hand)
-            kept = _melded_core(core) if core else 0
+            total, core, kept = _discard_basis(hand)
             left = hand
             while left:
                 card = _lowest(left)

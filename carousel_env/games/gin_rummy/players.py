@@ -41,7 +41,7 @@ from dataclasses import replace
 
 from carousel_env.core.cards import NUM_CARDS, POINTS, rank_of, suit_of
 from carousel_env.core.errors import CarouselError
-from carousel_env.core.stats import clear_gain
+from carousel_env.core.stats import clear_gain, is_margin
 from carousel_env.games.gin_rummy import melds as gm
 from carousel_env.games.gin_rummy.engine import (
     DRAW_STOCK,
@@ -249,7 +249,7 @@ def search_player(
     another, as ``benchmarks.bench_gin_opponent_model`` does)."""
     if not isinstance(samples, int) or isinstance(samples, bool) or samples < 1:
         raise CarouselError(f"Gin Rummy player search@N: N (deals a decision) must be at least 1, got {samples!r}")
-    if isinstance(margin, bool) or not isinstance(margin, (int, float)) or margin < 0:
+    if not is_margin(margin):
         raise CarouselError(f"Gin Rummy player search: margin must be a number >= 0, got {margin!r}")
     rng = random.Random(seed)
 

@@ -50,7 +50,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from carousel_env.core.stats import clear_gain
+from carousel_env.core.stats import clear_gain, is_margin
 from carousel_env.envkit.priors import ROLLOUTS, Prior, prior_actions, prior_choice
 from carousel_env.games.carousel.agents.search import best_action, check_budget, legal_actions
 from carousel_env.games.carousel.engine.information import SeatView, determinize
@@ -103,7 +103,7 @@ class GuidedSearchPlayer:
         if not isinstance(kept, bool):
             raise ValueError(f"guided search option kept must be True or False, got {kept!r}")
         self.kept = kept
-        if margin is not None and (isinstance(margin, bool) or not isinstance(margin, (int, float)) or margin < 0):
+        if margin is not None and not is_margin(margin):
             raise ValueError(f"guided search option margin must be None or a number >= 0, got {margin!r}")
         self.margin = margin
         if leaf not in LEAVES:
