@@ -2,12 +2,20 @@
 
     python -m benchmarks.bench_carioca --agent simple --opponent random --players 2 --deals 50
     python -m benchmarks.bench_carioca --speed 8 --rounds 3 --players 4   # AEC against vector
+    python -m benchmarks.bench_carioca --agent search@4 --deal hands --opponent simple --players 2
 
 Each deal is played once with the agent at every seat (the opponent at every other seat):
 seats rotated, the same cards. A win is the lowest total after six rounds (tied seats share
 it). Prints the agent's win rate with 95% intervals over games (Wilson) and over deals (the
 deals' means), the mean total difference to the opponents, how often a round was won by going
 out, and the time per game.
+
+``--deal`` says how an agent ``search@N`` deals the cards it cannot see: ``sifted`` (the
+shipped player: each opponent keeps the cards it took from the pile, the rest drawn
+uniformly), ``hands`` (the opponents' real hands, only the stock's order dealt again) or
+``all`` (the real state, the stock's order too). No player may deal ``hands`` or ``all``:
+they measure what perfect opponent modelling, and seeing the future draws, could give the
+search. Its rollouts play ``simple`` at every seat, which is exactly the opponent here.
 
 ``--speed S`` times uniform random legal play instead, in agent-steps a second (a decision
 of the player to act), in one process: the AEC env (wrapped, the action read from the mask
@@ -20,24 +28,45 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 
 import numpy as np
 
 from carousel_env.core.stats import mean_interval, wilson_interval
-from carousel_env.games.carioca.engine import RoundEnd
-from carousel_env.games.carioca.players import get_player, play_game
+from carousel_env.games.carioca.engine import CariocaState, RoundEnd
+from carousel_env.games.carioca.players import CariocaPlayer, determinize, get_player, play_game, search_player
 
 
-def play_deal(agent: str, opponent: str, players: int, deal: int) -> list[dict]:
-    """The deal played once with the agent at each seat."""
+def true_deal(state: CariocaState, rng: random.Random) -> CariocaState:
+    """``state`` with only the stock's order dealt again: the opponents' hands as they are."""
+    stock = list(state.stock)
+    rng.shuffle(stock)
+    return replace(state, stock=tuple(stock))
+
+
+DEALS = {"sifted": determinize, "hands": true_deal, "all": lambda state, rng: state}
+
+
+def build(name: str, seed: int, deal: str) -> CariocaPlayer:
+    """The player ``name``; a ``search@N`` deals the unseen cards as ``deal`` says."""
+    if deal == "sifted" or not name.startswith("search"):
+        return get_player(name, seed)
+    _, _, budget = name.partition("@")
+    return search_player(seed, samples=int(budget or 4), deal=DEALS[deal])
+
+
+def play_deal(agent: str, opponent: str, players: int, deal: int, how: str = "sifted") -> list[dict]:
+    """The deal played once with the agent at each seat (a search agent dealing as ``how``)."""
     games = []
     for seat in range(players):
         names = [agent if s == seat else opponent for s in range(players)]
         start = time.perf_counter()
-        state = play_game([get_player(n, seed=deal * 97 + s) for s, n in enumerate(names)], deal)
+        seated = [build(n, deal * 97 + s, how if s == seat else "sifted") for s, n in enumerate(names)]
+        state = play_game(seated, deal)
         result = state.game_result
         others = [t for s, t in enumerate(result.totals) if s != seat]
         games.append(
@@ -100,20 +129,26 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--speed", type=float, default=0.0, help="seconds a side: time the envs instead")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--num-envs", type=int, default=64)
+    parser.add_argument("--deal", choices=DEALS, default="sifted", help="how a search agent deals (see above)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.deal != "sifted" and not args.agent.startswith("search"):
+        parser.error(f"--deal {args.deal} is for a search agent (search@N), not {args.agent!r}")
     if args.speed:
         return speed(args)
     start = time.perf_counter()
     deals = range(args.first_deal, args.first_deal + args.deals)
     with ProcessPoolExecutor(args.workers) as pool:
         n = len(deals)
-        per_deal = list(pool.map(play_deal, [args.agent] * n, [args.opponent] * n, [args.players] * n, deals))
+        per_deal = list(
+            pool.map(play_deal, [args.agent] * n, [args.opponent] * n, [args.players] * n, deals, [args.deal] * n)
+        )
     games = [g for deal in per_deal for g in deal]
     wins = sum(g["score"] for g in games)
     deal_means = [sum(g["score"] for g in deal) / len(deal) for deal in per_deal]
     report = {
         "agent": args.agent,
+        "deal": args.deal,
         "opponent": args.opponent,
         "players": args.players,
         "games": len(games),
@@ -132,8 +167,9 @@ def main(argv: list[str] | None = None) -> dict:
     else:
         lo, hi = report["over_games"]
         dlo, dhi = report["over_deals"]
+        dealt = "" if args.deal == "sifted" else f" ({args.deal} deals)"
         print(
-            f"{args.agent} against {args.opponent} at {args.players} players, {len(games)} games: win rate "
+            f"{args.agent}{dealt} against {args.opponent} at {args.players} players, {len(games)} games: win rate "
             f"{report['win_rate']:.3f} ({lo:.3f}-{hi:.3f} over games, {dlo:.3f}-{dhi:.3f} over deals; fair share "
             f"{report['fair_share']:.2f}); total {report['total_difference']:+.1f} against the opponents' mean; "
             f"rounds ended by going out {report['rounds_gone_out']:.2f} (the agent {report['agent_went_out']:.2f}); "

@@ -1,7 +1,7 @@
 """Strength and cost of the ``search`` player against ``smart``.
 
     .venv/bin/python -m benchmarks.bench_search [--budgets 4 8] [--players 2 4] [--games 200]
-        [--variant carousel] [--seed 0] [--kept] [--json]
+        [--variant carousel] [--seed 0] [--deal uniform|kept|hands|all] [--json]
 
 For each budget (determinizations per candidate action) and table size, one search
 player plays ``--games`` full games against ``smart`` at every other seat with
@@ -18,13 +18,18 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 import time
+from dataclasses import replace
 
 import numpy as np
 
-from carousel_env.games.carousel.agents.match import play_match
+from carousel_env.games.carousel.agents.match import MatchResult, play_episode, rotated_seats
+from carousel_env.games.carousel.agents.registry import resolve_policy
 from carousel_env.games.carousel.agents.search import SearchPlayer
+from carousel_env.games.carousel.engine.game import GameState
 from carousel_env.games.carousel.engine.information import SeatView
+from carousel_env.games.carousel.envs.aec import raw_env
 
 Z_95 = 1.959963984540054
 
@@ -39,26 +44,49 @@ def wilson(wins: float, n: int, z: float = Z_95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-class TimedSearch(SearchPlayer):
-    """A search player that adds up the time it spends deciding."""
+DEALS = ("uniform", "kept", "hands", "all")
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+def true_deal(state: GameState, rng: random.Random, stock: bool) -> GameState:
+    """``state`` as it is (``stock``: its order too), or with only the stock dealt again."""
+    if stock:
+        return state
+    cards = list(state.stock)
+    rng.shuffle(cards)
+    return replace(state, stock=tuple(cards))
+
+
+class TimedSearch(SearchPlayer):
+    """A search player that adds up the time it spends deciding. With ``deal`` ``hands`` or
+    ``all`` it reads the real state from ``env`` (module docstring)."""
+
+    def __init__(self, samples: int, seed: int, deal: str, env: object) -> None:
+        super().__init__(samples=samples, seed=seed, kept=deal == "kept")
         self.seconds = 0.0
-        self.__name__ = f"search@{self.samples}"
+        self.deal, self.env = deal, env
+        self.__name__ = f"search@{samples}"
 
     def decide(self, view: SeatView, action_mask: np.ndarray) -> int:
         start = time.perf_counter()
         try:
-            return super().decide(view, action_mask)
+            if self.deal in ("uniform", "kept"):
+                return super().decide(view, action_mask)
+            state = self.env.game_state
+            return self.search(view, action_mask, lambda: true_deal(state, self.rng, self.deal == "all"))
         finally:
             self.seconds += time.perf_counter() - start
 
 
-def measure(samples: int, players: int, games: int, seed: int, variant: str, kept: bool = False) -> dict:
-    player = TimedSearch(samples=samples, seed=seed, kept=kept)
+def measure(samples: int, players: int, games: int, seed: int, variant: str, deal: str = "uniform") -> dict:
+    env = raw_env(num_players=players, variant=variant)
+    player = TimedSearch(samples, seed, deal, env)
+    smart = resolve_policy("smart", seed=seed + 1)
     start = time.perf_counter()
-    match = play_match([player] + ["smart"] * (players - 1), games=games, seed=seed, variant=variant)
+    results = []
+    for episode in rotated_seats(players, games, seed):  # policy 0 (the search) changes seat every game
+        seated = {seat: player if i == 0 else smart for seat, i in enumerate(episode.controllers)}
+        results.append(play_episode(env, episode, seated))
+    match = MatchResult(("search", *["smart"] * (players - 1)), tuple(results))
     wall = time.perf_counter() - start
     wins = match.wins(0)
     margins = []
@@ -70,7 +98,7 @@ def measure(samples: int, players: int, games: int, seed: int, variant: str, kep
     searched = max(player.decisions, 1)
     return {
         "budget": samples,
-        "kept": kept,
+        "deal": deal,
         "players": players,
         "variant": variant,
         "games": games,
@@ -93,20 +121,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--variant", default="carousel")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument(
-        "--kept", action="store_true", help="deal the other hands with no play on the table (determinize's kept)"
-    )
+    parser.add_argument("--deal", choices=DEALS, default="uniform", help="how the unseen cards are dealt (module doc)")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     args = parser.parse_args(argv)
     for samples in args.budgets:
         for players in args.players:
-            row = measure(samples, players, args.games, args.seed, args.variant, args.kept)
+            row = measure(samples, players, args.games, args.seed, args.variant, args.deal)
             if args.json:
                 print(json.dumps(row), flush=True)
                 continue
             low, high = row["ci95"]
             print(
-                f"search@{samples}{' (kept hands)' if row['kept'] else ''} vs {players - 1} smart "
+                f"search@{samples} ({row['deal']} deals) vs {players - 1} smart "
                 f"({row['variant']}, {players}p, {row['games']} games): "
                 f"win rate {row['win_rate']:.3f} [{low:.3f}, {high:.3f}] (fair share {row['fair_share']:.2f}), "
                 f"margin {row['mean_margin']:+.1f}; {row['ms_per_decision']:.1f} ms/decision, "

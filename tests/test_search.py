@@ -188,6 +188,26 @@ def test_it_keeps_to_its_sample_budget(monkeypatch):
     assert not calls
 
 
+def test_search_plays_the_worlds_it_is_dealt(monkeypatch):
+    # bench_search --deal hands|all hands it the real state: every rollout starts there.
+    starts = []
+    real = search_module.rollout
+    monkeypatch.setattr(search_module, "rollout", lambda state, seat: starts.append(state) or real(state, seat))
+    state = decision_state(manipulation_rummy(3), 2)
+    mask, suggestions = decision(state, 8)
+    view = seat_view(state, state.current)
+    dealt = []
+    player = SearchPlayer(samples=3, seed=0)
+    player.search(view, mask, lambda: dealt.append(state) or state)
+    assert len(dealt) == 3 and player.rollouts == 3 * int(mask.sum())
+    # The real state is one world three times over, and rollouts are deterministic: each
+    # action's value is its one rollout from the real state.
+    for action in np.flatnonzero(mask):
+        after = apply(state, search_module.engine_action(int(action), suggestions))
+        assert starts.count(after) >= 3
+        assert player.last_values[int(action)] == pytest.approx(real(after, state.current))
+
+
 def one_run_from_out() -> GameState:
     """Heads-up, seat 0 to play after its draw, holding 3C 4C 5C: it can go out."""
     rules = carousel(2)

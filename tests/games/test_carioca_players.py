@@ -76,6 +76,29 @@ def test_search_decides_the_same_whatever_the_hidden_cards():
     assert cp.get_player("search@2", seed=3)(state) == cp.get_player("search@2", seed=3)(shuffled)
 
 
+def test_search_plays_on_the_worlds_its_deal_gives():
+    # bench_carioca --deal all hands it the real state: then one world is the whole truth.
+    state = ce.new_game(2, seed=9)
+    for _ in range(21):
+        state = ce.apply(state, cp.simple_move(state))
+    dealt = []
+    real = cp.search_player(seed=3, samples=3, deal=lambda s, rng: dealt.append(s) or s)
+    move = real(state)
+    assert dealt == [state] * 3
+    # Every world the true one, so each move has one exact value: the best one is played
+    # where it beats simple's, simple's otherwise.
+    seat = state.current
+
+    def value(m):
+        penalties = cp.playout(ce.apply(state, m)).last_round.penalties
+        return penalties[1 - seat] - penalties[seat]
+
+    moves = cp.candidate_moves(state)
+    values = [value(m) for m in moves]
+    best = max(range(len(moves)), key=lambda i: (values[i], -i))
+    assert move == (moves[best] if values[best] > values[0] else moves[0])
+
+
 @pytest.mark.parametrize("name", ["search@0", "search@x", "simple@2", "smart"])
 def test_bad_player_names_are_refused(name):
     with pytest.raises(CarouselError, match="Carioca player"):

@@ -181,7 +181,12 @@ def playout(state: CariocaState) -> CariocaState:
     return state
 
 
-def search_player(seed: int | None = None, samples: int = SEARCH_SAMPLES) -> CariocaPlayer:
+Deal = Callable[[CariocaState, random.Random], CariocaState]  # a state with the unseen cards dealt again
+
+
+def search_player(seed: int | None = None, samples: int = SEARCH_SAMPLES, deal: Deal = determinize) -> CariocaPlayer:
+    """``search@N`` (module docstring); ``deal``: how the unseen cards are dealt (a yardstick
+    may pass another, as ``benchmarks.bench_carioca --deal`` does)."""
     if not isinstance(samples, int) or isinstance(samples, bool) or samples < 1:
         raise CarouselError(f"Carioca player search@N: N (deals a decision) must be at least 1, got {samples!r}")
     rng = random.Random(seed)
@@ -191,7 +196,7 @@ def search_player(seed: int | None = None, samples: int = SEARCH_SAMPLES) -> Car
         if len(moves) == 1:
             return moves[0]
         seat = state.current
-        worlds = [determinize(state, rng) for _ in range(samples)]
+        worlds = [deal(state, rng) for _ in range(samples)]
         scores = []
         for move in moves:
             row = []

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import ClassVar, Protocol, runtime_checkable
 
 import numpy as np
@@ -169,6 +170,12 @@ class SearchPlayer:
 
     def decide(self, view: SeatView, action_mask: np.ndarray) -> int:
         """The action for ``view.seat`` at its decision (``action_mask``: the env's mask)."""
+        return self.search(view, action_mask, lambda: determinize(view, self.rng, can_play if self.kept else None))
+
+    def search(self, view: SeatView, action_mask: np.ndarray, deal: Callable[[], GameState]) -> int:
+        """:meth:`decide` with the worlds drawn by ``deal()`` (each a full state at this
+        decision) instead of from the view: a yardstick may deal what no player may see,
+        such as the others' real hands (``benchmarks/bench_search.py --deal hands``)."""
         mask = np.asarray(action_mask)
         legal = legal_actions(view, mask)
         if len(legal) == 1:
@@ -180,7 +187,7 @@ class SearchPlayer:
         suggestions: tuple | None = None
         done = 0
         for _ in range(self.samples):
-            state = determinize(view, self.rng, can_play if self.kept else None)
+            state = deal()
             if suggestions is None:
                 own_mask, suggestions = decision(state, k)
                 if not np.array_equal(own_mask, mask):
