@@ -174,6 +174,7 @@ def cmd_imitate(args: argparse.Namespace) -> int:
         learning_rate=args.lr,
         seed=args.seed,
         init=args.init,
+        report=lambda line: print(f"  {line}", flush=True),
     )
     print(
         f"imitated {plural(res.decisions, 'decision')} of {args.teacher} in {res.seconds:.0f} s: the network makes "

@@ -29,7 +29,13 @@ def test_demonstrations_are_the_teachers_legal_moves_at_real_decisions():
 
 
 def test_the_network_learns_the_teachers_moves_and_plays_in_its_game(tmp_path):
-    result = imitate("simple", tmp_path, {"game": "gin_rummy", "variant": "openspiel"}, decisions=6000, epochs=3)
+    heard = []
+    keys = {"game": "gin_rummy", "variant": "openspiel"}
+    result = imitate("simple", tmp_path, keys, decisions=6000, epochs=3, report=heard.append)
+    # Progress while recording (about every tenth), then each epoch: never silent for long.
+    recorded = [line for line in heard if line.startswith("recorded ") and " of 6,000 " in line]
+    assert 5 <= len(recorded) <= 10, heard
+    assert [line.split(":")[0] for line in heard if line.startswith("epoch")] == [f"epoch {e} of 3" for e in (1, 2, 3)]
     # A uniformly random legal move matches the teacher's about a tenth of the time.
     assert result.held_out_accuracy > 0.5 and result.decisions >= 6000
     saved = checkpoint.load(tmp_path / "latest.pt")
@@ -39,7 +45,8 @@ def test_the_network_learns_the_teachers_moves_and_plays_in_its_game(tmp_path):
 
 def test_carousel_agents_imitate_too_and_errors_are_named(tmp_path, capsys):
     assert main(["imitate", "--teacher", "greedy", "--decisions", "300", "--epochs", "1", "--out", str(tmp_path)]) == 0
-    assert "imitated " in capsys.readouterr().out and (tmp_path / "latest.pt").is_file()
+    printed = capsys.readouterr().out
+    assert "imitated " in printed and "  epoch 1 of 1: " in printed and (tmp_path / "latest.pt").is_file()
     assert main(["imitate", "--teacher", "simple", "--decisions", "10", "--out", str(tmp_path / "x")]) == 2
     assert "'simple' is neither a scripted policy" in capsys.readouterr().err  # Carousel has no `simple`
 

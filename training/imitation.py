@@ -19,11 +19,14 @@ config's ``init_checkpoint`` starts PPO from it.
   minibatch order all follow ``seed``.
 * ``--init CHECKPOINT`` starts from that network instead of a new one: expert iteration,
   a network taught the choices of the search it guides (``--teacher search@8+CHECKPOINT``).
+* ``report`` (the CLI's: a printed line) hears how far it is: the decisions recorded, about
+  every tenth of them, then each epoch's mean loss. A slow teacher takes minutes to record.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,6 +45,13 @@ from training.ppo import env_spec_of
 HELD_OUT = 0.1  # share of the rows (games) whose decisions test the fit
 VALUE_WEIGHT = 0.5  # the value's squared error beside the policy's cross-entropy (PPO's vf_coef)
 NUM_ROWS = 64  # games played at once
+REPORTS = 10  # progress lines while recording
+
+Report = Callable[[str], None]  # hears a progress line
+
+
+def _silent(line: str) -> None:
+    pass
 
 
 @dataclass(frozen=True)
@@ -67,8 +77,10 @@ class ImitationResult:
     seconds: float
 
 
-def collect(spec: EnvSpec, teacher: str, decisions: int, seed: int) -> Demonstrations:
+def collect(spec: EnvSpec, teacher: str, decisions: int, seed: int, report: Report = _silent) -> Demonstrations:
     """At least ``decisions`` of ``teacher``'s decisions in games between copies of it."""
+    started = time.perf_counter()
+    next_report = decisions / REPORTS
     game = training_game(spec.game)
     venv = game.vector_env(NUM_ROWS, autoreset=True, **spec.kwargs())
     # One teacher per seat of every row, each seeded apart (a random teacher's draws stay its own).
@@ -100,6 +112,9 @@ def collect(spec: EnvSpec, teacher: str, decisions: int, seed: int) -> Demonstra
                     returns[index] = float(earned[r, seat])
                 done += len(running[r])
                 running[r], earned[r] = [], 0.0
+            if done >= next_report and done < decisions:
+                report(f"recorded {done:,} of {decisions:,} decisions ({time.perf_counter() - started:.0f} s)")
+                next_report += decisions / REPORTS
     finally:
         venv.close()
     finished = np.ones(len(actions), np.bool_)
@@ -123,7 +138,13 @@ def accuracy(agent: Agent, data: Demonstrations, index: np.ndarray) -> float:
 
 
 def fit(
-    agent: Agent, data: Demonstrations, epochs: int, learning_rate: float, batch: int, rng: np.random.Generator
+    agent: Agent,
+    data: Demonstrations,
+    epochs: int,
+    learning_rate: float,
+    batch: int,
+    rng: np.random.Generator,
+    report: Report = _silent,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Epochs over the training rows' decisions (the policy's cross-entropy plus half the
     value's squared error, PPO's weighting); returns (train, held-out) indices."""
@@ -134,8 +155,10 @@ def fit(
     obs, masks, actions, returns = (
         torch.as_tensor(a) for a in (data.observations, data.masks, data.actions, data.returns)
     )
-    for _ in range(epochs):
+    started = time.perf_counter()
+    for epoch in range(epochs):
         order = rng.permutation(train)
+        losses = []
         for start in range(0, len(order), batch):
             mb = torch.as_tensor(order[start : start + batch])
             logits, values = agent._forward(obs[mb])
@@ -145,6 +168,11 @@ def fit(
             loss.backward()
             torch.nn.utils.clip_grad_norm_(agent.parameters(), 0.5)
             optimizer.step()
+            losses.append(policy_loss.item())
+        report(
+            f"epoch {epoch + 1} of {epochs}: the policy's cross-entropy {np.mean(losses):.3f} "
+            f"({time.perf_counter() - started:.0f} s)"
+        )
     return train, held
 
 
@@ -158,10 +186,12 @@ def imitate(
     batch: int = 512,
     seed: int = 1,
     init: str | None = None,
+    report: Report = _silent,
 ) -> ImitationResult:
     """Teach a network ``teacher``'s play in the game of ``env_keys`` (a training config's
     keys: ``game``, ``variant``, ...) and save it as ``out/latest.pt``: a new network, or
-    checkpoint ``init``'s (which must fit the game's layout and the default sizes)."""
+    checkpoint ``init``'s (which must fit the game's layout and the default sizes).
+    ``report`` hears progress lines (module docstring)."""
     started = time.perf_counter()
     config: TrainConfig = from_dict(
         {**(env_keys or {}), "seed": seed, "eval_opponent": teacher, "init_checkpoint": init}
@@ -176,8 +206,9 @@ def imitate(
     if init is not None:  # checked before the games: a bad checkpoint costs nothing
         start = load_start_network(init, layout, config.hidden_size, config.slot_hidden_size)
         agent.load_state_dict(start.state_dict())
-    data = collect(spec, teacher, decisions, seed)
-    train, held = fit(agent, data, epochs, learning_rate, batch, np.random.default_rng(seed))
+    data = collect(spec, teacher, decisions, seed, report)
+    report(f"recorded {len(data):,} decisions; fitting the network, {epochs} epochs")
+    train, held = fit(agent, data, epochs, learning_rate, batch, np.random.default_rng(seed), report)
     result = ImitationResult(
         len(data), accuracy(agent, data, train), accuracy(agent, data, held), time.perf_counter() - started
     )
