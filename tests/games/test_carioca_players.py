@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -19,7 +20,7 @@ from tests.games.test_carioca_env import hide_and_shuffle
 
 @pytest.mark.parametrize("players", range(2, 6))
 def test_every_player_plays_whole_games(players):
-    names = ["simple", "random", "search@1", "simple", "random"][:players]
+    names = ["simple", "outs", "search@1", "random", "simple"][:players]
     state = cp.play_game([cp.get_player(n, seed=i) for i, n in enumerate(names)], seed=players)
     assert state.phase is Phase.GAME_OVER and len(state.rounds) == 6
 
@@ -41,6 +42,34 @@ def test_simple_goes_down_lays_off_the_highest_and_discards_what_helps_no_contra
     state = position(["7H 7S 2C 9D KH QS 4C 5C 10D 3H 8S AD", "2D"])
     assert cp.simple_move(state) == ce.Move(MoveKind.DISCARD, parse_card("AD"))
     assert cp.discard_order(state)[-1] != parse_card("AD")
+
+
+def test_outs_keeps_what_more_draws_complete_where_simple_throws_the_highest():
+    # Round 2 (an escalera and a trio): the sevens are the trio; 4D 5D and JC QC each need two
+    # cards. Throwing QC (simple: the highest that helps no contract) leaves only the diamonds
+    # to draw to; throwing 9S or 2H leaves both: 2D 3D 6D 7D and 9C 10C KC AC, two copies each.
+    state = position(["7H 7S 7C 4D 5D JC QC 9S 2H", "2D"], round_index=1, stock="2C", discards="10D")
+    unseen = cp.unseen_counts(state)
+    assert unseen[parse_card("7D")] == 2 and unseen[parse_card("7H")] == 1 and unseen[parse_card("10D")] == 1
+    assert cp.outs(ce.without(state.hands[0], (parse_card("QC"),)), state.contract, unseen) == 8
+    assert cp.outs(ce.without(state.hands[0], (parse_card("9S"),)), state.contract, unseen) == 16
+    assert cp.outs(ce.without(state.hands[0], (parse_card("2H"),)), state.contract, unseen) == 16
+    assert cp.simple_discard(state) == parse_card("QC")
+    assert cp.outs_move(state) == ce.Move(MoveKind.DISCARD, parse_card("9S"))  # 16 outs, the higher of two
+    # With KH and AH beside them simple throws the ace; outs keeps it (QH JH would make an
+    # escalera of it) and throws the king, as many outs left as by 2H, and worth more.
+    full = position(["7H 7S 7C 4D 5D JC QC 9S 2H 8S AH KH", "2D"], round_index=1, stock="2C", discards="10D")
+    assert cp.simple_discard(full) == parse_card("AH") and cp.outs_discard(full) == parse_card("KH")
+    # The cards the opponent took from the pile and kept are not there to draw.
+    took = replace(state, taken=((), (parse_card("6D"),)))
+    assert cp.unseen_counts(took)[parse_card("6D")] == unseen[parse_card("6D")] - 1 == 1
+    # Once down, outs throws as simple does: the highest card; drawing and going down alike.
+    down = position(["KH 7D 2C 4S", "4D 5D"], melds=[["7H 7S 7C", "KS KC KD"], []])
+    assert cp.outs_move(down) == cp.simple_move(down)
+    laid = ce.apply(ce.apply(down, cp.simple_move(down)), cp.simple_move(ce.apply(down, cp.simple_move(down))))
+    assert cp.outs_move(laid) == cp.simple_move(laid) == ce.Move(MoveKind.DISCARD, parse_card("4S"))
+    draw = position(["7H 7S 2C 9D KH QS 4C 5C 10D 3H 8S", "2D"], phase=Phase.DRAW, discards="4D 7C")
+    assert cp.outs_move(draw) == cp.simple_move(draw) == ce.TAKE_DISCARD
 
 
 def test_search_weighs_only_where_it_matters_and_simple_first():

@@ -1,4 +1,4 @@
-"""Scripted Carioca players: ``random``, ``simple`` and ``search`` (issue 33's baselines).
+"""Scripted Carioca players: ``random``, ``simple``, ``outs`` and ``search`` (issue 33's baselines).
 
 A player is a callable ``state -> Move`` for the player to act; it reads only what that
 seat may know: its own hand, the pile's top, the table and the contract.
@@ -8,6 +8,12 @@ spared, least value kept), lays off whatever fits (the most valuable card first)
 discard only when it brings the contract closer (once down: when it can be laid off), and
 discards the highest card that helps no contract (the one whose loss leaves the distance to
 the contract the same; jokers always help). Once down, it discards its highest card.
+
+``outs`` plays as ``simple`` but for its discard before going down: of the cards whose loss
+leaves the distance the same, it throws the one that leaves the most *outs*, the copies of
+cards it has not seen (nor seen taken) whose draw would bring the hand closer to the
+contract; the highest on a tie. ``simple`` throws the highest of them, whatever it leaves to
+draw to; ``outs`` keeps the pairs and near-escaleras that more cards complete.
 
 ``search@N`` (``search``: N = 4) weighs ``simple``'s move against its alternatives where
 they matter: the draw (the stock or the pile's top), going down now or not, and the
@@ -21,10 +27,11 @@ knows: each opponent holds the cards it took from the pile and has not thrown si
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 
-from carousel_env.core.cards import JOKER, Card
+from carousel_env.core.cards import JOKER, NUM_CARDS, Card, is_table_joker
 from carousel_env.core.errors import CarouselError
 from carousel_env.core.stats import clear_gain
 from carousel_env.games.carioca import solver
@@ -43,7 +50,7 @@ from carousel_env.games.carioca.engine import (
     next_round,
     without,
 )
-from carousel_env.games.carioca.rules import POINTS
+from carousel_env.games.carioca.rules import NUM_DECKS, NUM_JOKERS, POINTS, Contract
 
 CariocaPlayer = Callable[[CariocaState], Move]
 RANDOM_GO_DOWN_OPTIONS = 8  # random picks among the first arrangements, as the env offers them
@@ -116,6 +123,64 @@ def simple_move(state: CariocaState) -> Move:
 
 def simple_player(seed: int | None = None) -> CariocaPlayer:
     return simple_move
+
+
+# ---------------------------------------------------------------- outs
+
+
+def unseen_counts(state: CariocaState) -> Counter:
+    """The copies of each card the player to act may yet draw, as far as it knows: the pack
+    less its own hand, the table's cards (a joker there counted as a joker), the discard
+    pile, and the cards each other seat is known to hold (taken from the pile, not thrown)."""
+    seat = state.current
+    counts = Counter({card: NUM_DECKS for card in range(NUM_CARDS)})
+    counts[JOKER] = NUM_JOKERS
+    seen = Counter(state.hands[seat])
+    seen.update(JOKER if is_table_joker(u) else u for melds in state.melds for meld in melds for u in meld.units)
+    seen.update(state.discards)
+    for other in range(state.num_players):
+        if other != seat:
+            seen.update(_known(state, other))
+    counts.subtract(seen)
+    return +counts  # positive counts only
+
+
+def outs(hand, contract: Contract, unseen: Counter) -> int:
+    """The unseen copies of cards whose draw would bring ``hand`` closer to ``contract``
+    (jokers left out: one helps every hand short of its contract alike)."""
+    now = solver.distance(hand, contract)
+    if now == 0:
+        return 0
+    return sum(n for card, n in unseen.items() if card != JOKER and solver.distance((*hand, card), contract) < now)
+
+
+def outs_discard(state: CariocaState) -> Card:
+    """The card ``outs`` throws (see the module): ``simple``'s once down; before, of the cards
+    whose loss leaves the distance the same (or costs least), the one leaving the most outs."""
+    seat = state.current
+    if state.down[seat]:
+        return simple_discard(state)
+    hand, contract = state.hands[seat], state.contract
+    unseen = unseen_counts(state)
+    now = solver.distance(hand, contract)
+
+    def key(card: Card) -> tuple:
+        rest = without(hand, (card,))
+        return (solver.distance(rest, contract) - now, -outs(rest, contract, unseen), -POINTS[card], card)
+
+    cards = [c for c in set(hand) if c != JOKER]
+    return min(cards, key=key) if cards else JOKER
+
+
+def outs_move(state: CariocaState) -> Move:
+    move = simple_move(state)
+    if move.kind is MoveKind.DISCARD:
+        return Move(MoveKind.DISCARD, outs_discard(state))
+    return move
+
+
+def outs_player(seed: int | None = None) -> CariocaPlayer:
+    return outs_move
 
 
 # ---------------------------------------------------------------- search
@@ -216,12 +281,13 @@ def search_player(seed: int | None = None, samples: int = SEARCH_SAMPLES, deal: 
 PLAYERS: dict[str, Callable[[int | None], CariocaPlayer]] = {
     "random": random_player,
     "simple": simple_player,
+    "outs": outs_player,
     "search": search_player,
 }
 
 
 def get_player(name: str, seed: int | None = None) -> CariocaPlayer:
-    """The scripted player ``name`` (``random``, ``simple``, ``search`` or ``search@N``), seeded."""
+    """The scripted player ``name`` (``random``, ``simple``, ``outs``, ``search`` or ``search@N``), seeded."""
     base, at, budget = name.partition("@") if isinstance(name, str) else (name, "", "")
     if base not in PLAYERS or (at and base != "search"):
         raise CarouselError(f"unknown Carioca player {name!r} (players: {', '.join(PLAYERS)}, search@N)")
