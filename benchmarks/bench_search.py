@@ -122,6 +122,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--variant", default="carousel")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--deal", choices=DEALS, default="uniform", help="how the unseen cards are dealt (module doc)")
+    parser.add_argument("--kept", action="store_const", dest="deal", const="kept", help="the same as --deal kept")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     args = parser.parse_args(argv)
     for samples in args.budgets:
