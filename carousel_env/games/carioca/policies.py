@@ -4,7 +4,7 @@ scripted seats) play at an opponent's seat.
 A policy is given as
 
 * a scripted player's name (:mod:`carousel_env.games.carioca.players`: ``random``,
-  ``simple``, ``search@N``), resolved to a :class:`ScriptedPolicy`: the engine player, handed the game at
+  ``simple``, ``outs``, ``search@N``), resolved to a :class:`ScriptedPolicy`: the engine player, handed the game at
   the decision (it reads only what its seat may know), its move made the env's action;
 * or a callable ``(observation, action_mask) -> action``, handed its seat's observation
   vector and mask (the AEC env's).
