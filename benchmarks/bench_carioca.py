@@ -38,7 +38,7 @@ import numpy as np
 
 from carousel_env.core.stats import mean_interval, wilson_interval
 from carousel_env.games.carioca.engine import CariocaState, RoundEnd
-from carousel_env.games.carioca.players import CariocaPlayer, determinize, get_player, play_game, search_player
+from carousel_env.games.carioca.players import determinize, get_player, play_game
 
 
 def true_deal(state: CariocaState, rng: random.Random) -> CariocaState:
@@ -51,21 +51,13 @@ def true_deal(state: CariocaState, rng: random.Random) -> CariocaState:
 DEALS = {"sifted": determinize, "hands": true_deal, "all": lambda state, rng: state}
 
 
-def build(name: str, seed: int, deal: str) -> CariocaPlayer:
-    """The player ``name``; a ``search@N`` deals the unseen cards as ``deal`` says."""
-    if deal == "sifted" or not name.startswith("search"):
-        return get_player(name, seed)
-    _, _, budget = name.partition("@")
-    return search_player(seed, samples=int(budget or 4), deal=DEALS[deal])
-
-
 def play_deal(agent: str, opponent: str, players: int, deal: int, how: str = "sifted") -> list[dict]:
     """The deal played once with the agent at each seat (a search agent dealing as ``how``)."""
     games = []
     for seat in range(players):
         names = [agent if s == seat else opponent for s in range(players)]
         start = time.perf_counter()
-        seated = [build(n, deal * 97 + s, how if s == seat else "sifted") for s, n in enumerate(names)]
+        seated = [get_player(n, deal * 97 + s, DEALS[how if s == seat else "sifted"]) for s, n in enumerate(names)]
         state = play_game(seated, deal)
         result = state.game_result
         others = [t for s, t in enumerate(result.totals) if s != seat]

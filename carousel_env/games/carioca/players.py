@@ -107,7 +107,8 @@ def simple_discard(state: CariocaState) -> Card:
     return discard_order(state)[0]
 
 
-def simple_move(state: CariocaState) -> Move:
+def simple_move(state: CariocaState, discard: Callable[[CariocaState], Card] = simple_discard) -> Move:
+    """``simple``'s move; ``discard`` picks the card thrown (``outs`` passes its own)."""
     if state.phase is Phase.DRAW:
         return TAKE_DISCARD if simple_wants_top(state) else DRAW_STOCK
     if not state.went_down_now:
@@ -118,7 +119,7 @@ def simple_move(state: CariocaState) -> Move:
         if layoffs:
             best = max(layoffs, key=lambda lay: (POINTS[lay.card], -lay.seat, -lay.meld, -int(lay.end)))
             return Move(MoveKind.LAY_OFF, layoff=best)
-    return Move(MoveKind.DISCARD, simple_discard(state))
+    return Move(MoveKind.DISCARD, discard(state))
 
 
 def simple_player(seed: int | None = None) -> CariocaPlayer:
@@ -173,10 +174,7 @@ def outs_discard(state: CariocaState) -> Card:
 
 
 def outs_move(state: CariocaState) -> Move:
-    move = simple_move(state)
-    if move.kind is MoveKind.DISCARD:
-        return Move(MoveKind.DISCARD, outs_discard(state))
-    return move
+    return simple_move(state, outs_discard)
 
 
 def outs_player(seed: int | None = None) -> CariocaPlayer:
@@ -286,8 +284,9 @@ PLAYERS: dict[str, Callable[[int | None], CariocaPlayer]] = {
 }
 
 
-def get_player(name: str, seed: int | None = None) -> CariocaPlayer:
-    """The scripted player ``name`` (``random``, ``simple``, ``outs``, ``search`` or ``search@N``), seeded."""
+def get_player(name: str, seed: int | None = None, deal: Deal = determinize) -> CariocaPlayer:
+    """The scripted player ``name`` (``random``, ``simple``, ``outs``, ``search`` or ``search@N``),
+    seeded; a search deals the unseen cards with ``deal`` (see :func:`search_player`)."""
     base, at, budget = name.partition("@") if isinstance(name, str) else (name, "", "")
     if base not in PLAYERS or (at and base != "search"):
         raise CarouselError(f"unknown Carioca player {name!r} (players: {', '.join(PLAYERS)}, search@N)")
@@ -296,7 +295,9 @@ def get_player(name: str, seed: int | None = None) -> CariocaPlayer:
             raise CarouselError(
                 f"Carioca player {name!r}: search@N needs N, the deals a decision, a whole number of at least 1"
             )
-        return search_player(seed, samples=int(budget))
+        return search_player(seed, samples=int(budget), deal=deal)
+    if base == "search":
+        return search_player(seed, deal=deal)
     return PLAYERS[base](seed)
 
 
