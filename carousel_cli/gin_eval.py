@@ -7,7 +7,8 @@ OpenSpiel's own bots (:mod:`carousel_env.integrations.openspiel_gin`).
 
 ``--checkpoint`` names the agent: a Gin player (``random``, ``greedy``, ``simple``,
 ``search``, ``search@N``), a checkpoint trained on Gin Rummy under preset ``openspiel``
-(its network samples its actions, seeded with ``--seed``) or the search guided by one
+(its network samples its actions, seeded with ``--seed``, or with ``--argmax`` plays its
+most likely one) or the search guided by one
 (``search@N+CHECKPOINT``, :mod:`carousel_env.games.gin_rummy.guided`). Each opponent plays ``--games``
 hands with the agent (rounded up to whole deals: each deal twice, seats swapped), the
 agent's seat alternating. The figures are the runner's: mean return and win rate among decided hands, each with its 95%
@@ -67,9 +68,9 @@ def _print_match(res) -> None:
         print(f"  {plural(res.refused_knocks, 'knock')} refused by OpenSpiel's deadwood count, played as discards")
 
 
-def _agent(name: str, runner, seed: int):
+def _agent(name: str, runner, seed: int, argmax: bool = False):
     """A player's name as it is, a guided search (``search@N+CHECKPOINT``), or a checkpoint's
-    network (which must fit the runner's env)."""
+    network (which must fit the runner's env; with ``argmax`` it plays its most likely action)."""
     from training.checkpoint_names import is_checkpoint_name, split_guided
 
     if split_guided(name) is not None:
@@ -82,7 +83,7 @@ def _agent(name: str, runner, seed: int):
     from carousel_env.games.gin_rummy.observation import layout
     from training.policies import network_callable  # torch, only for a network
 
-    return network_callable(name, ObservationLayout.of(layout(runner.K_KNOCKS)), seed)
+    return network_callable(name, ObservationLayout.of(layout(runner.K_KNOCKS)), seed, argmax)
 
 
 def cmd_eval_gin(args: argparse.Namespace) -> int:
@@ -93,7 +94,7 @@ def cmd_eval_gin(args: argparse.Namespace) -> int:
     opponents = [runner.parse_opponent(spec.strip()) for spec in args.opponents.split(",") if spec.strip()]
     if not opponents:
         raise CarouselError("eval --game gin_rummy: --opponents names none (openspiel:simple, openspiel:ismcts@N)")
-    agent = _agent(args.checkpoint, runner, args.seed)
+    agent = _agent(args.checkpoint, runner, args.seed, args.argmax)
     runner.check_agent(agent)
     deals = (args.games + 1) // 2
     results = [runner.play_openspiel(agent, opponent, deals, seed=args.seed) for opponent in opponents]

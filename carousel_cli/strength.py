@@ -14,6 +14,7 @@ from carousel_env.core.errors import CarouselError
 from carousel_env.core.registry import DEFAULT_GAME, GAMES
 from carousel_env.core.text import plural
 from carousel_env.integrations import OPENSPIEL_PREFIX
+from training.checkpoint_names import ARGMAX_TAG
 from training.exploit_defaults import EVAL_GAMES, EVAL_POINTS
 from training.leaderboard_defaults import (
     FOUR_PLAYER_GAMES,
@@ -33,7 +34,8 @@ def _print_eval(res: EvalResult) -> None:
     lo, hi = res.win_rate_ci
     deal_lo, deal_hi = res.win_rate_ci_deals
     print(
-        f"{res.candidate} vs {', '.join(res.opponents)}: {plural(res.games, 'game')} on {plural(res.deals, 'deal')}, "
+        f"{res.candidate}{ARGMAX_TAG if res.argmax else ''} vs {', '.join(res.opponents)}: "
+        f"{plural(res.games, 'game')} on {plural(res.deals, 'deal')}, "
         f"win rate {res.win_rate:.3f} (fair share {res.fair_share:.3f}; 95% CI {lo:.3f}-{hi:.3f} over games, "
         f"{deal_lo:.3f}-{deal_hi:.3f} over deals)"
     )
@@ -70,6 +72,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         seed=args.seed,
         env_spec=_eval_env_spec(args),
         num_workers=args.workers,
+        argmax=args.argmax,
     )
     if args.json:
         print(json.dumps(res.as_json()))
@@ -224,6 +227,11 @@ def register(subparsers) -> None:
     p.add_argument("--players", type=int, default=2, help="players at the table, 2 to 5")
     p.add_argument("--seed", type=int, default=0, help="the first deal's seed (deal g: seed + g)")
     p.add_argument("--workers", type=int, default=0, help="worker processes stepping games (0: this process)")
+    p.add_argument(
+        "--argmax",
+        action="store_true",
+        help="networks play their policy's most likely action instead of sampling it (default: sampled)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_eval)
 

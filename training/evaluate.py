@@ -93,6 +93,7 @@ class EvalResult:
     players: int
     seed: int
     game: str = DEFAULT_GAME
+    argmax: bool = False  # the networks played their most likely actions, not samples
 
     def as_json(self) -> dict[str, Any]:
         """The ``carousel eval --json`` object."""
@@ -188,18 +189,19 @@ def _controller(
     layout: ObservationLayout,
     seed: int,
     game: str,
+    argmax: bool = False,
 ) -> Controller:
     """The controller of ``agent`` (an Agent, a NetworkPolicy, a checkpoint path or a
     scripted policy's name); a network is added to ``policies`` under key ``key``, with
-    its own generator seeded by ``seed``."""
+    its own generator seeded by ``seed``, playing its most likely action if ``argmax``."""
     gen = torch.Generator().manual_seed(seed)
     controller = Controller.network(key)
     if isinstance(agent, Agent):
-        policies[controller] = NetworkPolicy(agent, key, generator=gen)
+        policies[controller] = NetworkPolicy(agent, key, argmax, generator=gen)
     elif isinstance(agent, NetworkPolicy):
-        policies[controller] = NetworkPolicy(agent.agent, key, agent.greedy, generator=gen)
+        policies[controller] = NetworkPolicy(agent.agent, key, agent.greedy or argmax, generator=gen)
     elif is_checkpoint_name(agent):
-        policies[controller] = load_network_policy(agent, layout, seed=seed)
+        policies[controller] = load_network_policy(agent, layout, greedy=argmax, seed=seed)
     else:
         return scripted_controller(agent, game)
     return controller
@@ -223,11 +225,13 @@ def evaluate(
     env_spec: EnvSpec | None = None,
     num_envs: int = 8,
     num_workers: int = 0,
+    argmax: bool = False,
 ) -> EvalResult:
     """Play ``games`` full games (rounded up to whole deals, one game per seat each: the
     module docstring) of ``candidate`` against ``opponents`` (names, a list or a
     comma-separated string) and summarise. Agents: an Agent, a checkpoint path, a scripted
-    policy's name."""
+    policy's name. ``argmax``: every network plays its policy's most likely action instead
+    of sampling one (a NetworkPolicy made greedy stays so)."""
     if isinstance(opponents, str):
         opponents = [o.strip() for o in opponents.split(",") if o.strip()]
     if not opponents:
@@ -244,8 +248,11 @@ def evaluate(
     spec = replace(env_spec or EnvSpec(num_players), num_players=num_players).with_options(episode=None)
     layout = candidate.layout if isinstance(candidate, Agent) else layout_for(spec)
     policies: dict[Controller, NetworkPolicy] = {}
-    cand = _controller(candidate, "candidate", policies, layout, seed, spec.game)
-    opps = [_controller(o, f"opponent{k}", policies, layout, seed + 1 + k, spec.game) for k, o in enumerate(opponents)]
+    cand = _controller(candidate, "candidate", policies, layout, seed, spec.game, argmax)
+    opps = [
+        _controller(o, f"opponent{k}", policies, layout, seed + 1 + k, spec.game, argmax)
+        for k, o in enumerate(opponents)
+    ]
     if cand in opps:  # a scripted policy against itself: keep the seats apart
         raise CarouselError(f"candidate {candidate!r} is also an opponent; evaluate it against other agents")
     games_to_play = eval_specs(num_players, games, seed, cand, opps)
@@ -262,7 +269,7 @@ def evaluate(
             file=sys.stderr,
             flush=True,
         )
-    return summarise(
+    result = summarise(
         results,
         cand,
         dict(zip(opps, opponents)),
@@ -272,3 +279,4 @@ def evaluate(
         seed=seed,
         game=spec.game,
     )
+    return replace(result, argmax=argmax)

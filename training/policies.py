@@ -30,7 +30,7 @@ from carousel_env.games.carousel.agents.registry import get_policy, search_sampl
 from carousel_env.games.carousel.agents.search import ViewPolicy
 from carousel_env.games.carousel.vector.guided import GuidedSearchPlayer
 from training import checkpoint
-from training.checkpoint_names import checkpoint_file, find_checkpoint, is_checkpoint_name, split_guided
+from training.checkpoint_names import ARGMAX_TAG, checkpoint_file, find_checkpoint, is_checkpoint_name, split_guided
 from training.games import training_game
 from training.network import Agent
 
@@ -126,16 +126,19 @@ def scripted_controller(name: str, game: str = DEFAULT_GAME) -> Controller:
     return Controller.scripted(name, also_not="a checkpoint file or run directory", game=game)
 
 
-def network_callable(name: str, layout: ObservationLayout, seed: int) -> Callable[[np.ndarray, np.ndarray], int]:
+def network_callable(
+    name: str, layout: ObservationLayout, seed: int, argmax: bool = False
+) -> Callable[[np.ndarray, np.ndarray], int]:
     """A checkpoint's network deciding one observation at a time, ``(observation,
-    action_mask) -> action``, sampling from its own generator seeded with ``seed``; named
-    (``__name__``) by the checkpoint, for the reports that name their agents."""
-    policy = load_network_policy(name, layout, seed=seed)
+    action_mask) -> action``, sampling from its own generator seeded with ``seed`` (or, with
+    ``argmax``, playing its most likely action); named (``__name__``) by the checkpoint, for
+    the reports that name their agents."""
+    policy = load_network_policy(name, layout, greedy=argmax, seed=seed)
 
     def act(observation: np.ndarray, action_mask: np.ndarray) -> int:
         return int(policy.act(observation[None], action_mask[None])[0])
 
-    act.__name__ = str(name)
+    act.__name__ = str(name) + (ARGMAX_TAG if argmax else "")
     return act
 
 
