@@ -161,8 +161,9 @@ def cmd_imitate(args: argparse.Namespace) -> int:
     keys["game"] = args.game or keys.get("game", DEFAULT_GAME)
     if args.variant:
         keys["variant"] = args.variant
-    if args.players is not None:
-        keys["num_players"] = args.players
+    tables = _table_sizes(args.players)
+    if tables:
+        keys["num_players"] = tables[0]
     out = new_run_dir(args, f"imitate_{args.teacher}")
     print(f"carousel imitate: {plural(args.decisions, 'decision')} of {args.teacher} in {keys['game']}", flush=True)
     res = imitate(
@@ -175,6 +176,7 @@ def cmd_imitate(args: argparse.Namespace) -> int:
         seed=args.seed,
         init=args.init,
         report=lambda line: print(f"  {line}", flush=True),
+        tables=tables,
     )
     print(
         f"imitated {plural(res.decisions, 'decision')} of {args.teacher} in {res.seconds:.0f} s: the network makes "
@@ -184,6 +186,19 @@ def cmd_imitate(args: argparse.Namespace) -> int:
     print(f"checkpoint {out / 'latest.pt'}: measure it with carousel eval --checkpoint {out}, or start PPO from it "
           f"(--set init_checkpoint={out})")  # fmt: skip
     return 0
+
+
+def _table_sizes(text: str | None) -> list[int]:
+    """``--players`` of imitate: one table size or several, comma-separated ("2,3,4,5")."""
+    if text is None:
+        return []
+    try:
+        sizes = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise CarouselError(f"--players takes table sizes separated by commas (2 or 2,3,4,5), got {text!r}") from None
+    if len(set(sizes)) != len(sizes):
+        raise CarouselError(f"--players names a table size twice: {text!r}")
+    return sizes
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -294,7 +309,12 @@ def register(subparsers) -> None:
     )
     p.add_argument("--teacher", required=True, help="the scripted player to imitate (its game's: smart, simple, ...)")
     game_options(p)
-    p.add_argument("--players", type=int, default=None, help="players at the table (default: 2)")
+    p.add_argument(
+        "--players",
+        default=None,
+        help="players at the table, or several table sizes (2,3,4,5: one network for all, the decisions split "
+        "evenly) (default: 2)",
+    )
     p.add_argument("--decisions", type=int, default=100_000, help="the teacher's decisions to learn from")
     p.add_argument("--epochs", type=int, default=4, help="passes over the decisions")
     p.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate")

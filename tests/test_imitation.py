@@ -69,3 +69,41 @@ def test_init_starts_from_a_checkpoints_network_in_its_game(tmp_path, capsys):
     assert checkpoint.load(tmp_path / "cli" / "latest.pt")["config"]["game"] == "carousel"
     assert main([*argv[:-4], "--init", "runs/nowhere", "--out", str(tmp_path / "bad")]) == 2
     assert "runs/nowhere" in capsys.readouterr().err and not (tmp_path / "bad" / "latest.pt").exists()
+
+
+def test_one_network_learns_several_table_sizes(tmp_path, capsys):
+    heard = []
+    result = imitate(
+        "simple", tmp_path, {"game": "carioca"}, decisions=400, epochs=1, report=heard.append, tables=(2, 3)
+    )
+    assert [line for line in heard if line.startswith("at ")] == [
+        "at 2 players: 200 decisions",
+        "at 3 players: 200 decisions",
+    ]
+    assert result.decisions >= 400
+    saved = checkpoint.load(tmp_path / "latest.pt")
+    assert saved["tables"] == [2, 3] and saved["config"]["num_players"] == 2
+    assert evaluate(str(tmp_path), "simple", games=3, num_players=3).games == 3  # and it plays at either table
+    argv = ["imitate", "--teacher", "simple", "--game", "carioca", "--decisions", "40", "--epochs", "0"]
+    assert main([*argv, "--players", "2,4", "--out", str(tmp_path / "cli")]) == 0
+    assert checkpoint.load(tmp_path / "cli" / "latest.pt")["tables"] == [2, 4]
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize(
+    ("players", "message"),
+    [
+        ("2,x", "--players takes table sizes separated by commas"),
+        ("2,3,2", "--players names a table size twice"),
+        ("2,6", "num_players"),
+    ],
+)
+def test_bad_table_sizes_are_named(players, message, tmp_path, capsys):
+    argv = ["imitate", "--teacher", "simple", "--game", "carioca", "--decisions", "40", "--players", players]
+    assert main([*argv, "--out", str(tmp_path / "bad")]) == 2
+    assert message in capsys.readouterr().err and not (tmp_path / "bad" / "latest.pt").exists()
+
+
+def test_a_heads_up_game_refuses_a_larger_table(tmp_path):
+    with pytest.raises(ConfigError, match="num_players"):
+        imitate("simple", tmp_path, {"game": "gin_rummy"}, decisions=40, tables=(2, 3))

@@ -17,6 +17,8 @@ config's ``init_checkpoint`` starts PPO from it.
   the teacher's.
 * Seeded: the deals, the teachers' randomness, the network's initial weights and the
   minibatch order all follow ``seed``.
+* ``tables`` (``--players 2,3,4,5``) records at several table sizes, the decisions split
+  evenly, for one network that plays them all (the held-out rows are held out at each).
 * ``--init CHECKPOINT`` starts from that network instead of a new one: expert iteration,
   a network taught the choices of the search it guides (``--teacher search@8+CHECKPOINT``).
 * ``report`` (the CLI's: a printed line) hears how far it is: the decisions recorded, about
@@ -26,7 +28,7 @@ config's ``init_checkpoint`` starts PPO from it.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -129,6 +131,13 @@ def collect(spec: EnvSpec, teacher: str, decisions: int, seed: int, report: Repo
     )
 
 
+def concatenate(parts: Sequence[Demonstrations]) -> Demonstrations:
+    """Demonstrations recorded apart (one table size each), as one set; a decision keeps its
+    row number, so each part's held-out rows stay held out."""
+    fields = zip(*((d.observations, d.masks, d.actions, d.returns, d.rows) for d in parts))
+    return Demonstrations(*(np.concatenate(f) for f in fields))
+
+
 def accuracy(agent: Agent, data: Demonstrations, index: np.ndarray) -> float:
     if len(index) == 0:
         return float("nan")
@@ -187,26 +196,47 @@ def imitate(
     seed: int = 1,
     init: str | None = None,
     report: Report = _silent,
+    tables: Sequence[int] = (),
 ) -> ImitationResult:
     """Teach a network ``teacher``'s play in the game of ``env_keys`` (a training config's
     keys: ``game``, ``variant``, ...) and save it as ``out/latest.pt``: a new network, or
     checkpoint ``init``'s (which must fit the game's layout and the default sizes).
-    ``report`` hears progress lines (module docstring)."""
+    ``tables``: record at each of these table sizes in turn, the decisions split evenly (one
+    network for all of them; their observations must have one layout); empty, at the keys'
+    ``num_players``. ``report`` hears progress lines (module docstring)."""
     started = time.perf_counter()
-    config: TrainConfig = from_dict(
-        {**(env_keys or {}), "seed": seed, "eval_opponent": teacher, "init_checkpoint": init}
-    )
+    sizes = list(tables) or [(env_keys or {}).get("num_players") or TrainConfig.num_players]
+    configs: list[TrainConfig] = [
+        from_dict(
+            {**(env_keys or {}), "num_players": n, "seed": seed, "eval_opponent": teacher, "init_checkpoint": init}
+        )
+        for n in sizes
+    ]
+    config = configs[0]
     check_names(config)  # the teacher is one of the game's scripted players, ``init`` a checkpoint
     if not training_game(config.game).is_policy_name(teacher):
         raise ConfigError(f"the teacher must be a scripted player of {config.game}, got {teacher!r}")
-    spec = env_spec_of(config)
+    specs = [env_spec_of(c) for c in configs]
+    shapes = [shape_for(spec) for spec in specs]
+    for n, shape in zip(sizes, shapes):
+        if shape[0] != shapes[0][0]:
+            raise ConfigError(
+                f"{config.game}'s observation at {n} players differs from its observation at {sizes[0]}: "
+                "one network cannot learn both tables"
+            )
     torch.manual_seed(seed)
-    layout, fixed = shape_for(spec)
+    layout, fixed = shapes[0]
     agent = Agent(layout, config.hidden_size, config.slot_hidden_size, fixed)
     if init is not None:  # checked before the games: a bad checkpoint costs nothing
         start = load_start_network(init, layout, config.hidden_size, config.slot_hidden_size)
         agent.load_state_dict(start.state_dict())
-    data = collect(spec, teacher, decisions, seed, report)
+    parts = []
+    for k, spec in enumerate(specs):
+        share = decisions // len(specs) + (k < decisions % len(specs))
+        if len(specs) > 1:
+            report(f"at {spec.num_players} players: {share:,} decisions")
+        parts.append(collect(spec, teacher, share, seed + k, report))
+    data = concatenate(parts)
     report(f"recorded {len(data):,} decisions; fitting the network, {epochs} epochs")
     train, held = fit(agent, data, epochs, learning_rate, batch, np.random.default_rng(seed), report)
     result = ImitationResult(
@@ -215,6 +245,8 @@ def imitate(
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     counters = {"update": 0, "global_step": 0, "imitated_decisions": len(data)}
-    data_out = checkpoint.make(agent, agent.spec(), config=to_dict(config), counters=counters, teacher=teacher)
+    data_out = checkpoint.make(
+        agent, agent.spec(), config=to_dict(config), counters=counters, teacher=teacher, tables=sizes
+    )
     checkpoint.atomic_torch_save(data_out, out / "latest.pt")
     return result
