@@ -17,6 +17,7 @@ from carousel_env.integrations import OPENSPIEL_PREFIX
 from training.checkpoint_names import ARGMAX_TAG
 from training.exploit_defaults import EVAL_GAMES, EVAL_POINTS
 from training.leaderboard_defaults import (
+    CARIOCA_BASELINES,
     FOUR_PLAYER_GAMES,
     GIN_BASELINES,
     GIN_OPENSPIEL_BOTS,
@@ -253,7 +254,8 @@ def register(subparsers) -> None:
     p = subparsers.add_parser(
         "leaderboard",
         help="rate the baselines, the search player and the shipped agents, heads-up and at 4 players "
-        "(docs/LEADERBOARD.md and the README's table; resumable); --game gin_rummy: Gin Rummy's, with OpenSpiel's bot",
+        "(docs/LEADERBOARD.md and the README's table; resumable); --game gin_rummy: Gin Rummy's, with OpenSpiel's bot; "
+        "--game carioca: Carioca's",
         description="Every pair of agents plays heads-up, every 4 of them a 4-player table, each deal from every "
         "seat; openskill ratings per table size. Finished matches are kept in the state file, so a rerun plays only "
         "what it lacks. Defaults and costs: the docstring of training/leaderboard.py.",
@@ -263,7 +265,8 @@ def register(subparsers) -> None:
         choices=sorted(LEADERBOARD_GAMES),
         default=None,
         help="the game (default: carousel); gin_rummy: heads-up hands under OpenSpiel's rules, OpenSpiel's simple "
-        f"bot among the agents, page {LEADERBOARD_GAMES['gin_rummy'].page}",
+        f"bot among the agents, page {LEADERBOARD_GAMES['gin_rummy'].page}; carioca: whole games, heads-up and at 4 "
+        f"players, page {LEADERBOARD_GAMES['carioca'].page}",
     )
     p.add_argument(
         "--agents",
@@ -272,7 +275,8 @@ def register(subparsers) -> None:
         "openspiel:simple, openspiel:ismcts@N); default: "
         f"random, greedy, smart, {', '.join(f'search@{n}' for n in SEARCH_BUDGETS)}, every "
         f"--checkpoints/<name>/model.pt of the game, and search@{GUIDED_BUDGET}+ each of them trained heads-up "
-        f"(Gin Rummy: {', '.join(GIN_BASELINES + GIN_OPENSPIEL_BOTS)} and its shipped agents)",
+        f"(Gin Rummy: {', '.join(GIN_BASELINES + GIN_OPENSPIEL_BOTS)} and its shipped agents; Carioca: "
+        f"{', '.join(CARIOCA_BASELINES)} and its shipped agents)",
     )
     p.add_argument(
         "--heads-up-only",

@@ -268,3 +268,37 @@ def test_a_leaderboard_refuses_agents_of_another_game(tmp_path):
         make_leaderboard(["random", "smart"], tmp_path / "x.md", 2, 0, game="gin_rummy", **quiet)
     with pytest.raises(LeaderboardError, match="its network plays carousel, this leaderboard gin_rummy"):
         make_leaderboard(["random", f"search@2+{SHIPPED}"], tmp_path / "x.md", 2, 0, game="gin_rummy", **quiet)
+
+
+def test_carioca_has_its_own_leaderboard_heads_up_and_at_four_players(tmp_path):
+    network = tmp_path / "carioca_net"
+    imitate("simple", network, {"game": "carioca"}, decisions=200, epochs=1, tables=(2, 4))
+    readme, out = tmp_path / "README.md", tmp_path / "docs" / "LEADERBOARD_CARIOCA.md"
+    readme.write_text(README)
+    agents = ["random", "simple", "outs", str(network)]
+    run = make_leaderboard(
+        agents, out, 2, 4, seed=5, readme=readme, date="2030-01-02", log=lambda _: None, game="carioca"
+    )
+    # Six pairs of one mirrored deal, then the one table of four: one deal from every seat.
+    assert [(m.players, m.games) for m in run.played] == [(2, 2)] * 6 + [(4, 4)]
+    page = out.read_text()
+    assert page.startswith("# Carioca leaderboard") and "carousel leaderboard --game carioca" in page
+    heads_up, four = _table_rows(page, "## Heads-up"), _table_rows(page, "## 4 players")
+    assert set(heads_up) == set(four) == {"random", "simple", "outs", "carioca_net"}
+    # The cost column, timed on Carioca's own positions at each table size.
+    assert set(run.costs) == {(n, name) for n in (2, 4) for name in heads_up}
+    assert all(float(cells[7]) > 0 for cells in [*heads_up.values(), *four.values()])
+    assert (out.parent / "leaderboard_carioca_games.json").is_file()
+    text = readme.read_text()
+    assert "not run yet" in text and text.rstrip().endswith("<!-- leaderboard carioca:end -->")
+    assert "(docs/LEADERBOARD_CARIOCA.md)" in text
+    # A Carioca network joins Carioca's roster only.
+    (tmp_path / "shipped" / "net").mkdir(parents=True)
+    shutil.copy(network / "latest.pt", tmp_path / "shipped" / "net" / "model.pt")
+    assert default_roster(tmp_path / "shipped", game="carioca") == (
+        "random",
+        "simple",
+        "outs",
+        str(tmp_path / "shipped" / "net"),
+    )
+    assert str(tmp_path / "shipped" / "net") not in default_roster(tmp_path / "shipped")

@@ -4,7 +4,7 @@ An agent's cost is the median wall-clock time it takes to decide, one position a
 in this process, over the same :data:`COST_POSITIONS` positions for every agent of a game:
 decisions with more than one legal action, recorded from seeded games of the game's
 reference player at every seat (:func:`recorded_positions`: Carousel's ``smart``; Gin
-Rummy's ``simple``, single hands under OpenSpiel's rules). A network decides as in
+Rummy's ``simple``, single hands under OpenSpiel's rules; Carioca's ``simple``). A network decides as in
 ``carousel play`` (one forward pass per decision; training and the leaderboard's games
 batch them, which costs less); a scripted or search player as the match runner asks it.
 (OpenSpiel's bots decide inside OpenSpiel: the leaderboard does not time them.) The time is
@@ -127,7 +127,27 @@ def _gin_rummy() -> CostGame:
     return CostGame(record, decide)
 
 
-COST_GAMES: dict[str, Callable[[], CostGame]] = {"carousel": _carousel, "gin_rummy": _gin_rummy}
+def _carioca() -> CostGame:
+    from carousel_env.games.carioca.env import raw_env
+    from carousel_env.games.carioca.policies import CariocaDecision, env_action, policy_action, resolve_policy
+
+    def record(players: int, count: int, seed: int) -> list[Decision]:
+        simple = resolve_policy("simple", seed)
+
+        def read(env: Any, obs: dict) -> Decision:
+            raw = env.unwrapped
+            return Decision(raw.game_state, obs["observation"].copy(), obs["action_mask"].copy(), raw.suggestions)
+
+        reference = lambda env, obs: env_action(simple, env, obs["observation"], obs["action_mask"])  # noqa: E731
+        return _record(raw_env(num_players=players), reference, count, seed, read)
+
+    def decide(policy: Any, d: Decision) -> int:
+        return policy_action(policy, lambda: CariocaDecision(d.state, d.suggestions), d.observation, d.mask)
+
+    return CostGame(record, decide)
+
+
+COST_GAMES: dict[str, Callable[[], CostGame]] = {"carousel": _carousel, "gin_rummy": _gin_rummy, "carioca": _carioca}
 
 
 def recorded_positions(players: int, count: int = COST_POSITIONS, seed: int = 0, game: str = "carousel") -> list:

@@ -42,6 +42,12 @@ place and half a win. Its page is ``docs/LEADERBOARD_GIN.md``, its state file
 column times Gin's own positions and leaves OpenSpiel's bots blank (they decide inside
 OpenSpiel).
 
+Carioca (``carousel leaderboard --game carioca``): whole games of six rounds, heads-up and
+at 4 players, as Carousel's. Its roster: ``CARIOCA_BASELINES`` (``random``, ``simple``,
+``outs``) and every agent shipped for Carioca; its ``search@N`` may be named (it costs about
+fifty times a game of ``simple``'s). Its page is ``docs/LEADERBOARD_CARIOCA.md``, its state
+file ``leaderboard_carioca_games.json``, its cost column timed on Carioca's own positions.
+
 The modules: this one plays and rates; ``training.leaderboard_games`` says what each game's
 leaderboard plays (``LeaderboardGame``); ``training.leaderboard_page`` writes the page and
 the README's tables; ``training.leaderboard_defaults`` holds the defaults.

@@ -13,3 +13,6 @@ STATE_NAME = "leaderboard_games.json"  # the state file's default name, beside t
 # simple bot among the agents (where open_spiel is installed).
 GIN_BASELINES = ("random", "greedy", "simple", "search")
 GIN_OPENSPIEL_BOTS = (f"{OPENSPIEL_PREFIX}simple",)
+# Carioca's (--game carioca): whole games of six rounds, heads-up and at 4 players. Its search
+# player is left out by default: no stronger than `simple` there, at 50 times a game's time.
+CARIOCA_BASELINES = ("random", "simple", "outs")

@@ -10,7 +10,7 @@ from typing import Any
 from carousel_env.core.errors import CarouselError
 from carousel_env.integrations import OPENSPIEL_PREFIX
 from training.envs import EnvSpec
-from training.leaderboard_defaults import BASELINES, GIN_BASELINES, GIN_OPENSPIEL_BOTS, STATE_NAME
+from training.leaderboard_defaults import BASELINES, CARIOCA_BASELINES, GIN_BASELINES, GIN_OPENSPIEL_BOTS, STATE_NAME
 
 
 class LeaderboardError(CarouselError):
@@ -63,6 +63,17 @@ LEADERBOARD_GAMES = {
         "Gin Rummy leaderboard",
         "docs/LEADERBOARD_GIN.md",
         openspiel_bots=GIN_OPENSPIEL_BOTS,
+        timed=True,
+    ),
+    # Whole games of six rounds (the env's default episode), with no guided search of its own.
+    "carioca": LeaderboardGame(
+        "carioca",
+        (2, 4),
+        (),
+        CARIOCA_BASELINES,
+        False,
+        "Carioca leaderboard",
+        "docs/LEADERBOARD_CARIOCA.md",
         timed=True,
     ),
 }
