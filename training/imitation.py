@@ -48,6 +48,7 @@ HELD_OUT = 0.1  # share of the rows (games) whose decisions test the fit
 VALUE_WEIGHT = 0.5  # the value's squared error beside the policy's cross-entropy (PPO's vf_coef)
 NUM_ROWS = 64  # games played at once
 REPORTS = 10  # progress lines while recording
+ACCURACY_BATCH = 4096  # rows per forward pass when the fit is scored
 
 Report = Callable[[str], None]  # hears a progress line
 
@@ -138,12 +139,18 @@ def concatenate(parts: Sequence[Demonstrations]) -> Demonstrations:
     return Demonstrations(*(np.concatenate(f) for f in fields))
 
 
-def accuracy(agent: Agent, data: Demonstrations, index: np.ndarray) -> float:
+def accuracy(agent: Agent, data: Demonstrations, index: np.ndarray, batch: int = ACCURACY_BATCH) -> float:
+    """The share of the decisions at ``index`` where the network's most likely action is the
+    teacher's, ``batch`` rows at a time (all at once would hold every row's logits)."""
     if len(index) == 0:
         return float("nan")
+    hits = 0
     with torch.no_grad():
-        dist = agent.distribution(torch.as_tensor(data.observations[index]), torch.as_tensor(data.masks[index]))
-        return float((dist.mode().numpy() == data.actions[index]).mean())
+        for start in range(0, len(index), batch):
+            rows = index[start : start + batch]
+            dist = agent.distribution(torch.as_tensor(data.observations[rows]), torch.as_tensor(data.masks[rows]))
+            hits += int((dist.mode().numpy() == data.actions[rows]).sum())
+    return hits / len(index)
 
 
 def fit(
@@ -236,7 +243,8 @@ def imitate(
         if len(specs) > 1:
             report(f"at {spec.num_players} players: {share:,} decisions")
         parts.append(collect(spec, teacher, share, seed + k, report))
-    data = concatenate(parts)
+    data = concatenate(parts) if len(parts) > 1 else parts[0]
+    del parts  # the rows are copied into ``data``: free the originals before the fit
     report(f"recorded {len(data):,} decisions; fitting the network, {epochs} epochs")
     train, held = fit(agent, data, epochs, learning_rate, batch, np.random.default_rng(seed), report)
     result = ImitationResult(
