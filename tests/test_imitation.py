@@ -84,6 +84,8 @@ def test_one_network_learns_several_table_sizes(tmp_path, capsys):
     assert result.decisions >= 400
     saved = checkpoint.load(tmp_path / "latest.pt")
     assert saved["tables"] == [2, 3] and saved["config"]["num_players"] == 2
+    exported = checkpoint.export_policy(tmp_path, tmp_path / "model.pt")  # what a shipped agent keeps
+    assert exported["tables"] == [2, 3] and exported["teacher"] == "simple"
     assert evaluate(str(tmp_path), "simple", games=3, num_players=3).games == 3  # and it plays at either table
     argv = ["imitate", "--teacher", "simple", "--game", "carioca", "--decisions", "40", "--epochs", "0"]
     assert main([*argv, "--players", "2,4", "--out", str(tmp_path / "cli")]) == 0

@@ -111,12 +111,12 @@ def build_agent(data: dict[str, Any], path: str | Path = "checkpoint", expect_la
 def export_policy(source: str | Path, target: str | Path) -> dict[str, Any]:
     """Write the network of checkpoint ``source`` (a file or a run directory) to ``target``
     as a small checkpoint that eval, tournament and play read: the model, its spec, the
-    config it was trained with and its step counters, without optimiser, RNG states or
-    pool. Returns what was written. Raises CheckpointError for a bad source."""
+    config it was trained with and its step counters (an imitation's teacher and table sizes
+    too), without optimiser, RNG states or pool. Returns what was written. Raises CheckpointError for a bad source."""
     source = find_checkpoint(source)
     data = load(source)
     build_agent(data, source)  # fail now, not at first use, if the network does not load
-    kept = ("format", "version", "model", "spec", "config", "rllib_config", "counters")
+    kept = ("format", "version", "model", "spec", "config", "rllib_config", "counters", "teacher", "tables")
     slim = {key: data[key] for key in kept if key in data}
     atomic_torch_save(slim, target)
     return slim
