@@ -161,9 +161,7 @@ def cmd_imitate(args: argparse.Namespace) -> int:
     keys["game"] = args.game or keys.get("game", DEFAULT_GAME)
     if args.variant:
         keys["variant"] = args.variant
-    tables = _table_sizes(args.players)
-    if tables:
-        keys["num_players"] = tables[0]
+    tables = _table_sizes(args.players)  # each overrides --init's table size
     out = new_run_dir(args, f"imitate_{args.teacher}")
     print(f"carousel imitate: {plural(args.decisions, 'decision')} of {args.teacher} in {keys['game']}", flush=True)
     res = imitate(

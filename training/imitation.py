@@ -134,7 +134,10 @@ def collect(spec: EnvSpec, teacher: str, decisions: int, seed: int, report: Repo
 
 def concatenate(parts: Sequence[Demonstrations]) -> Demonstrations:
     """Demonstrations recorded apart (one table size each), as one set; a decision keeps its
-    row number, so each part's held-out rows stay held out."""
+    row number, so each part's held-out rows stay held out. One part is returned as it is
+    (a copy would double the memory the fit needs)."""
+    if len(parts) == 1:
+        return parts[0]
     fields = zip(*((d.observations, d.masks, d.actions, d.returns, d.rows) for d in parts))
     return Demonstrations(*(np.concatenate(f) for f in fields))
 
@@ -212,24 +215,19 @@ def imitate(
     network for all of them; their observations must have one layout); empty, at the keys'
     ``num_players``. ``report`` hears progress lines (module docstring)."""
     started = time.perf_counter()
-    sizes = list(tables) or [(env_keys or {}).get("num_players") or TrainConfig.num_players]
-    configs: list[TrainConfig] = [
-        from_dict(
-            {**(env_keys or {}), "num_players": n, "seed": seed, "eval_opponent": teacher, "init_checkpoint": init}
-        )
-        for n in sizes
-    ]
+    keys = {**(env_keys or {}), "seed": seed, "eval_opponent": teacher, "init_checkpoint": init}
+    configs: list[TrainConfig] = [from_dict({**keys, "num_players": n}) for n in tables] or [from_dict(keys)]
     config = configs[0]
     check_names(config)  # the teacher is one of the game's scripted players, ``init`` a checkpoint
     if not training_game(config.game).is_policy_name(teacher):
         raise ConfigError(f"the teacher must be a scripted player of {config.game}, got {teacher!r}")
     specs = [env_spec_of(c) for c in configs]
     shapes = [shape_for(spec) for spec in specs]
-    for n, shape in zip(sizes, shapes):
-        if shape[0] != shapes[0][0]:
+    for spec, shape in zip(specs, shapes):
+        if shape != shapes[0]:  # the observation, or the fixed actions before the slots
             raise ConfigError(
-                f"{config.game}'s observation at {n} players differs from its observation at {sizes[0]}: "
-                "one network cannot learn both tables"
+                f"{config.game}'s observation at {spec.num_players} players differs from its observation at "
+                f"{specs[0].num_players}: one network cannot learn both tables"
             )
     torch.manual_seed(seed)
     layout, fixed = shapes[0]
@@ -243,8 +241,8 @@ def imitate(
         if len(specs) > 1:
             report(f"at {spec.num_players} players: {share:,} decisions")
         parts.append(collect(spec, teacher, share, seed + k, report))
-    data = concatenate(parts) if len(parts) > 1 else parts[0]
-    del parts  # the rows are copied into ``data``: free the originals before the fit
+    data = concatenate(parts)
+    del parts  # ``data`` holds the rows now: free the parts it copied before the fit
     report(f"recorded {len(data):,} decisions; fitting the network, {epochs} epochs")
     train, held = fit(agent, data, epochs, learning_rate, batch, np.random.default_rng(seed), report)
     result = ImitationResult(
@@ -253,8 +251,9 @@ def imitate(
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     counters = {"update": 0, "global_step": 0, "imitated_decisions": len(data)}
+    tables = [c.num_players for c in configs]
     data_out = checkpoint.make(
-        agent, agent.spec(), config=to_dict(config), counters=counters, teacher=teacher, tables=sizes
+        agent, agent.spec(), config=to_dict(config), counters=counters, teacher=teacher, tables=tables
     )
     checkpoint.atomic_torch_save(data_out, out / "latest.pt")
     return result
