@@ -5,7 +5,7 @@ network.
         [--budgets 4 8] [--hands 100] [--seed 0] [--preset openspiel] [--margin M] [--json]
 
 For each budget (deals a decision), the guided player
-(``training.policies.gin_guided_search_player``) plays ``--hands`` hands against the same
+(``training.policies.guided_search_player``) plays ``--hands`` hands against the same
 checkpoint's network (sampling from its policy, as ``carousel eval`` plays a checkpoint) in
 the Gin AEC env, in this one process: deal ``seed + h // 2`` twice, the guided player in
 seat 0 then seat 1 (mirror-paired). Printed: the guided player's share of the decided hands
@@ -35,7 +35,7 @@ import torch
 from carousel_env.core.stats import wilson_interval
 from carousel_env.games.gin_rummy.env import env as gin_env
 from carousel_env.games.gin_rummy.policies import env_action
-from training.policies import gin_guided_search_player, network_callable
+from training.policies import guided_search_player, network_callable
 
 
 def play_hand(env, policies, timed_seat: int, times: list[float]) -> tuple[int, int]:
@@ -56,7 +56,7 @@ def play_hand(env, policies, timed_seat: int, times: list[float]) -> tuple[int, 
 
 def measure(checkpoint: str, samples: int, hands: int, seed: int, preset: str, margin: float | None = None) -> dict:
     name = f"search@{samples}+{checkpoint}"
-    guided = gin_guided_search_player(name, seed=seed)
+    guided = guided_search_player(name, seed=seed, game="gin_rummy")
     if margin is not None:
         guided.player.margin = margin
     k = guided.player.k

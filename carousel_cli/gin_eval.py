@@ -74,9 +74,9 @@ def _agent(name: str, runner, seed: int, argmax: bool = False):
     from training.checkpoint_names import is_checkpoint_name, split_guided
 
     if split_guided(name) is not None:
-        from training.policies import gin_guided_search_player  # torch, only for a network
+        from training.policies import guided_search_player  # torch, only for a network
 
-        return gin_guided_search_player(name, seed)
+        return guided_search_player(name, seed, "gin_rummy")
     if not is_checkpoint_name(name):
         return name
     from carousel_env.envkit.layout import ObservationLayout

@@ -1,145 +1,102 @@
-"""Play Carousel at the terminal against trained agents or baselines.
+"""``carousel play`` and ``carousel demo``: one game at the terminal, any game of the registry.
 
-Each decision shows the table, your hand and the numbered plays the solver found. Type a
-number to make that play, ``d`` to draw again, ``k`` to knock, ``e`` to end the turn, ``q``
-to quit. Anything else is asked again; end of input (Ctrl-D) quits cleanly.
+``play`` seats you against trained agents or scripted players: each decision shows the table
+as you see it and your legal choices, in the game's own keys (``q`` quits; anything else is
+asked again; end of input quits cleanly). Between your decisions the others' moves, the
+decisions the env took alone and each round's or hand's result are narrated. ``demo`` plays
+a whole game between scripted players and narrates every move.
 
-Between your decisions the game is narrated as ``carousel demo`` does: every other seat's
-draws beyond the one each turn opens with (as counts: their cards stay hidden), plays (the
-cards and the table they made), knocks and turn ends (with the cards left in hand), the
-decisions the env took alone (yours too: a seat's only legal action), and each round's result.
+What a game shows and how its choices are typed is its own (``Terminal`` in its family
+contract: ``carousel_env/games/<game>/terminal.py``); the loop is the same for every game.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
-
-import numpy as np
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from carousel_cli.prompt import ask_choice
-from carousel_env.core.cards import hand_str, table_str
 from carousel_env.core.errors import CarouselError
+from carousel_env.core.registry import DEFAULT_GAME, game_spec
 from carousel_env.core.text import plural
-from carousel_env.games.carousel.agents.match import policy_action
-from carousel_env.games.carousel.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK
-from carousel_env.games.carousel.envs.render_text import render_text
-from carousel_env.games.carousel.solver import compile_ahead
-from training.envs import layout_of
-from training.policies import load_policy
+from carousel_env.envkit.family import EnvKeyError, FamilyGame, family_game
 
-KEYS = {"d": DRAW_AGAIN, "k": KNOCK, "e": END_TURN}
-NAMES = {DRAW_AGAIN: "d  draw again", KNOCK: "k  knock", END_TURN: "e  end turn"}
-ONLY_CHOICE = " (only choice)"
+Ask = Callable[[Any, int, Any], "int | None"]  # (env, seat, mask) -> an action, None: quit
 
 
-class Narrator:
-    """Prints what happens between the player's decisions, one line per action, a seat's
-    consecutive draws in one line (``draws 2 more cards``: a turn opens with a draw of its own)."""
+def game_env(game: str, num_players: int, keys: Mapping[str, Any], flags: Mapping[str, str] | None = None):
+    """The AEC env of a whole game of ``game`` at ``num_players``, with the family's env
+    ``keys`` given (``variant``, ``round_bonus``, ``k_suggestions``); a key the game has not,
+    or a value it refuses, is an error naming its ``flags`` entry (the command line's)."""
+    import carousel_env
 
-    def __init__(self, you: int, out) -> None:
-        self.you, self.out = you, out
-        self._draws: tuple[int, int, str] | None = None  # (seat, cards, note) not printed yet
-
-    def who(self, seat: int) -> str:
-        return f"player {seat} (you)" if seat == self.you else f"player {seat}"
-
-    def action(self, env, seat: int, action: int) -> None:
-        """``seat`` is about to make ``action`` at the env's current decision."""
-        if action == DRAW_AGAIN:
-            self._draw(seat, "")
-        elif action >= FIRST_SUGGESTION:
-            play = env.unwrapped.suggestions[action - FIRST_SUGGESTION].play
-            self._say(f"{self.who(seat)} plays {hand_str(play.added)} -> table {table_str(play.table)}")
-        elif action == KNOCK:
-            self._say(f"{self.who(seat)} knocks")
-        else:  # END_TURN leaves the hand as it is: its size now is the one the turn ends with
-            cards = len(env.unwrapped.game_state.hands[seat])
-            self._say(f"{self.who(seat)} ends the turn with {plural(cards, 'card')}")
-
-    def auto_actions(self, env) -> None:
-        """The decisions the env took alone in the last step."""
-        for auto in env.unwrapped.auto_actions:
-            seat = int(auto.agent.rsplit("_", 1)[1])
-            if auto.action == DRAW_AGAIN:
-                self._draw(seat, ONLY_CHOICE)
-            elif auto.action >= FIRST_SUGGESTION:  # named "PLAY <cards>" by the env
-                self._say(f"{self.who(seat)} plays {auto.name.split(' ', 1)[1]}{ONLY_CHOICE}")
-            elif auto.action == KNOCK:
-                self._say(f"{self.who(seat)} knocks{ONLY_CHOICE}")
-            else:
-                self._say(f"{self.who(seat)} ends the turn{ONLY_CHOICE}")
-
-    def line(self, text: str) -> None:
-        self._say(text)
-
-    def flush(self) -> None:
-        if self._draws is not None:
-            seat, cards, note = self._draws
-            self._draws = None
-            print(f"{self.who(seat)} draws {plural(cards, 'more card')}{note}", file=self.out)
-
-    def _draw(self, seat: int, note: str) -> None:
-        if self._draws is not None and self._draws[0] == seat and self._draws[2] == note:
-            self._draws = (seat, self._draws[1] + 1, note)
-            return
-        self.flush()
-        self._draws = (seat, 1, note)
-
-    def _say(self, text: str) -> None:
-        self.flush()
-        print(text, file=self.out)
+    family = family_game(game)
+    spec = game_spec(game)
+    if not spec.min_players <= num_players <= spec.max_players:
+        table = f"{spec.min_players} to {spec.max_players}" if spec.min_players < spec.max_players else spec.min_players
+        raise CarouselError(f"--players: {spec.title} is played by {table} players, got {num_players}")
+    flags = flags or {}
+    for key, value in keys.items():
+        if value is not None and key not in family.defaults:
+            raise CarouselError(f"{flags.get(key, key)}: {spec.title} has no such option")
+    options = family.options({key: value for key, value in keys.items() if value is not None})
+    options = {**family.play_options, **options, "num_players": num_players}
+    try:
+        family.check(dict(options))
+    except EnvKeyError as exc:
+        raise CarouselError(f"{flags.get(exc.key, exc.key)}: {exc}") from None
+    return carousel_env.env(game=game, **options)
 
 
-def describe_choices(env, mask: np.ndarray) -> list[str]:
-    lines = []
-    suggestions = env.unwrapped.suggestions
-    for k, sug in enumerate(suggestions):
-        if mask[FIRST_SUGGESTION + k]:
-            lines.append(
-                f"{k + 1:>2}  play {hand_str(sug.play.added)}  (-{sug.points} pts, "
-                f"hand after {sug.hand_after_points})  ->  {table_str(sug.play.table)}"
-            )
-    lines += [NAMES[a] for a in (DRAW_AGAIN, KNOCK, END_TURN) if mask[a]]
-    return lines
-
-
-def parse_choice(text: str, mask: np.ndarray) -> int | None:
-    """The action for an input line, or None if it is not a legal choice."""
-    text = text.strip().lower()
-    if text in KEYS:
-        action = KEYS[text]
-    elif text.isdigit() and int(text) >= 1:  # plays are numbered from 1
-        action = FIRST_SUGGESTION + int(text) - 1
-    else:
-        return None
-    return action if 0 <= action < len(mask) and mask[action] else None
-
-
-def _ask(env, state, seat: int, mask: np.ndarray, input_fn: Callable[[str], str], out) -> int | None:
-    """The player's action, asked until it is a legal choice; None when they quit."""
-    return ask_choice(
-        render_text(state, observer=seat),
-        describe_choices(env, mask),
-        lambda text: parse_choice(text, mask),
-        "type a play's number, or d / k / e as listed",
-        input_fn,
-        out,
-    )
+def run_table(
+    env: Any, family: FamilyGame, players: Mapping[int, Any], you: int | None, ask: Ask, say: Callable[[str], None]
+) -> bool:
+    """Play ``env`` (reset) to its end: ``players`` (by seat) act through the game's ``act``,
+    seat ``you`` through ``ask``; everything is narrated through ``say``. False: you quit."""
+    terminal = family.terminal
+    narrator = terminal.narrator(you, say)
+    narrator.after(env)  # the decisions the deal itself took
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        seat = env.unwrapped.possible_agents.index(agent)
+        mask = obs["action_mask"]
+        if seat == you:
+            narrator.flush()
+            action = ask(env, seat, mask)
+            if action is None:
+                return False
+        else:
+            action = family.act(players[seat], env, seat, obs["observation"], mask)
+        narrator.before(env, seat, action)
+        env.step(action)
+        narrator.after(env)
+    narrator.flush()
+    say(terminal.game_over(env, you))
+    return True
 
 
 def play(
     opponents: list[str],
+    game: str = DEFAULT_GAME,
     num_players: int = 2,
     seat: int = 0,
     seed: int = 0,
-    k_suggestions: int = 8,
+    keys: Mapping[str, Any] | None = None,
     input_fn: Callable[[str], str] = input,
-    out=sys.stdout,
+    out=None,
 ) -> int:
-    import carousel_env
+    """You at ``seat`` against ``opponents`` (checkpoints or scripted players' names, taken in
+    turn at the other seats) in a whole game of ``game`` with the family's env ``keys``."""
+    from training.envs import layout_of
+    from training.policies import load_policy
 
-    env = carousel_env.env(num_players=num_players, k_suggestions=k_suggestions, episode="game")
+    out = out or sys.stdout
+    family = family_game(game)
+    env = game_env(game, num_players, keys or {}, FLAGS)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < num_players:
         raise CarouselError(
             f"--seat must be a seat from 0 to {num_players - 1} with {num_players} players, got {seat!r}"
@@ -152,43 +109,54 @@ def play(
         )
     layout = layout_of(env)
     others = [s for s in range(num_players) if s != seat]
-    controllers = {s: load_policy(opponents[i % len(opponents)], layout, seed + s) for i, s in enumerate(others)}
-    compile_ahead()  # a cold cache: compiled before the first prompt, not in the middle of the game
+    names = {s: opponents[i % len(opponents)] for i, s in enumerate(others)}
+    players = {s: load_policy(names[s], layout, seed + s, game) for s in others}
+    family.compile_ahead({}, False)  # a cold cache: compiled before the first prompt, not mid-game
     env.reset(seed=seed)
-    print(
-        f"You are player {seat}. Opponents: "
-        + ", ".join(f"player {s} = {opponents[i % len(opponents)]}" for i, s in enumerate(others)),
-        file=out,
-    )
-    narrator = Narrator(seat, out)
-    narrator.auto_actions(env)
-    rounds_seen = 0
-    for agent in env.agent_iter():
-        obs, _, term, trunc, _info = env.last()
-        state = env.unwrapped.game_state
-        if len(state.round_scores) > rounds_seen:
-            rounds_seen = len(state.round_scores)
-            r = state.round_scores[-1]
-            narrator.line(
-                f"\n== round {rounds_seen} over ({r.end.value}): points {list(r.points)}, totals {list(state.scores)}"
-            )
-        if term or trunc:
-            env.step(None)
-            continue
-        s = int(agent.rsplit("_", 1)[1])
-        mask = obs["action_mask"]
-        if s != seat:
-            action = policy_action(controllers[s], env, s, obs["observation"], mask)
-        else:
-            narrator.flush()
-            action = _ask(env, state, seat, mask, input_fn, out)
-            if action is None:
-                return 0
-        narrator.action(env, s, action)
-        env.step(action)
-        narrator.auto_actions(env)
-    narrator.flush()
-    result = env.unwrapped.game_state.game_result
-    if result is not None:
-        print(f"\nGame over: player {result.winner} wins. Final totals {list(result.totals)}", file=out)
+    table = ", ".join(f"player {s} = {names[s]}" for s in others)
+    print(f"You are player {seat}. Opponents: {table}. {game_spec(game).title}.", file=out)
+    terminal = family.terminal
+
+    def ask(env: Any, seat: int, mask: Any) -> int | None:
+        return ask_choice(
+            terminal.view(env, seat),
+            terminal.choices(env, mask),
+            lambda text: terminal.parse(env, text, mask),
+            terminal.hint,
+            input_fn,
+            out,
+        )
+
+    run_table(env, family, players, seat, ask, lambda line: print(line, file=out))
     return 0
+
+
+def demo(
+    names: list[str], game: str, num_players: int, seed: int = 0, keys: Mapping[str, Any] | None = None, out=None
+) -> int:
+    """A whole game of ``game`` between scripted players (one name for every seat, or one per
+    seat), every move narrated, the table shown whole at the start and the end."""
+    from training.games import is_player_name, unknown_player
+    from training.policies import scripted_player
+
+    out = out or sys.stdout
+    family = family_game(game)
+    env = game_env(game, num_players, keys or {}, FLAGS)
+    names = names or [family.demo_players]
+    names = names * num_players if len(names) == 1 else names
+    if len(names) != num_players:
+        raise CarouselError(f"--policy takes one name or one per player ({num_players}), got {len(names)}")
+    for name in names:
+        if not is_player_name(family, name):
+            raise unknown_player(family, name)
+    players = {s: scripted_player(game, name, seed + s) for s, name in enumerate(names)}
+    family.compile_ahead({}, False)
+    env.reset(seed=seed)
+    say = lambda line: print(line, file=out)  # noqa: E731
+    say(family.terminal.view(env, None))
+    run_table(env, family, players, None, lambda *_: None, say)
+    return 0
+
+
+# The command line's flag for each of the family's env keys, for errors.
+FLAGS = {"variant": "--variant", "round_bonus": "--round-bonus", "k_suggestions": "--k"}

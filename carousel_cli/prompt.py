@@ -1,5 +1,4 @@
-"""The terminal prompt every game's ``carousel play`` asks its decisions with, and the
-opponents it plays against."""
+"""The terminal prompt every game's ``carousel play`` asks its decisions with."""
 
 from __future__ import annotations
 
@@ -35,23 +34,3 @@ def ask_choice(
         if action is not None:
             return action
         print(f"not a choice here: {hint} (q quits)", file=out)
-
-
-def opponent_policy(name: str, seed: int, layout, resolve_policy: Callable):
-    """The opponent ``name``: a trained agent's network for a checkpoint, else the game's
-    scripted player (``resolve_policy``, the game's policies module's)."""
-    from training.checkpoint_names import is_checkpoint_name
-
-    if not is_checkpoint_name(name):
-        return resolve_policy(name, seed=seed)
-    from training.policies import network_callable
-
-    return network_callable(name, layout, seed)
-
-
-def print_auto_actions(raw, seat: int, out) -> None:
-    """The decisions the env took alone in its last step (``raw.auto_actions``), each said
-    as its player's only choice; ``seat`` is "you"."""
-    for auto in raw.auto_actions:
-        who = "you" if auto.agent == raw.possible_agents[seat] else auto.agent.replace("_", " ")
-        print(f"{who}: {auto.name.lower().replace('_', ' ')} (only choice)", file=out)

@@ -16,16 +16,9 @@ from carousel_env.core.text import plural
 from carousel_env.integrations import OPENSPIEL_PREFIX
 from training.checkpoint_names import ARGMAX_TAG
 from training.exploit_defaults import EVAL_GAMES, EVAL_POINTS
-from training.leaderboard_defaults import (
-    CARIOCA_BASELINES,
-    FOUR_PLAYER_GAMES,
-    GIN_BASELINES,
-    GIN_OPENSPIEL_BOTS,
-    GUIDED_BUDGET,
-    HEADS_UP_GAMES,
-    SEARCH_BUDGETS,
-)
-from training.leaderboard_games import LEADERBOARD_GAMES
+from training.leaderboard_defaults import FOUR_PLAYER_GAMES, GUIDED_BUDGET, HEADS_UP_GAMES
+
+README = "README.md"  # the published README, whose leaderboard tables a small run must not replace
 
 if TYPE_CHECKING:  # the commands import training lazily, so that --help starts without torch
     from training.evaluate import EvalResult
@@ -121,24 +114,48 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_publishing(args: argparse.Namespace, board, four_player_games: int) -> None:
+    """A run of fewer games than the defaults does not replace the published page or the
+    README's tables unless told to (``--publish``)."""
+    fewer = [
+        f"--{name.replace('_', '-')} {given} (published: {default})"
+        for name, given, default in (
+            ("heads_up_games", args.heads_up_games, HEADS_UP_GAMES),
+            ("four_player_games", four_player_games, FOUR_PLAYER_GAMES if 4 in board.table_sizes else 0),
+        )
+        if given < default
+    ]
+    page = Path(args.out or board.page).resolve() == Path(board.page).resolve()
+    readme = not args.no_readme and Path(args.readme).resolve() == Path(README).resolve()
+    publishing = page or readme
+    if fewer and publishing and not args.publish:
+        raise CarouselError(
+            f"{', '.join(fewer)}: fewer games than the published leaderboard's; write this run elsewhere with "
+            f"--out PATH --no-readme, or replace {board.page} and the README's tables with --publish"
+        )
+
+
 def cmd_leaderboard(args: argparse.Namespace) -> int:
     from training.leaderboard import default_roster, guided_agents, make_leaderboard
+    from training.leaderboard_games import leaderboard_game
 
-    game = args.game or "carousel"
+    game = args.game or DEFAULT_GAME
+    board = leaderboard_game(game)
     if args.agents:
         agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     else:
         agents = list(default_roster(args.checkpoints, game))
     four_player_games = args.four_player_games
     if four_player_games is None:
-        four_player_games = FOUR_PLAYER_GAMES if 4 in LEADERBOARD_GAMES[game].table_sizes else 0
+        four_player_games = FOUR_PLAYER_GAMES if 4 in board.table_sizes else 0
+    _check_publishing(args, board, four_player_games)
     if args.heads_up_only is None:
         heads_up_only = list(guided_agents(agents))
     else:
         heads_up_only = [a.strip() for a in args.heads_up_only.split(",") if a.strip()]
     make_leaderboard(
         agents,
-        out=args.out or LEADERBOARD_GAMES[game].page,
+        out=args.out or board.page,
         heads_up_games=args.heads_up_games,
         four_player_games=four_player_games,
         seed=args.seed,
@@ -253,30 +270,26 @@ def register(subparsers) -> None:
 
     p = subparsers.add_parser(
         "leaderboard",
-        help="rate the baselines, the search player and the shipped agents, heads-up and at 4 players "
-        "(docs/LEADERBOARD.md and the README's table; resumable); --game gin_rummy: Gin Rummy's, with OpenSpiel's bot; "
-        "--game carioca: Carioca's",
+        help="rate a game's baselines, its search player and its shipped agents at its table sizes "
+        "(its docs/LEADERBOARD*.md page and the README's table; resumable)",
         description="Every pair of agents plays heads-up, every 4 of them a 4-player table, each deal from every "
         "seat; openskill ratings per table size. Finished matches are kept in the state file, so a rerun plays only "
         "what it lacks. Defaults and costs: the docstring of training/leaderboard.py.",
     )
     p.add_argument(
         "--game",
-        choices=sorted(LEADERBOARD_GAMES),
+        choices=sorted(GAMES),
         default=None,
-        help="the game (default: carousel); gin_rummy: heads-up hands under OpenSpiel's rules, OpenSpiel's simple "
-        f"bot among the agents, page {LEADERBOARD_GAMES['gin_rummy'].page}; carioca: whole games, heads-up and at 4 "
-        f"players, page {LEADERBOARD_GAMES['carioca'].page}",
+        help=f"the game (default: {DEFAULT_GAME}); what its leaderboard plays, its page and its state file are the "
+        "game's own (the LeaderboardFacts of its family contract)",
     )
     p.add_argument(
         "--agents",
         default=None,
         help="comma-separated checkpoints / scripted policy names (search@N and search@N+CHECKPOINT too; Gin Rummy: "
-        "openspiel:simple, openspiel:ismcts@N); default: "
-        f"random, greedy, smart, {', '.join(f'search@{n}' for n in SEARCH_BUDGETS)}, every "
-        f"--checkpoints/<name>/model.pt of the game, and search@{GUIDED_BUDGET}+ each of them trained heads-up "
-        f"(Gin Rummy: {', '.join(GIN_BASELINES + GIN_OPENSPIEL_BOTS)} and its shipped agents; Carioca: "
-        f"{', '.join(CARIOCA_BASELINES)} and its shipped agents)",
+        "openspiel:simple, openspiel:ismcts@N); default: the game's baselines (Carousel's random, greedy, smart, "
+        "search@4, search@16), its OpenSpiel bots where open_spiel is installed, every --checkpoints/<name>/model.pt "
+        f"of the game, and search@{GUIDED_BUDGET}+ each of them trained heads-up where the game has a guided search",
     )
     p.add_argument(
         "--heads-up-only",
@@ -300,13 +313,18 @@ def register(subparsers) -> None:
     )
     p.add_argument("--seed", type=int, default=0, help="the first deal's seed (every match plays the same deals)")
     p.add_argument("--workers", type=int, default=0, help="worker processes playing games (results do not change)")
-    by_game = {name: (board.page, board.state_name) for name, board in LEADERBOARD_GAMES.items()}
-    pages = ", ".join(f"{name}: {page}" for name, (page, _) in by_game.items())
-    states = ", ".join(f"{name}: {state}" for name, (_, state) in by_game.items())
-    p.add_argument("--out", default=None, help=f"the leaderboard page to write (default: {pages})")
-    p.add_argument("--state", default=None, help=f"the games played so far (default, beside --out: {states})")
-    p.add_argument("--readme", default="README.md", help="README whose leaderboard markers get the tables")
+    p.add_argument("--out", default=None, help="the leaderboard page to write (default: the game's published page)")
+    p.add_argument(
+        "--state", default=None, help="the games played so far (default: the game's state file, beside --out)"
+    )
+    p.add_argument("--readme", default=README, help="README whose leaderboard markers get the tables")
     p.add_argument("--no-readme", action="store_true", help="leave the README alone")
+    p.add_argument(
+        "--publish",
+        action="store_true",
+        help="replace the published page and the README's tables with a run of fewer games than the defaults "
+        "(without it, such a run must write elsewhere: --out PATH --no-readme)",
+    )
     p.set_defaults(func=cmd_leaderboard)
 
     p = subparsers.add_parser(

@@ -5,18 +5,11 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from carousel_cli.options import game_options, new_run_dir
 from carousel_env.core.errors import CarouselError
 from carousel_env.core.registry import DEFAULT_GAME, GAMES
 from carousel_env.core.text import plural
-
-# The games ``carousel play`` seats a person at.
-PLAYABLE = ("carousel",)
-
-if TYPE_CHECKING:  # the commands import training lazily, so that --print-config starts without torch
-    pass
 
 
 def cmd_train(args: argparse.Namespace) -> int:
@@ -86,8 +79,7 @@ def _print_summary(run_dir: Path, config) -> None:
     print(
         f"  .venv/bin/carousel eval --checkpoint {run_dir} --opponents {','.join(game.yardsticks)} --games 200{players}"
     )
-    if config.game in PLAYABLE:
-        print(f"  .venv/bin/carousel play --checkpoint {run_dir}{players}")
+    print(f"  .venv/bin/carousel play --checkpoint {run_dir}{players}")
     print(
         f"  .venv/bin/carousel train --resume --out {run_dir} --set total_timesteps="
         f"{2 * config.total_timesteps}   # train it longer"
@@ -128,26 +120,24 @@ def _train_rllib(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    if args.game == "gin_rummy":
-        from carousel_cli.play_gin import play_gin
-
-        for option, given in (("--players", args.players != 2), ("--opponents", bool(args.opponents))):
-            if given:
-                raise CarouselError(f"{option} is a Carousel option: Gin Rummy is heads-up, you and --checkpoint")
-        return play_gin(args.checkpoint, preset=args.variant or "book", seat=args.seat, seed=args.seed)
-    if args.game == "carioca":
-        from carousel_cli.play_carioca import play_carioca
-
-        if args.variant is not None:
-            raise CarouselError("--variant: Carioca has no variants")
-        opponents = [args.checkpoint] + [o for o in (args.opponents or "").split(",") if o]
-        return play_carioca(opponents, num_players=args.players, seat=args.seat, seed=args.seed)
-    if args.variant is not None:
-        raise CarouselError("--variant is Gin Rummy's preset here; Carousel's play uses Carousel's rules")
     from carousel_cli.play import play
+    from training.checkpoint_names import is_checkpoint_name
 
+    game, keys = args.game, {"variant": args.variant}
+    if is_checkpoint_name(args.checkpoint):  # the network's game and rules, unless told otherwise
+        from training.checkpoint import saved_env_keys
+
+        saved = saved_env_keys(args.checkpoint)
+        plays = saved.get("game", DEFAULT_GAME)
+        if game is not None and game != plays:
+            raise CarouselError(f"--game {game}: the checkpoint {args.checkpoint} plays {plays} (leave --game out)")
+        game = plays
+        rules = {key: saved[key] for key in ("variant", "round_bonus", "k_suggestions") if saved.get(key) is not None}
+        keys = {**rules, **({"variant": args.variant} if args.variant is not None else {})}
+    game = game or DEFAULT_GAME
+    players = GAMES[game].min_players if args.players is None else args.players
     opponents = [args.checkpoint] + [o for o in (args.opponents or "").split(",") if o]
-    return play(opponents, num_players=args.players, seat=args.seat, seed=args.seed)
+    return play(opponents, game, num_players=players, seat=args.seat, seed=args.seed, keys=keys)
 
 
 def cmd_imitate(args: argparse.Namespace) -> int:
@@ -288,14 +278,22 @@ def register(subparsers) -> None:
         help="the other opponents at a table of 3 or more (comma-separated, taken in turn with --checkpoint): "
         "each name must play",
     )
-    p.add_argument("--players", type=int, default=2, help="players at the table, 2 to 5")
+    p.add_argument(
+        "--players", type=int, default=None, help="players at the table (default: the game's fewest; Gin Rummy: 2)"
+    )
     p.add_argument("--seat", type=int, default=0, help="your seat, 0 to --players minus 1")
     p.add_argument("--seed", type=int, default=0, help="the game's seed")
-    p.add_argument("--game", choices=sorted(GAMES), default=DEFAULT_GAME, help="the game")
+    p.add_argument(
+        "--game",
+        choices=sorted(GAMES),
+        default=None,
+        help=f"the game (default: the checkpoint's own, else {DEFAULT_GAME})",
+    )
     p.add_argument(
         "--variant",
         default=None,
-        help="Gin Rummy's preset: book (a match to 100, the default), openspiel (one hand) or eaai",
+        help="the rules: Carousel's carousel or manipulation_rummy, Gin Rummy's book (a match to 100), openspiel "
+        "(one hand) or eaai (default: the checkpoint's own, else the game's first)",
     )
     p.set_defaults(func=cmd_play)
 

@@ -7,8 +7,9 @@ import io
 import numpy as np
 
 from carousel_cli.main import main
-from carousel_cli.play_carioca import parse_choice, play_carioca
+from carousel_cli.play import play
 from carousel_env.games.carioca.env import CariocaAction
+from carousel_env.games.carioca.terminal import parse_choice
 
 
 def answering(out: io.StringIO):
@@ -28,16 +29,17 @@ def answering(out: io.StringIO):
 
 def test_a_whole_game_at_three_players():
     out = io.StringIO()
-    assert play_carioca(["simple", "random"], num_players=3, seat=1, seed=4, input_fn=answering(out), out=out) == 0
+    answer = answering(out)
+    assert play(["simple", "random"], "carioca", num_players=3, seat=1, seed=4, input_fn=answer, out=out) == 0
     text = out.getvalue()
-    assert "You are player 1; player 0 is simple, player 2 is random" in text
+    assert "You are player 1. Opponents: player 0 = simple, player 2 = random" in text
     assert "== round 6 over" in text and "Game over:" in text and "go down:" in text
 
 
 def test_quitting_and_bad_input():
     answers = iter(["x9", "l7", "q"])
     out = io.StringIO()
-    assert play_carioca(["simple"], input_fn=lambda prompt: next(answers), out=out) == 0
+    assert play(["simple"], "carioca", input_fn=lambda prompt: next(answers), out=out) == 0
     assert "not a choice here" in out.getvalue()
 
 
@@ -52,4 +54,4 @@ def test_choices_parse_to_legal_actions_only():
 
 def test_the_command_refuses_a_variant(capsys):
     assert main(["play", "--game", "carioca", "--checkpoint", "simple", "--variant", "book"]) != 0
-    assert "Carioca has no variants" in capsys.readouterr().err
+    assert "--variant: Carioca has no such option" in capsys.readouterr().err

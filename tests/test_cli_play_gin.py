@@ -7,9 +7,10 @@ import io
 import numpy as np
 
 from carousel_cli.main import main
-from carousel_cli.play_gin import parse_choice, play_gin
+from carousel_cli.play import play
 from carousel_env.core.cards import NUM_CARDS, card_str
 from carousel_env.games.gin_rummy.env import GinAction
+from carousel_env.games.gin_rummy.terminal import parse_choice
 
 
 def _stubborn_player():
@@ -38,19 +39,20 @@ def test_parse_choice_takes_only_what_the_mask_allows():
 def test_a_whole_hand_is_played_and_narrated():
     answer, _ = _stubborn_player()
     out = io.StringIO()
-    assert play_gin("simple", preset="openspiel", seat=1, seed=4, input_fn=answer, out=out) == 0
+    keys = {"variant": "openspiel"}
+    assert play(["simple"], "gin_rummy", seat=1, seed=4, keys=keys, input_fn=answer, out=out) == 0
     text = out.getvalue()
-    assert "You are player 1; player 0 is simple. Gin Rummy, openspiel rules." in text
+    assert "You are player 1. Opponents: player 0 = simple. Gin Rummy." in text
     assert "player 0 discards " in text  # the opponent's moves, between yours
     assert "== hand over (" in text and "Game over: " in text
 
 
 def test_the_game_is_refused_options_it_has_not(capsys):
     assert main(["play", "--game", "gin_rummy", "--checkpoint", "simple", "--seat", "2"]) == 2
-    assert "--seat must be 0 or 1 in Gin Rummy" in capsys.readouterr().err
+    assert "--seat must be a seat from 0 to 1 with 2 players" in capsys.readouterr().err
     assert main(["play", "--game", "gin_rummy", "--checkpoint", "simple", "--players", "3"]) == 2
-    assert "--players is a Carousel option" in capsys.readouterr().err
+    assert "--players: Gin Rummy is played by 2 players, got 3" in capsys.readouterr().err
     assert main(["play", "--game", "gin_rummy", "--checkpoint", "smart"]) == 2
-    assert "unknown Gin Rummy player 'smart'" in capsys.readouterr().err
+    assert "unknown Gin Rummy policy 'smart'" in capsys.readouterr().err
     assert main(["play", "--checkpoint", "greedy", "--variant", "openspiel"]) == 2
-    assert "--variant is Gin Rummy's preset here" in capsys.readouterr().err
+    assert "--variant: " in capsys.readouterr().err  # Carousel has no variant of that name

@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 from carousel_cli.main import main
-from carousel_cli.play import parse_choice, play
+from carousel_cli.play import play
 from carousel_env.games.carousel.agents.search import SearchPlayer
+from carousel_env.games.carousel.terminal import parse_choice
 from training.checkpoint import load
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"

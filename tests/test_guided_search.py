@@ -279,18 +279,19 @@ SHIPPED = "checkpoints/ppo_2p"
 
 def test_a_guided_name_is_a_player_of_its_checkpoint_not_a_checkpoint():
     from training.checkpoint_names import CheckpointError, is_checkpoint_name, split_guided
-    from training.games import training_game
+    from training.games import is_player_name, player_names, training_game, unknown_player
+    from training.policies import scripted_player
 
     game = training_game("carousel")
     assert split_guided(f"search@4+{SHIPPED}") == ("search@4", SHIPPED)
     assert split_guided("search") is None and split_guided("smart+x") is None and split_guided("search@4+") is None
     assert not is_checkpoint_name(f"search@4+{SHIPPED}") and is_checkpoint_name(SHIPPED)
-    assert game.is_policy_name(f"search@4+{SHIPPED}") and game.is_policy_name(f"search+{SHIPPED}")
-    assert not game.is_policy_name(f"search@0+{SHIPPED}") and not game.is_policy_name("search@2+nowhere/x.pt")
-    assert "search@N+CHECKPOINT" in game.policy_names()
-    error = game.unknown_policy("search@2+nowhere/x.pt", "")
+    assert is_player_name(game, f"search@4+{SHIPPED}") and is_player_name(game, f"search+{SHIPPED}")
+    assert not is_player_name(game, f"search@0+{SHIPPED}") and not is_player_name(game, "search@2+nowhere/x.pt")
+    assert "search@N+CHECKPOINT" in player_names(game)
+    error = unknown_player(game, "search@2+nowhere/x.pt")
     assert isinstance(error, CheckpointError) and "no checkpoint at 'nowhere/x.pt'" in str(error)
-    player = game.scripted_policy(f"search@3+{SHIPPED}", 7)
+    player = scripted_player("carousel", f"search@3+{SHIPPED}", 7)
     assert isinstance(player, GuidedSearchPlayer) and player.samples == 3 and player.seed == 7
     assert f"search@3+{SHIPPED}" in repr(player)
 

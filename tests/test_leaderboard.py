@@ -12,6 +12,7 @@ import pytest
 
 from carousel_cli.main import main
 from carousel_env.core.errors import CarouselError
+from carousel_env.envkit.family import family_game
 from carousel_env.games.carousel.agents.registry import UnknownPolicyError
 from training.checkpoint_names import CheckpointError
 from training.imitation import imitate
@@ -24,10 +25,12 @@ from training.leaderboard import (
     make_leaderboard,
     schedule,
 )
-from training.leaderboard_defaults import BASELINES, GUIDED_BUDGET
+from training.leaderboard_defaults import GUIDED_BUDGET
 from training.leaderboard_games import LeaderboardError
 from training.leaderboard_page import README_END, README_START
 from training.tournament import RatingTable
+
+BASELINES = family_game("carousel").leaderboard.baselines  # its default roster of scripted players
 
 SHIPPED = str(Path(__file__).resolve().parent.parent / "checkpoints" / "ppo_2p")
 README = f"# Project\n\nintro\n\n## Leaderboard\n\n{README_START}\nnot run yet\n{README_END}\n\n## After\n\nmore\n"

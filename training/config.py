@@ -28,7 +28,7 @@ from carousel_env.games.carousel.solver import TIME_BUDGET_S
 from training.checkpoint_names import CHECKPOINT_FORMS, checkpoint_exists, is_checkpoint_name, missing_checkpoint
 from training.device import DEVICE_DEFAULT, DEVICE_DOC, check_device_name
 from training.envs import DEFAULT_ENV_FACTORY, EnvSpec
-from training.games import EnvKeyError, training_game
+from training.games import EnvKeyError, is_player_name, player_names, training_game
 
 C = TypeVar("C")  # a config dataclass
 
@@ -119,13 +119,13 @@ def check_names(config: Any) -> None:
     fails when the config is resolved, not after training (``eval_opponent``: scripted or a
     checkpoint, comma-separated; ``baselines``: scripted; ``init_checkpoint``: a checkpoint)."""
     game = training_game(config.game)
-    known = ", ".join(game.policy_names())
+    known = ", ".join(player_names(game))
     if hasattr(config, "baselines"):
         for name in config.baseline_names():
-            if not game.is_policy_name(name):
+            if not is_player_name(game, name):
                 raise ConfigError(f"config key 'baselines': {name!r} is not a scripted policy ({known})")
     for name in [n.strip() for n in config.eval_opponent.split(",") if n.strip()]:
-        if game.is_policy_name(name) or checkpoint_exists(name):
+        if is_player_name(game, name) or checkpoint_exists(name):
             continue
         if is_checkpoint_name(name):
             raise ConfigError(f"config key 'eval_opponent': {missing_checkpoint(name)}")
@@ -134,14 +134,14 @@ def check_names(config: Any) -> None:
             f" ({CHECKPOINT_FORMS})"
         )
     fixed = getattr(config, "fixed_opponent", None)
-    if fixed is not None and not (game.is_policy_name(fixed) or checkpoint_exists(fixed)):
+    if fixed is not None and not (is_player_name(game, fixed) or checkpoint_exists(fixed)):
         raise ConfigError(
             f"config key 'fixed_opponent': {missing_checkpoint(fixed)}"
             if is_checkpoint_name(fixed)
             else f"config key 'fixed_opponent': {fixed!r} is neither a scripted policy ({known}) nor a checkpoint"
         )
     start = config.init_checkpoint
-    if start is not None and (game.is_policy_name(start) or not checkpoint_exists(start)):
+    if start is not None and (is_player_name(game, start) or not checkpoint_exists(start)):
         raise ConfigError(f"config key 'init_checkpoint': {missing_checkpoint(start)}")
 
 

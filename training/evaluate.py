@@ -138,7 +138,7 @@ def summarise(
 ) -> EvalResult:
     """The statistics of ``candidate``'s games of ``game``; ``names`` gives the opponents'
     controllers the names they were asked for by."""
-    round_events = training_game(game).round_events
+    unit_events = training_game(game).unit_events
     per_game = []
     rounds = knocks = outs = undercuts = 0
     diff_sum = 0.0
@@ -154,7 +154,7 @@ def summarise(
             rounds += 1
             others = [p for i, p in enumerate(r.points) if i != seat]
             diff_sum += r.points[seat] - sum(others) / len(others)
-            events = round_events(r, seat)
+            events = unit_events(r, seat)
             knocks += events.knocked
             undercuts += events.undercut
             outs += events.went_out

@@ -36,12 +36,13 @@ from typing import Any
 import numpy as np
 import torch
 
+from carousel_env.core.registry import vector_env_class
 from training import checkpoint
 from training.config import ConfigError, TrainConfig, check_names, from_dict, to_dict
 from training.envs import EnvSpec, shape_for
-from training.games import training_game
+from training.games import is_player_name, training_game
 from training.network import Agent, MaskedCategorical
-from training.policies import load_start_network
+from training.policies import load_start_network, scripted_player
 from training.ppo import env_spec_of
 
 HELD_OUT = 0.1  # share of the rows (games) whose decisions test the fit
@@ -84,11 +85,10 @@ def collect(spec: EnvSpec, teacher: str, decisions: int, seed: int, report: Repo
     """At least ``decisions`` of ``teacher``'s decisions in games between copies of it."""
     started = time.perf_counter()
     next_report = decisions / REPORTS
-    game = training_game(spec.game)
-    venv = game.vector_env(NUM_ROWS, autoreset=True, **spec.kwargs())
+    venv = vector_env_class(spec.game)(NUM_ROWS, autoreset=True, **spec.kwargs())
     # One teacher per seat of every row, each seeded apart (a random teacher's draws stay its own).
     teachers = [
-        [game.scripted_policy(teacher, seed * 1009 + 31 * r + s) for s in range(spec.num_players)]
+        [scripted_player(spec.game, teacher, seed * 1009 + 31 * r + s) for s in range(spec.num_players)]
         for r in range(NUM_ROWS)
     ]
     obs, masks, actions, rows = [], [], [], []
@@ -219,7 +219,7 @@ def imitate(
     configs: list[TrainConfig] = [from_dict({**keys, "num_players": n}) for n in tables] or [from_dict(keys)]
     config = configs[0]
     check_names(config)  # the teacher is one of the game's scripted players, ``init`` a checkpoint
-    if not training_game(config.game).is_policy_name(teacher):
+    if not is_player_name(training_game(config.game), teacher):
         raise ConfigError(f"the teacher must be a scripted player of {config.game}, got {teacher!r}")
     specs = [env_spec_of(c) for c in configs]
     shapes = [shape_for(spec) for spec in specs]

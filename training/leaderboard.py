@@ -1,8 +1,8 @@
 """The leaderboard: the baselines, the search player at two budgets, every shipped agent and
 the search guided by the heads-up ones, rated heads-up and at 4 players (``carousel leaderboard``).
 
-Roster: :data:`BASELINES` (``random``, ``greedy``, ``smart``, ``search@`` each of
-``training.leaderboard_defaults.SEARCH_BUDGETS``), every ``checkpoints/<name>/model.pt``,
+Roster: the game's baselines (Carousel's ``random``, ``greedy``, ``smart``, ``search@4``,
+``search@16``), every ``checkpoints/<name>/model.pt``,
 named by its folder, and ``search@GUIDED_BUDGET+checkpoints/<name>`` for each of those
 trained heads-up (the guided search, named ``search@8+<name>``); ``--agents`` replaces it
 (names as ``carousel eval`` takes them).
@@ -30,23 +30,14 @@ its own matches, a retrained checkpoint replays its. Delete the file after chang
 scripted player's code. Results do not depend on ``--workers`` (the networks sample from
 generators seeded per match, over a fixed number of game copies).
 
-Gin Rummy (``game="gin_rummy"``, ``carousel leaderboard --game gin_rummy``): heads-up only,
-single hands under OpenSpiel's rules (preset ``openspiel``). Its roster: ``GIN_BASELINES``,
-OpenSpiel's simple bot (``openspiel:simple``, where open_spiel is installed) and every agent
-shipped for Gin; ``openspiel:ismcts@N`` may be named too. A match with one of OpenSpiel's
-bots is played inside OpenSpiel's game through its runner
+Every game: what its leaderboard plays (table sizes, the env options of every match, its
+baselines, whether its shipped agents guide a search, its page and state file) is the game's
+own (``LeaderboardFacts`` in its family contract; ``training.leaderboard_games``). Where it
+names OpenSpiel's bots (Gin Rummy's ``openspiel:simple``, where open_spiel is installed), a
+match with one of them is played inside OpenSpiel's game through its runner
 (:mod:`carousel_env.integrations.openspiel_gin`: each deal twice, seats swapped); two of its
-bots never meet (the runner seats one of ours against one of its). A dead hand is a shared
-place and half a win. Its page is ``docs/LEADERBOARD_GIN.md``, its state file
-``leaderboard_gin_rummy_games.json``, its README section has markers of its own; its cost
-column times Gin's own positions and leaves OpenSpiel's bots blank (they decide inside
-OpenSpiel).
-
-Carioca (``carousel leaderboard --game carioca``): whole games of six rounds, heads-up and
-at 4 players, as Carousel's. Its roster: ``CARIOCA_BASELINES`` (``random``, ``simple``,
-``outs``) and every agent shipped for Carioca; its ``search@N`` may be named (it costs about
-fifty times a game of ``simple``'s). Its page is ``docs/LEADERBOARD_CARIOCA.md``, its state
-file ``leaderboard_carioca_games.json``, its cost column timed on Carioca's own positions.
+bots never meet, a dead hand is a shared place and half a win, and the cost column leaves
+them blank (they decide inside OpenSpiel).
 
 The modules: this one plays and rates; ``training.leaderboard_games`` says what each game's
 leaderboard plays (``LeaderboardGame``); ``training.leaderboard_page`` writes the page and
@@ -72,8 +63,8 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import asdict
 from importlib.util import find_spec
 from itertools import combinations
 from pathlib import Path
@@ -81,8 +72,8 @@ from typing import Any
 
 import torch
 
+from carousel_env.core.registry import DEFAULT_GAME
 from carousel_env.core.text import plural
-from carousel_env.envkit.episodes import Episode, EpisodeResult
 from carousel_env.envkit.layout import ObservationLayout
 from training.checkpoint import saved_env_keys
 from training.checkpoint_names import (
@@ -97,7 +88,6 @@ from training.decision_cost import decision_ms, recorded_positions
 from training.envs import layout_for
 from training.episodes import play_episodes
 from training.evaluate import deals_for, eval_specs
-from training.exploit import Exploitability, shipped_exploitability
 from training.files import write_text_atomic
 from training.leaderboard_defaults import (
     FOUR_PLAYER_GAMES,
@@ -105,7 +95,6 @@ from training.leaderboard_defaults import (
     HEADS_UP_GAMES,
 )
 from training.leaderboard_games import (
-    LEADERBOARD_GAMES,
     LeaderboardError,
     LeaderboardGame,
     is_openspiel_bot,
@@ -117,20 +106,27 @@ from training.leaderboard_page import (
     command_line,
     readme_block,
     render_leaderboard,
-    table_title,
     update_readme,
+)
+from training.leaderboard_records import (
+    GameRecord,
+    LeaderboardRun,
+    MatchSpec,
+    PlayedMatch,
+    RosterAgent,
+    Standings,
 )
 from training.network import Agent
 from training.policies import (
     Controller,
     NetworkPolicy,
-    gin_guided_search_player,
+    guided_search_player,
     load_network_policy,
     network_callable,
     scripted_controller,
 )
 from training.runners import Driver
-from training.tournament import Rating, RatingTable
+from training.tournament import RatingTable
 
 # Game copies stepped at once. Networks sample in the order their decisions are batched,
 # which depends on this number, so it is fixed (not tied to --workers) to keep results.
@@ -141,37 +137,14 @@ STATE_FORMAT = 1
 # ------------------------------------------------------------------ roster
 
 
-@dataclass(frozen=True)
-class RosterAgent:
-    """An agent of the leaderboard. ``name``: what the tables call it; ``source``: what plays
-    it (a scripted policy's name or a checkpoint path); ``digest``: the file's of the
-    checkpoint it is or is guided by (None for a scripted policy), so that a retrained
-    checkpoint makes a new agent for the state file; ``is_network``: whether it is that
-    checkpoint's network (a guided search player is a scripted player with a network)."""
-
-    name: str
-    source: str
-    digest: str | None = None
-    is_network: bool = False
-
-    @property
-    def is_openspiel(self) -> bool:
-        return is_openspiel_bot(self.source)
-
-    @property
-    def identity(self) -> str:
-        """What the state file knows it by."""
-        return self.name if self.digest is None else f"{self.name}#{self.digest}"
-
-
-def default_roster(checkpoints: str | Path = "checkpoints", game: str = "carousel") -> tuple[str, ...]:
+def default_roster(checkpoints: str | Path = "checkpoints", game: str = DEFAULT_GAME) -> tuple[str, ...]:
     """The game's baselines (Gin Rummy's: with OpenSpiel's simple bot where open_spiel is
     installed), then every agent shipped for the game under ``checkpoints`` (its folder),
     then the search guided by each shipped agent trained heads-up
     (``search@GUIDED_BUDGET+folder``)."""
     board = leaderboard_game(game)
     folders = [str(path.parent) for path in sorted(Path(checkpoints).glob(f"*/{SHIPPED_MODEL}"))]
-    shipped = [folder for folder in folders if saved_env_keys(folder).get("game", "carousel") == game]
+    shipped = [folder for folder in folders if saved_env_keys(folder).get("game", DEFAULT_GAME) == game]
     bots = board.openspiel_bots if find_spec("pyspiel") is not None else ()
     heads_up = [folder for folder in shipped if saved_env_keys(folder).get("num_players", 2) == 2]
     guided = [f"search@{GUIDED_BUDGET}{GUIDED_MARK}{folder}" for folder in heads_up] if board.guided else []
@@ -204,11 +177,12 @@ def _digest(path: Path) -> str:
 
 
 def load_roster(
-    sources: Sequence[str], board: LeaderboardGame = LEADERBOARD_GAMES["carousel"]
+    sources: Sequence[str], board: LeaderboardGame | None = None
 ) -> tuple[tuple[RosterAgent, ...], dict[str, Agent]]:
     """The roster of ``sources`` and the network of each checkpoint agent (by name), all
     checked before any game: unknown names, unreadable checkpoints, checkpoints of another
-    game and two agents of one name are errors that name them."""
+    game and two agents of one name are errors that name them (``board``: Carousel's by default)."""
+    board = board or leaderboard_game(DEFAULT_GAME)
     layout = layout_for(board.env_spec(board.table_sizes[0]))  # the same at every table size
     roster: list[RosterAgent] = []
     networks: dict[str, Agent] = {}
@@ -229,7 +203,7 @@ def load_roster(
             if not board.guided:
                 raise LeaderboardError(f"{source!r}: this leaderboard has no guided search")
             scripted_controller(source, board.game)  # raises naming a bad search budget or a missing checkpoint
-            trained_on = saved_env_keys(guided[1]).get("game", "carousel")
+            trained_on = saved_env_keys(guided[1]).get("game", DEFAULT_GAME)
             if trained_on != board.game:
                 raise LeaderboardError(f"{source!r}: its network plays {trained_on}, this leaderboard {board.game}")
             roster.append(RosterAgent(name, source, _digest(find_checkpoint(guided[1]))))
@@ -255,39 +229,19 @@ def _openspiel():
 # ------------------------------------------------------------------ schedule
 
 
-@dataclass(frozen=True)
-class MatchSpec:
-    """One match: ``agents`` at a table of ``players`` (``agents[0]`` is the evaluation's
-    candidate, which only fixes the seating order), ``games`` (whole deals), dealt from
-    ``seed`` on."""
-
-    players: int
-    agents: tuple[RosterAgent, ...]
-    games: int
-    seed: int
-
-    @property
-    def key(self) -> str:
-        """The match's entry in the state file."""
-        agents = ",".join(agent.identity for agent in self.agents)
-        return f"{self.players}p {agents} games={self.games} seed={self.seed}"
-
-    @property
-    def label(self) -> str:
-        return f"{table_title(self.players)}: " + " vs ".join(agent.name for agent in self.agents)
-
-
 def schedule(
     roster: Sequence[RosterAgent],
     heads_up_games: int,
     four_player_games: int,
     seed: int,
     heads_up_only: Sequence[str] = (),
-    table_sizes: Sequence[int] = LEADERBOARD_GAMES["carousel"].table_sizes,
+    table_sizes: Sequence[int] | None = None,
 ) -> list[MatchSpec]:
     """Every pair heads-up, then every table of 4 of the agents not in ``heads_up_only``
     (names), games rounded up to whole deals (0 leaves that table size out), in roster order.
-    Two of OpenSpiel's bots do not meet: its runner seats one of ours against one of its."""
+    Two of OpenSpiel's bots do not meet: its runner seats one of ours against one of its.
+    ``table_sizes``: Carousel's leaderboard's by default."""
+    table_sizes = leaderboard_game(DEFAULT_GAME).table_sizes if table_sizes is None else table_sizes
     matches = []
     for players, games in zip(table_sizes, (heads_up_games, four_player_games)):
         if games <= 0:
@@ -300,48 +254,6 @@ def schedule(
 
 
 # ------------------------------------------------------------------ games and their store
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """A played game as the state file keeps it: its deal, the agent in each seat (by
-    name), the final totals and the winner's seat."""
-
-    seed: int
-    seats: tuple[str, ...]
-    totals: tuple[int, ...]
-    winner: int | None
-
-    @property
-    def result(self) -> EpisodeResult[str]:
-        """The game as the ``EpisodeResult`` it was (returns and round scores not kept)."""
-        return EpisodeResult(Episode(self.seed, self.seats), (0.0,) * len(self.seats), (), self.totals, self.winner)
-
-    def places(self) -> tuple[int, ...]:
-        """Each seat's finishing place, 0 first: the winner, then the others by final total
-        (equal totals share a place)."""
-        key = [(seat == self.winner, total) for seat, total in enumerate(self.totals)]
-        return tuple(sum(other > mine for other in key) for mine in key)
-
-    def wins(self) -> tuple[float, ...]:
-        """Each seat's share of the win (``EpisodeResult.score``)."""
-        return tuple(self.result.score(seat) for seat in range(len(self.seats)))
-
-
-@dataclass(frozen=True)
-class PlayedMatch:
-    """A finished match in the state file: its games, in play order, and how long it took."""
-
-    games: tuple[GameRecord, ...]
-    seconds: float
-
-    def win_rates(self) -> dict[str, float]:
-        """Each agent's share of the games won."""
-        won: dict[str, float] = {}
-        for game in self.games:
-            for name, share in zip(game.seats, game.wins()):
-                won[name] = won.get(name, 0.0) + share
-        return {name: w / len(self.games) for name, w in won.items()}
 
 
 class GameStore:
@@ -410,7 +322,7 @@ def play_openspiel_match(match: MatchSpec, board: LeaderboardGame) -> tuple[Game
         layout = ObservationLayout.of(runner.layout(runner.K_KNOCKS))
         agent = network_callable(ours.source, layout, match.seed)
     elif split_guided(ours.source) is not None:
-        agent = gin_guided_search_player(ours.source, match.seed)
+        agent = guided_search_player(ours.source, match.seed, board.game)
     played = runner.play_openspiel(agent, bot.source, match.games // 2, seed=match.seed)
     records = []
     for hand in played.hands:
@@ -423,7 +335,7 @@ def play_openspiel_match(match: MatchSpec, board: LeaderboardGame) -> tuple[Game
 
 
 def play_match(
-    match: MatchSpec, networks: dict[str, Agent], driver: Driver, game: str = "carousel"
+    match: MatchSpec, networks: dict[str, Agent], driver: Driver, game: str = DEFAULT_GAME
 ) -> tuple[GameRecord, ...]:
     """Play ``match`` on ``driver`` (a driver of ``match.players`` seats); network agents
     sample from generators seeded by the match seed and their place in the match."""
@@ -455,45 +367,6 @@ def play_match(
 # ------------------------------------------------------------------ the run
 
 
-@dataclass(frozen=True)
-class Standings:
-    """The ratings at one table size, and each heads-up pair's win rate."""
-
-    players: int
-    rows: tuple[Rating, ...]
-    games_per_match: int
-    matches: int
-    # (row agent, column agent) -> the row agent's win rate against it (heads-up only)
-    pairs: dict[tuple[str, str], float]
-
-
-@dataclass(frozen=True)
-class LeaderboardRun:
-    """What a run leaves: the ratings, which matches it played and which the state file
-    held, and the time all the schedule's matches took to play (over every run)."""
-
-    roster: tuple[RosterAgent, ...]
-    standings: tuple[Standings, ...]
-    played: tuple[MatchSpec, ...]
-    cached: tuple[MatchSpec, ...]
-    play_seconds: float
-    # (players, agent) -> its median milliseconds per decision (``training.decision_cost``)
-    costs: Mapping[tuple[int, str], float] = field(default_factory=dict)
-    board: LeaderboardGame = LEADERBOARD_GAMES["carousel"]
-
-    def exploitability(self, players: int) -> dict[str, Exploitability]:
-        """Each shipped agent's strongest best response at ``players`` (``training.exploit``),
-        where its folder keeps one."""
-        found = {}
-        for agent in self.roster:
-            if agent.is_network:
-                source = Path(agent.source)
-                figure = shipped_exploitability(source if source.is_dir() else source.parent, players)
-                if figure is not None:
-                    found[agent.name] = figure
-        return found
-
-
 def _rate(players: int, roster: Sequence[RosterAgent], matches: Sequence[tuple[MatchSpec, PlayedMatch]]) -> Standings:
     """The standings at ``players`` from its matches' games, rated in schedule order (the
     agents that played at that table size only)."""
@@ -519,7 +392,7 @@ def run_leaderboard(
     num_workers: int = 0,
     log: Callable[[str], None] = print,
     heads_up_only: Sequence[str] = (),
-    game: str = "carousel",
+    game: str = DEFAULT_GAME,
 ) -> LeaderboardRun:
     """Play every match of the schedule that ``state`` lacks (saving each as it ends), rate
     them all and time each agent's decisions (Carousel's). Everything is checked before the
@@ -613,10 +486,10 @@ def make_leaderboard(
     date: str | None = None,
     log: Callable[[str], None] = print,
     heads_up_only: Sequence[str] = (),
-    game: str = "carousel",
+    game: str = DEFAULT_GAME,
 ) -> LeaderboardRun:
     """``carousel leaderboard``: run the game's leaderboard (state file ``state``, by default
-    ``leaderboard_games.json`` beside ``out``, Gin Rummy's ``leaderboard_gin_rummy_games.json``),
+    the game's ``state_name`` beside ``out``),
     write ``out`` and, unless ``readme`` is None, the README's tables. ``date``: today's
     unless given."""
     board = leaderboard_game(game)

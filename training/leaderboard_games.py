@@ -1,6 +1,5 @@
-"""The games that have a leaderboard (``carousel leaderboard --game G``): what each plays,
-its page and its README markers. Apart from ``training.leaderboard`` so that the command's
-``--help`` can name them without importing torch."""
+"""The games' leaderboards (``carousel leaderboard --game G``): what each plays, its page
+and its README markers, read from the game's family contract (``LeaderboardFacts``)."""
 
 from __future__ import annotations
 
@@ -8,9 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from carousel_env.core.errors import CarouselError
+from carousel_env.core.registry import GAMES
+from carousel_env.envkit.family import family_game
 from carousel_env.integrations import OPENSPIEL_PREFIX
 from training.envs import EnvSpec
-from training.leaderboard_defaults import BASELINES, CARIOCA_BASELINES, GIN_BASELINES, GIN_OPENSPIEL_BOTS, STATE_NAME
 
 
 class LeaderboardError(CarouselError):
@@ -29,15 +29,12 @@ class LeaderboardGame:
     guided: bool
     title: str
     page: str  # ``--out``'s default
+    state_name: str  # the state file's default name, beside the page
+    readme_tag: str
+    how: str = ""  # how the game's matches are played, for its page (empty: the family's way)
+    played_unit: str = "game"  # what one of its games is: a whole "game", or a single "hand"
     openspiel_bots: tuple[str, ...] = ()  # OpenSpiel's bots of the default roster (open_spiel installed)
-    timed: bool = False  # agents' decisions timed on the game's own positions (``training.decision_cost``)
-
-    @property
-    def state_name(self) -> str:
-        """The state file's default name, beside the page."""
-        return (
-            STATE_NAME if self.game == "carousel" else STATE_NAME.replace("leaderboard_", f"leaderboard_{self.game}_")
-        )
+    timed: bool = True  # agents' decisions timed on the game's own positions (``training.decision_cost``)
 
     def env_spec(self, players: int) -> EnvSpec:
         return EnvSpec.of(players, game=self.game, **dict(self.options))
@@ -45,44 +42,36 @@ class LeaderboardGame:
     @property
     def readme_markers(self) -> tuple[str, str]:
         """The README's markers around this game's tables."""
-        tag = "leaderboard" if self.game == "carousel" else f"leaderboard {self.game}"
-        return f"<!-- {tag}:start -->", f"<!-- {tag}:end -->"
-
-
-LEADERBOARD_GAMES = {
-    "carousel": LeaderboardGame(
-        "carousel", (2, 4), (("episode", "game"),), BASELINES, True, "Leaderboard", "docs/LEADERBOARD.md", timed=True
-    ),
-    # Single hands under OpenSpiel's rules: what OpenSpiel's bots play.
-    "gin_rummy": LeaderboardGame(
-        "gin_rummy",
-        (2,),
-        (("preset", "openspiel"),),
-        GIN_BASELINES,
-        True,
-        "Gin Rummy leaderboard",
-        "docs/LEADERBOARD_GIN.md",
-        openspiel_bots=GIN_OPENSPIEL_BOTS,
-        timed=True,
-    ),
-    # Whole games of six rounds (the env's default episode), with no guided search of its own.
-    "carioca": LeaderboardGame(
-        "carioca",
-        (2, 4),
-        (),
-        CARIOCA_BASELINES,
-        False,
-        "Carioca leaderboard",
-        "docs/LEADERBOARD_CARIOCA.md",
-        timed=True,
-    ),
-}
+        return f"<!-- {self.readme_tag}:start -->", f"<!-- {self.readme_tag}:end -->"
 
 
 def leaderboard_game(game: str) -> LeaderboardGame:
-    if game not in LEADERBOARD_GAMES:
-        raise LeaderboardError(f"no leaderboard for game {game!r} (the games with one: {', '.join(LEADERBOARD_GAMES)})")
-    return LEADERBOARD_GAMES[game]
+    """The leaderboard of registered game ``game`` (a ``LeaderboardError`` for a game without one)."""
+    facts = family_game(game).leaderboard
+    if facts is None:
+        raise LeaderboardError(
+            f"no leaderboard for game {game!r} (the games with one: {', '.join(leaderboard_names())})"
+        )
+    return LeaderboardGame(
+        game=game,
+        table_sizes=facts.table_sizes,
+        options=facts.options,
+        baselines=facts.baselines,
+        guided=facts.guided,
+        title=facts.title,
+        page=facts.page,
+        state_name=facts.state_name,
+        readme_tag=facts.readme_tag,
+        how=facts.how,
+        played_unit=facts.played_unit,
+        openspiel_bots=tuple(OPENSPIEL_PREFIX + bot for bot in facts.openspiel_bots),
+        timed=facts.timed,
+    )
+
+
+def leaderboard_names() -> tuple[str, ...]:
+    """The registered games that have a leaderboard (each game's contract imported now)."""
+    return tuple(name for name in GAMES if family_game(name).leaderboard is not None)
 
 
 def is_openspiel_bot(source: str) -> bool:

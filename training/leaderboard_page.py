@@ -1,5 +1,5 @@
-"""The leaderboard's documents: its page (``docs/LEADERBOARD.md``, Gin Rummy's
-``docs/LEADERBOARD_GIN.md``), the README's tables between their markers, and the command
+"""The leaderboard's documents: its page (each game's own, ``docs/LEADERBOARD*.md``), the
+README's tables between their markers, and the command
 that reproduces them. What they show is computed in ``training.leaderboard``."""
 
 from __future__ import annotations
@@ -7,18 +7,16 @@ from __future__ import annotations
 import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from carousel_env.core.registry import DEFAULT_GAME
 from carousel_env.core.text import plural
+from training.exploit import Exploitability
 from training.files import write_text_atomic
-from training.leaderboard_games import LEADERBOARD_GAMES, LeaderboardError, LeaderboardGame
+from training.leaderboard_games import LeaderboardError, LeaderboardGame, leaderboard_game
+from training.leaderboard_records import LeaderboardRun, Standings, table_title
 from training.tournament import INTERVAL_SIGMAS
 
-if TYPE_CHECKING:
-    from training.exploit import Exploitability
-    from training.leaderboard import LeaderboardRun, Standings
-
-README_START, README_END = LEADERBOARD_GAMES["carousel"].readme_markers
+README_START, README_END = leaderboard_game(DEFAULT_GAME).readme_markers
 
 
 def clock(seconds: float) -> str:
@@ -34,19 +32,21 @@ def command_line(
     state: str | Path,
     out: str | Path,
     heads_up_only: Sequence[str] = (),
-    game: str = "carousel",
+    game: str = DEFAULT_GAME,
 ) -> str:
     """The command that reproduces a leaderboard (every option that changes its tables)."""
-    args = ["carousel", "leaderboard", *(["--game", game] if game != "carousel" else []), "--agents", ",".join(sources)]
+    args = [
+        "carousel",
+        "leaderboard",
+        *(["--game", game] if game != DEFAULT_GAME else []),
+        "--agents",
+        ",".join(sources),
+    ]
     if heads_up_only:
         args += ["--heads-up-only", ",".join(heads_up_only)]
     args += ["--heads-up-games", str(heads_up_games), "--four-player-games", str(four_player_games)]
     args += ["--seed", str(seed), "--state", str(state), "--out", str(out)]
     return shlex.join(args)
-
-
-def table_title(players: int) -> str:
-    return "Heads-up" if players == 2 else f"{players} players"
 
 
 def _deals(standings: Standings) -> str:
@@ -99,23 +99,17 @@ def pairs_table(standings: Standings) -> str:
 
 def _how(board: LeaderboardGame) -> str:
     """How a leaderboard's games are played and rated, for its page."""
-    if board.game == "gin_rummy":
-        return (
-            "Every pair plays heads-up, single hands under OpenSpiel's rules (preset `openspiel`), each deal "
-            "twice with the seats swapped; a match against OpenSpiel's bot is played inside OpenSpiel's own "
-            "`gin_rummy` through `carousel_env/integrations/openspiel_gin.py` (its deals are the runner's, not the "
-            "env's). Ratings are openskill Plackett-Luce, updated once per hand from its result (a dead hand is a "
-            f"shared place); the interval is mu ± {INTERVAL_SIGMAS:g} sigma (about 95%), rows are sorted by the "
-            "ordinal mu - 3 sigma. The win rate is the share of hands won, a dead hand counting half (fair share "
-            "1/2). How it is run: `training/leaderboard.py`."
-        )
-    return (
+    unit = board.played_unit
+    played = board.how or (
         "Every pair plays heads-up and every 4 distinct agents share a 4-player table, on the same deals; each "
         "deal is played once per seat with the whole table turned one seat a game, so each agent gets every "
-        "seat's cards. Ratings are openskill Plackett-Luce, updated once per game from the finishing places "
-        "(the game's winner first, then the others by final total); the interval is mu ± "
-        f"{INTERVAL_SIGMAS:g} sigma (about 95%), rows are sorted by the ordinal mu - 3 sigma. The win rate is "
-        "the share of games won; the fair share is "
+        "seat's cards."
+    )
+    return (
+        f"{played} Ratings are openskill Plackett-Luce, updated once per {unit} from the finishing places (the "
+        f"winner first, then the others by final total; a {unit} nobody won is a shared place); the interval is "
+        f"mu ± {INTERVAL_SIGMAS:g} sigma (about 95%), rows are sorted by the ordinal mu - 3 sigma. The win rate "
+        f"is the share of {unit}s won, one nobody won counting as a share; the fair share is "
         + ", ".join(f"1/{n} " + ("heads-up" if n == 2 else f"at {n} players") for n in board.table_sizes)
         + ". How it is run: `training/leaderboard.py`."
     )
@@ -160,9 +154,10 @@ def readme_block(run: LeaderboardRun, leaderboard_link: str, date: str) -> str:
     return "\n".join(parts)
 
 
-def update_readme(readme: str | Path, block: str, board: LeaderboardGame = LEADERBOARD_GAMES["carousel"]) -> None:
+def update_readme(readme: str | Path, block: str, board: LeaderboardGame | None = None) -> None:
     """Put ``block`` between the README's markers of the game's leaderboard (a section titled
-    as its page, with them, is added at the end if it has none)."""
+    as its page, with them, is added at the end if it has none; ``board``: Carousel's by default)."""
+    board = board or leaderboard_game(DEFAULT_GAME)
     path = Path(readme)
     text = path.read_text() if path.exists() else ""
     check_readme(path, board)
@@ -174,9 +169,10 @@ def update_readme(readme: str | Path, block: str, board: LeaderboardGame = LEADE
     write_text_atomic(path, f"{head}{start}\n{block}\n{end}{tail}")
 
 
-def check_readme(readme: str | Path, board: LeaderboardGame = LEADERBOARD_GAMES["carousel"]) -> None:
+def check_readme(readme: str | Path, board: LeaderboardGame | None = None) -> None:
     """A README has both of the game's leaderboard markers in order, or neither (checked
-    before any game)."""
+    before any game; ``board``: Carousel's by default)."""
+    board = board or leaderboard_game(DEFAULT_GAME)
     path = Path(readme)
     text = path.read_text() if path.exists() else ""
     start_mark, end_mark = board.readme_markers

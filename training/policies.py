@@ -25,13 +25,9 @@ import torch
 
 from carousel_env.core.registry import DEFAULT_GAME
 from carousel_env.envkit.layout import ObservationLayout
-from carousel_env.games.carousel.agents.baselines import Policy
-from carousel_env.games.carousel.agents.registry import get_policy, search_samples
-from carousel_env.games.carousel.agents.search import ViewPolicy
-from carousel_env.games.carousel.vector.guided import GuidedSearchPlayer
 from training import checkpoint
 from training.checkpoint_names import ARGMAX_TAG, checkpoint_file, find_checkpoint, is_checkpoint_name, split_guided
-from training.games import training_game
+from training.games import is_player_name, training_game, unknown_player
 from training.network import Agent
 
 
@@ -56,9 +52,9 @@ class Controller:
         """A scripted policy's seat (any name ``game``'s players go by, ``search@N`` included);
         an unknown name is an error naming the known ones (``also_not``: what else the name
         was tried as)."""
-        rules = training_game(game)
-        if not rules.is_policy_name(name):
-            raise rules.unknown_policy(name, also_not)
+        family = training_game(game)
+        if not is_player_name(family, name):
+            raise unknown_player(family, name, also_not)
         return cls(ControllerKind.SCRIPTED, name)
 
     @classmethod
@@ -181,45 +177,40 @@ def _frozen_agent(path: str) -> Agent:
     return load_network_policy(path).agent.eval()
 
 
-def guided_search_player(name: str, seed: int | None = None) -> GuidedSearchPlayer:
+def guided_search_player(name: str, seed: int | None = None, game: str | None = None):
     """The guided search player ``search@N+CHECKPOINT`` (``search+CHECKPOINT``: the search's
-    default budget): ``N`` determinizations per action, the checkpoint's network as its
-    rollout policy, its own random stream seeded with ``seed``."""
+    default budget) of the checkpoint's game: ``N`` determinizations per decision, the
+    checkpoint's network as its prior and rollout policy, its own random stream seeded with
+    ``seed``. ``game``, where given, must be the checkpoint's."""
     guided = split_guided(name)
     if guided is None:
         raise ValueError(f"{name!r} is not a guided search player's name (search@N+CHECKPOINT)")
     search, network = guided
-    return GuidedSearchPlayer(network_prior(network), samples=search_samples(search), seed=seed, name=name)
-
-
-def gin_guided_search_player(name: str, seed: int | None = None):
-    """Gin Rummy's guided search ``search@N+CHECKPOINT`` (``search+CHECKPOINT``: its default
-    deals) as a Gin policy: ``N`` deals a decision, a Gin checkpoint's network as its prior
-    and rollout policy, its own random stream seeded with ``seed``."""
-    from carousel_env.games.gin_rummy.guided import GUIDED_SAMPLES, GinGuidedSearch
-    from carousel_env.games.gin_rummy.policies import ScriptedPolicy
-
-    guided = split_guided(name)
-    if guided is None:
-        raise ValueError(f"{name!r} is not a guided search player's name (search@N+CHECKPOINT)")
-    search, network = guided
-    samples = GUIDED_SAMPLES if search == "search" else search_samples(search)
-    game = checkpoint.saved_env_keys(network).get("game", DEFAULT_GAME)
-    if game != "gin_rummy":
+    plays = checkpoint.saved_env_keys(network).get("game", DEFAULT_GAME)
+    if game is not None and plays != game:
         raise checkpoint.CheckpointError(
-            f"guided search player {name!r}: {checkpoint_file(network)} plays {game}, not gin_rummy"
+            f"guided search player {name!r}: {checkpoint_file(network)} plays {plays}, not {game}"
         )
-    agent = _frozen_agent(str(find_checkpoint(network)))
-    k = agent.layout.num_slots
-    player = GinGuidedSearch(network_prior(network), k_knocks=k, samples=samples, seed=seed, name=name)
-    return ScriptedPolicy(name, player)
+    family = training_game(plays)
+    if family.guided_search is None:
+        raise checkpoint.CheckpointError(f"guided search player {name!r}: {plays} has no guided search")
+    slots = _frozen_agent(str(find_checkpoint(network))).layout.num_slots
+    return family.guided_search(network_prior(network), search, slots, seed, name)
 
 
-def load_policy(name: str, layout: ObservationLayout, seed: int) -> Policy | ViewPolicy:
-    """A Carousel agent by name deciding one position at a time (terminal play): a checkpoint's
-    network as a callable ``(observation, action_mask) -> action``, sampling from its own
-    generator seeded with ``seed``, or a scripted policy seeded with ``seed`` (the search
-    player is a view policy: step it with ``carousel_env.games.carousel.agents.match.policy_action``)."""
+def scripted_player(game: str, name: str, seed: int | None = None):
+    """The policy of ``game``'s player ``name`` as the game's ``act`` plays it: a scripted
+    player, or a guided search with its network (torch: only where one plays)."""
+    if split_guided(name) is not None:
+        return guided_search_player(name, seed, game)
+    return training_game(game).player(name, seed)
+
+
+def load_policy(name: str, layout: ObservationLayout, seed: int, game: str = DEFAULT_GAME):
+    """An agent of ``game`` by name deciding one position at a time (terminal play): a
+    checkpoint's network as a callable ``(observation, action_mask) -> action``, sampling
+    from its own generator seeded with ``seed``, or a scripted player seeded with ``seed``
+    (play it with the game's ``act``)."""
     if not is_checkpoint_name(name):
-        return get_policy(scripted_controller(name).name, seed=seed)
+        return scripted_player(game, scripted_controller(name, game).name, seed)
     return network_callable(name, layout, seed)

@@ -36,11 +36,12 @@ from typing import Any, NamedTuple
 import numpy as np
 import torch
 
+from carousel_env.core.registry import vector_env_class
 from carousel_env.envkit.episodes import Episode, EpisodeResult, advance_to_decision
 from carousel_env.envkit.vector import WAIT
 from training.envs import DEFAULT_ENV_FACTORY, EnvSpec, make_env
-from training.games import TrainingGame, training_game
-from training.policies import Controller, ControllerKind
+from training.games import FamilyGame, training_game
+from training.policies import Controller, ControllerKind, scripted_player
 
 Policy = Any  # a game's scripted policy, as ``training.games`` resolves and plays it
 
@@ -65,11 +66,11 @@ class Report:
         return self.result is not None
 
 
-def scripted_policies(game: TrainingGame, episode: Episode[Controller]) -> dict[int, Policy]:
+def scripted_policies(game: FamilyGame, episode: Episode[Controller]) -> dict[int, Policy]:
     """The episode's scripted seats' policies, by seat. Seeded from the episode, so that
     their play does not depend on which process runs them."""
     return {
-        seat: game.scripted_policy(c.name, episode.seed + seat)
+        seat: scripted_player(game.name, c.name, episode.seed + seat)
         for seat, c in enumerate(episode.controllers)
         if c.kind is ControllerKind.SCRIPTED
     }
@@ -127,7 +128,7 @@ class VectorRunner:
         self.game = training_game(env_spec.game)
         self.env_ids = list(env_ids)
         self.row = {e: r for r, e in enumerate(self.env_ids)}
-        self.venv = self.game.vector_env(len(self.env_ids), autoreset=False, **env_spec.kwargs())
+        self.venv = vector_env_class(env_spec.game)(len(self.env_ids), autoreset=False, **env_spec.kwargs())
         self.n = env_spec.num_players
         self.last: Any = None  # the vector env's last step (its VectorStep)
         self.episodes: dict[int, Episode[Controller]] = {}
@@ -208,7 +209,7 @@ class WorkerFailure:
 
 class WorkerAnswer(NamedTuple):
     """A worker's step: its copies' reports, and its process's solves so far that were not
-    proven exact (Carousel's solver; ``TrainingGame.solver_inexact``)."""
+    proven exact (Carousel's solver; ``FamilyGame.solver_inexact``)."""
 
     reports: list[Report]
     solver_inexact: int

@@ -28,13 +28,15 @@ class GymnasiumForms(NamedTuple):
 class GameSpec(NamedTuple):
     """A registered game: ``env_module`` defines ``raw_env`` and ``env``; ``vector_env`` names
     its vector env class as ``module:Class`` (``num_envs`` first, then the env's config);
-    ``gymnasium`` its single-agent Gymnasium forms."""
+    ``gymnasium`` its single-agent Gymnasium forms; ``family`` its family contract
+    (``carousel_env.envkit.family.FamilyGame``) as ``module:NAME``."""
 
     name: str
     title: str
     env_module: str
     vector_env: str
     gymnasium: GymnasiumForms
+    family: str
     min_players: int
     max_players: int
     variants: tuple[str, ...] = ()  # rules configurations selectable by name (a config key)
@@ -57,6 +59,7 @@ GAMES: dict[str, GameSpec] = {
                 env="carousel_env.single_agent:CarouselSingleAgentEnv",
                 vector_env="carousel_env.games.carousel.vector.gym:CarouselGymVectorEnv",
             ),
+            family="carousel_env.games.carousel.family:FAMILY",
             min_players=2,
             max_players=5,
             variants=("carousel", "manipulation_rummy"),
@@ -71,6 +74,7 @@ GAMES: dict[str, GameSpec] = {
                 env="carousel_env.games.gin_rummy.gym:GinSingleAgentEnv",
                 vector_env="carousel_env.games.gin_rummy.gym:GinGymVectorEnv",
             ),
+            family="carousel_env.games.gin_rummy.family:FAMILY",
             min_players=2,
             max_players=2,
             variants=("book", "openspiel", "eaai"),
@@ -85,6 +89,7 @@ GAMES: dict[str, GameSpec] = {
                 env="carousel_env.games.carioca.gym:CariocaSingleAgentEnv",
                 vector_env="carousel_env.games.carioca.gym:CariocaGymVectorEnv",
             ),
+            family="carousel_env.games.carioca.family:FAMILY",
             min_players=2,
             max_players=5,
         ),
@@ -111,7 +116,12 @@ def env_module(name: str):
     return importlib.import_module(game_spec(name).env_module)
 
 
+def load_named(path: str) -> object:
+    """The object a ``module:NAME`` path names (its module imported now)."""
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
 def vector_env_class(name: str) -> type:
     """The vector env class of game ``name`` (imported now)."""
-    module, _, cls = game_spec(name).vector_env.partition(":")
-    return getattr(importlib.import_module(module), cls)
+    return load_named(game_spec(name).vector_env)

@@ -214,19 +214,20 @@ def gin_network(tmp_path_factory):
 def test_a_guided_name_is_a_gin_player_of_its_checkpoint(gin_network):
     from carousel_env.games.gin_rummy.policies import ScriptedPolicy
     from training.checkpoint_names import CheckpointError
-    from training.games import training_game
+    from training.games import is_player_name, player_names, training_game, unknown_player
+    from training.policies import scripted_player
 
     game = training_game("gin_rummy")
-    assert game.is_policy_name(f"search@4+{gin_network}") and game.is_policy_name(f"search+{gin_network}")
-    assert not game.is_policy_name(f"search@0+{gin_network}") and not game.is_policy_name("search@2+nowhere/x.pt")
-    assert "search@N+CHECKPOINT" in game.policy_names()
-    error = game.unknown_policy("search@2+nowhere/x.pt", "")
+    assert is_player_name(game, f"search@4+{gin_network}") and is_player_name(game, f"search+{gin_network}")
+    assert not is_player_name(game, f"search@0+{gin_network}") and not is_player_name(game, "search@2+nowhere/x.pt")
+    assert "search@N+CHECKPOINT" in player_names(game)
+    error = unknown_player(game, "search@2+nowhere/x.pt")
     assert isinstance(error, CheckpointError) and "no checkpoint at 'nowhere/x.pt'" in str(error)
-    policy = game.scripted_policy(f"search@3+{gin_network}", 7)
+    policy = scripted_player("gin_rummy", f"search@3+{gin_network}", 7)
     assert isinstance(policy, ScriptedPolicy) and isinstance(policy.player, GinGuidedSearch)
     assert policy.player.samples == 3 and policy.player.seed == 7 and policy.player.k == K
     with pytest.raises(CheckpointError, match="plays carousel, not gin_rummy"):
-        game.scripted_policy("search@2+checkpoints/ppo_2p", 0)
+        scripted_player("gin_rummy", "search@2+checkpoints/ppo_2p", 0)
 
 
 def test_evaluation_and_openspiels_runner_seat_a_guided_gin_player(gin_network):
@@ -238,7 +239,7 @@ def test_evaluation_and_openspiels_runner_seat_a_guided_gin_player(gin_network):
     assert result.games == 2 and result.candidate == name
     pytest.importorskip("pyspiel")
     from carousel_env.integrations.openspiel_gin import parse_opponent, play_openspiel
-    from training.policies import gin_guided_search_player
+    from training.policies import guided_search_player
 
-    played = play_openspiel(gin_guided_search_player(name, 0), parse_opponent("openspiel:simple"), 1, seed=0)
+    played = play_openspiel(guided_search_player(name, 0, "gin_rummy"), parse_opponent("openspiel:simple"), 1, seed=0)
     assert len(played.hands) == 2 and played.agent == name

@@ -1,0 +1,213 @@
+"""The family contract: what each game owes everything above its env.
+
+Every game of the registry builds one :class:`FamilyGame` in its own folder
+(``games/<game>/family.py``) and the registry names it by path, as it names the env module.
+Training, evaluation, exploitability, leaderboards, decision costs, the demo and terminal
+play read a game only through it, so adding a game touches its folder, not theirs.
+
+What a game declares:
+
+* its env options as training passes them (``defaults``, ``options``, ``check``) and its
+  scoring ``unit`` (the ``episode`` that plays one round or hand);
+* its scripted players (``players``, ``player``, ``act``) and the search a network can guide
+  (``guided_search``; the network itself is training's);
+* what a finished episode leaves (``result``, ``finished_result``) and what each unit scored
+  (``unit_events``, ``event_names``);
+* its compiled code (``compile_ahead``), its name in a run's log (``label``), the scripted
+  players a trained agent is first measured against (``yardsticks``) and mixed in with
+  (``baselines``);
+* the positions its decision costs are timed on (``cost``), its leaderboard
+  (``leaderboard``) and its text at the terminal (``terminal``).
+
+Pure data and callables: nothing here imports torch or a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, Protocol
+
+import numpy as np
+
+from carousel_env.core.errors import CarouselError
+from carousel_env.core.registry import DEFAULT_GAME, game_spec, load_named
+from carousel_env.envkit.episodes import Act, Episode, EpisodeResult
+
+
+class UnitEvents(NamedTuple):
+    """What one scoring unit (a round or a hand) says about a seat, for evaluation."""
+
+    knocked: bool
+    undercut: bool  # the seat knocked and was undercut
+    went_out: bool  # Carousel: went out; Gin Rummy: knocked with gin
+
+
+class EventNames(NamedTuple):
+    """What a game calls the three :class:`UnitEvents` (an empty name: the game has no such
+    event), for evaluation's report."""
+
+    knocked: str = "knock"
+    undercut: str = "undercut"
+    went_out: str = "go-out"
+
+
+KNOCK_EVENTS = EventNames()  # a knocking game's names (Carousel's)
+
+
+class EnvKeyError(CarouselError):
+    """An env key a game does not take, or a value its env refuses; ``key`` names it."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(message)
+        self.key = key
+
+
+class CostDecision(NamedTuple):
+    """A recorded position as an agent meets it: the engine state, the env's observation
+    and mask for the player to act, and the env's suggestions (plays, knocks, arrangements)."""
+
+    state: Any
+    observation: np.ndarray
+    mask: np.ndarray
+    suggestions: tuple
+
+
+@dataclass(frozen=True)
+class CostPositions:
+    """How a game's positions are recorded for timing decisions, and decided."""
+
+    record: Callable[[int, int, int], list[CostDecision]]  # (players, count, seed)
+    decide: Callable[[Any, CostDecision], int]  # (policy, decision) -> the action
+
+
+@dataclass(frozen=True)
+class LeaderboardFacts:
+    """What a game's leaderboard plays: its table sizes, the env options every match plays
+    under, its baselines, whether its shipped agents guide a search, its page."""
+
+    table_sizes: tuple[int, ...]
+    options: tuple[tuple[str, Any], ...]
+    baselines: tuple[str, ...]
+    guided: bool
+    title: str
+    page: str  # ``--out``'s default
+    state_name: str  # the state file's default name, beside the page
+    readme_tag: str  # the README's markers: ``<!-- {tag}:start -->``
+    how: str = ""  # how its matches are played, for its page (empty: every pair and table of 4, each deal per seat)
+    played_unit: str = "game"  # what one of its games is: a whole "game", or a single "hand"
+    openspiel_bots: tuple[str, ...] = ()  # OpenSpiel's bots of the default roster, by OpenSpiel's names
+    timed: bool = True  # agents' decisions timed on the game's own positions
+
+
+class Narrator(Protocol):
+    """Says what happens at the table between a player's decisions (``carousel play``) or
+    every move (``carousel demo``), one line at a time through ``say``."""
+
+    def before(self, env: Any, seat: int, action: int) -> None:
+        """``seat`` is about to make ``action`` at the env's current decision."""
+
+    def after(self, env: Any) -> None:
+        """The env has stepped: the decisions it took alone, the units it ended."""
+
+    def flush(self) -> None:
+        """Anything held back (a run of draws) is said now."""
+
+
+@dataclass(frozen=True)
+class Terminal:
+    """A game's text at the terminal, for the one play loop and the one demo loop.
+
+    ``view(env, seat)``: the table as ``seat`` sees it (None: every hand shown);
+    ``choices(env, mask)``: the lines listing the legal choices; ``parse(env, text, mask)``:
+    the action an input line names (None: not a legal choice); ``hint``: what to type;
+    ``narrator(you, say)``: the narration (``you``: the human's seat, None in a demo);
+    ``game_over(env, you)``: the last line.
+    """
+
+    view: Callable[[Any, int | None], str]
+    choices: Callable[[Any, np.ndarray], list[str]]
+    parse: Callable[[Any, str, np.ndarray], int | None]
+    hint: str
+    narrator: Callable[[int | None, Callable[[str], None]], Narrator]
+    game_over: Callable[[Any, int | None], str]
+
+
+def seat_name(seat: int, you: int | None) -> str:
+    """How the narration names a seat."""
+    return f"player {seat} (you)" if seat == you else f"player {seat}"
+
+
+# A guided search player: (prior, samples or None for the game's default, suggestion slots,
+# seed, name) -> a policy as the game's ``act`` plays it. ``prior``: batched
+# ``(observations, masks) -> logits`` of a network.
+GuidedSearch = Callable[[Callable[[np.ndarray, np.ndarray], np.ndarray], int | None, int, int | None, str], Any]
+
+
+@dataclass(frozen=True)
+class FamilyGame:
+    """One game as everything above its env sees it (module docstring). ``defaults``: the
+    values a run takes for the family's env keys left null; keys absent from it the game
+    has not. ``options`` turns those keys into the env's keyword arguments."""
+
+    name: str
+    defaults: Mapping[str, Any]
+    options: Callable[[Mapping[str, Any]], dict[str, Any]]  # resolved env keys -> env kwargs
+    check: Callable[[dict[str, Any]], None]  # the env config's own checks; raises EnvKeyError
+    unit: str  # "round" or "hand": the scoring unit, and the ``episode`` that plays one
+    players: tuple[str, ...]  # scripted players by name (``search@N`` aside)
+    is_player: Callable[[str], bool]  # a scripted player's name (``search@N`` included)
+    unknown_player: Callable[[str, str], Exception]  # (name, what else it is not) -> the error to raise
+    player: Callable[[str, int | None], Any]  # (name, seed) -> the policy ``act`` plays
+    act: Act  # how a policy plays a seat's decision in the AEC env
+    result: Callable[[Episode, Any, Any], EpisodeResult]  # (episode, returns, AEC env)
+    finished_result: Callable[[Episode, Any, Any], EpisodeResult]  # (episode, returns, finished game)
+    unit_events: Callable[[Any, int], UnitEvents]  # (a unit's result, seat)
+    compile_ahead: Callable[[dict[str, Any], bool], None]  # (env kwargs, vector)
+    label: Callable[[Mapping[str, Any]], str]  # resolved env keys -> what a run's log calls the game
+    yardsticks: tuple[str, ...]  # the scripted players a trained agent is first measured against
+    baselines: tuple[str, ...]  # the scripted players training mixes in by default
+    cost: CostPositions
+    terminal: Terminal
+    leaderboard: LeaderboardFacts | None = None
+    play_options: Mapping[str, Any] = field(default_factory=dict)  # env options of a whole game at the terminal
+    demo_players: str = "simple"  # the demo's default player
+    event_names: EventNames = KNOCK_EVENTS
+    guided_search: GuidedSearch | None = None
+    solver_inexact: Callable[[], int] = lambda: 0  # solves of this process not proven exact
+
+    def env_keys(self) -> tuple[str, ...]:
+        return tuple(self.defaults)
+
+
+RECORD_EVERY = 3  # recorded positions keep every 3rd decision, so that they spread over a game
+
+
+def record_positions(env: Any, reference: Callable[[Any, dict], int], count: int, seed: int, read: Callable) -> list:
+    """``count`` decisions with more than one legal action (every :data:`RECORD_EVERY`-th),
+    from seeded games of ``reference`` at every seat of the AEC ``env``;
+    ``read(env, observation dict)`` records one."""
+    positions: list = []
+    seen = 0
+    game = seed
+    while len(positions) < count:
+        env.reset(seed=game)
+        for _ in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            if np.count_nonzero(obs["action_mask"]) > 1:
+                if seen % RECORD_EVERY == 0 and len(positions) < count:
+                    positions.append(read(env, obs))
+                seen += 1
+            env.step(int(reference(env, obs)))
+        game += 1
+    env.close()
+    return positions
+
+
+def family_game(name: str = DEFAULT_GAME) -> FamilyGame:
+    """The registered game ``name``'s family contract (its module imported now; an
+    ``UnknownGame`` error names the games)."""
+    return load_named(game_spec(name).family)

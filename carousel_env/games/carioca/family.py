@@ -1,0 +1,133 @@
+"""Carioca in the family contract (``carousel_env.envkit.family``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from carousel_env.core.errors import CarouselError
+from carousel_env.envkit.episodes import Episode, EpisodeResult
+from carousel_env.envkit.family import (
+    CostDecision,
+    CostPositions,
+    EnvKeyError,
+    EventNames,
+    FamilyGame,
+    LeaderboardFacts,
+    UnitEvents,
+    record_positions,
+)
+from carousel_env.games.carioca import policies
+from carousel_env.games.carioca.config import CariocaEnvConfig, CariocaEnvConfigError
+from carousel_env.games.carioca.env import raw_env
+from carousel_env.games.carioca.players import PLAYERS, get_player
+from carousel_env.games.carioca.terminal import TERMINAL
+from carousel_env.games.carioca.vector import CariocaVectorEnv
+
+RENAMED = {"k_suggestions": "k_go_down"}  # the family's key name for Carioca's own
+CONFIG_KEY = {option: key for key, option in RENAMED.items()}
+
+
+def _options(keys: Mapping[str, Any]) -> dict[str, Any]:
+    return {RENAMED.get(key, key): value for key, value in keys.items()}
+
+
+def _check(options: dict[str, Any]) -> None:
+    try:
+        CariocaEnvConfig.from_kwargs(**options)
+    except CariocaEnvConfigError as exc:
+        raise EnvKeyError(CONFIG_KEY.get(exc.key, exc.key), str(exc)) from None
+
+
+def _is_player(name: str) -> bool:
+    try:
+        get_player(name)
+    except CarouselError:
+        return False
+    return True
+
+
+def _unknown_player(name: str, also_not: str) -> Exception:
+    tried = f"not {also_not}, and " if also_not else ""
+    return CarouselError(f"unknown Carioca policy {name!r}: {tried}not a player ({', '.join(PLAYERS)}, search@N)")
+
+
+def _act(policy: Any, env: Any, seat: int, observation: Any, mask: Any) -> int:
+    return policies.env_action(policy, env, observation, mask)
+
+
+def carioca_result(episode: Episode, returns: Any, rounds: Any, scores: Any, game: Any) -> EpisodeResult:
+    """A Carioca episode's result: its standings are the totals negated, because the lowest
+    total wins and the family ranks the highest standing first; tied seats share the win."""
+    winner = game.winners[0] if game is not None and len(game.winners) == 1 else None
+    standings = tuple(-int(t) for t in scores)
+    return EpisodeResult(episode, tuple(float(r) for r in returns), tuple(rounds), standings, winner)
+
+
+def _result(episode: Episode, returns: Any, env: Any) -> EpisodeResult:
+    state = env.unwrapped.game_state
+    return carioca_result(episode, returns, state.rounds, state.scores, state.game_result)
+
+
+def _events(result: Any, seat: int) -> UnitEvents:
+    # Carioca has no knock: going down (laying out the contract) is counted in its place.
+    return UnitEvents(bool(result.down and result.down[seat]), False, result.out == seat)
+
+
+def _compile_ahead(options: dict[str, Any], vector: bool) -> None:
+    if vector:  # the AEC env runs no compiled code
+        CariocaVectorEnv.compile_ahead(**options)
+
+
+def _record(players: int, count: int, seed: int) -> list[CostDecision]:
+    simple = policies.resolve_policy("simple", seed)
+
+    def read(env: Any, obs: dict) -> CostDecision:
+        raw = env.unwrapped
+        return CostDecision(raw.game_state, obs["observation"].copy(), obs["action_mask"].copy(), raw.suggestions)
+
+    reference = lambda env, obs: policies.env_action(simple, env, obs["observation"], obs["action_mask"])  # noqa: E731
+    return record_positions(raw_env(num_players=players), reference, count, seed, read)
+
+
+def _decide(policy: Any, d: CostDecision) -> int:
+    decision = lambda: policies.CariocaDecision(d.state, d.suggestions)  # noqa: E731
+    return policies.policy_action(policy, decision, d.observation, d.mask)
+
+
+FAMILY = FamilyGame(
+    name="carioca",
+    defaults={"num_players": 2, "k_suggestions": 8, "episode": "game", "reward": "score", "reward_scale": None},
+    options=_options,
+    check=_check,
+    unit="round",
+    players=tuple(PLAYERS),
+    is_player=_is_player,
+    unknown_player=_unknown_player,
+    player=lambda name, seed: policies.resolve_policy(name, seed=seed),
+    act=_act,
+    result=_result,
+    finished_result=lambda episode, returns, game: carioca_result(
+        episode, returns, game.rounds, game.scores, game.result
+    ),
+    unit_events=_events,
+    compile_ahead=_compile_ahead,
+    label=lambda keys: "Carioca",
+    yardsticks=("random", "simple"),
+    baselines=("simple", "random"),
+    cost=CostPositions(_record, _decide),
+    terminal=TERMINAL,
+    # Whole games of six rounds (the env's default episode). Its search player is left out
+    # by default: no stronger than simple there, at 50 times a game's time.
+    leaderboard=LeaderboardFacts(
+        table_sizes=(2, 4),
+        options=(),
+        baselines=("random", "simple", "outs"),
+        guided=False,
+        title="Carioca leaderboard",
+        page="docs/LEADERBOARD_CARIOCA.md",
+        state_name="leaderboard_carioca_games.json",
+        readme_tag="leaderboard carioca",
+    ),
+    event_names=EventNames(knocked="go-down", undercut=""),
+)

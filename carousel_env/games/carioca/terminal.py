@@ -1,0 +1,140 @@
+"""Carioca at the terminal: the text ``carousel play`` and ``carousel demo`` show.
+
+Each decision shows the round and its contract, every player's melds and the hand: ``s``
+draws from the stock, ``t`` takes the pile's top, ``d1``.. goes down with that arrangement
+(listed), ``l1``.. makes that lay-off (listed), a card (``7H``, ``JK``) discards it. The
+narration says the others' moves (their draws from the stock unnamed), the decisions the
+env took alone, and each round's result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from carousel_env.core.cards import card_str, parse_card
+from carousel_env.core.errors import NotationError
+from carousel_env.envkit.family import Terminal, seat_name
+from carousel_env.games.carioca.env import CariocaAction, layoff_of
+from carousel_env.games.carioca.render import render_text
+
+KEYS = {"s": CariocaAction.DRAW_STOCK, "t": CariocaAction.TAKE_DISCARD}
+
+
+def _layoffs(mask: np.ndarray) -> list[int]:
+    return [int(a) for a in np.flatnonzero(mask) if CariocaAction.FIRST_LAY_OFF <= a < CariocaAction.FIRST_GO_DOWN]
+
+
+def describe_choices(env: Any, mask: np.ndarray) -> list[str]:
+    """The lines listing what the player may do at this decision."""
+    raw = env.unwrapped
+    state = raw.game_state
+    lines = []
+    if mask[CariocaAction.DRAW_STOCK]:
+        lines.append("s   draw from the stock")
+    if mask[CariocaAction.TAKE_DISCARD]:
+        lines.append(f"t   take the pile's top {card_str(state.top)}")
+    for k, arrangement in enumerate(raw.suggestions):
+        if mask[CariocaAction.FIRST_GO_DOWN + k]:
+            lines.append(f"d{k + 1}  go down: " + " | ".join(str(m) for m in arrangement))
+    for i, action in enumerate(_layoffs(mask)):
+        layoff = layoff_of(action, state.current, state.num_players)
+        lines.append(f"l{i + 1}  lay off {card_str(layoff.card)} on {state.melds[layoff.seat][layoff.meld]} "
+                     f"(player {layoff.seat}, {layoff.end.name.lower()} end)")  # fmt: skip
+    discards = [
+        card_str(int(a) - CariocaAction.FIRST_DISCARD)
+        for a in np.flatnonzero(mask)
+        if CariocaAction.FIRST_DISCARD <= a < CariocaAction.FIRST_LAY_OFF
+    ]
+    if discards:
+        lines.append(f"a card to discard it: {' '.join(discards)}")
+    return lines
+
+
+def parse_choice(text: str, mask: np.ndarray) -> int | None:
+    """The action for an input line, or None if it is not a legal choice."""
+    lowered = text.strip().lower()
+    if lowered in KEYS:
+        action = int(KEYS[lowered])
+    elif lowered[:1] == "d" and lowered[1:].isdigit() and int(lowered[1:]) >= 1:
+        action = CariocaAction.FIRST_GO_DOWN + int(lowered[1:]) - 1
+    elif lowered[:1] == "l" and lowered[1:].isdigit() and int(lowered[1:]) >= 1:
+        layoffs = _layoffs(mask)
+        index = int(lowered[1:]) - 1
+        return layoffs[index] if index < len(layoffs) else None
+    else:
+        try:
+            action = CariocaAction.FIRST_DISCARD + parse_card(text.strip().upper())
+        except NotationError:
+            return None
+    return action if 0 <= action < len(mask) and mask[action] else None
+
+
+def move_text(env: Any, action: int) -> str:
+    """What ``action`` is, said before it is made."""
+    raw = env.unwrapped
+    state = raw.game_state
+    if action >= CariocaAction.FIRST_GO_DOWN:
+        return "goes down: " + " | ".join(str(m) for m in raw.suggestions[action - CariocaAction.FIRST_GO_DOWN])
+    if action >= CariocaAction.FIRST_LAY_OFF:
+        layoff = layoff_of(action, state.current, state.num_players)
+        return f"lays off {card_str(layoff.card)} on player {layoff.seat}'s {state.melds[layoff.seat][layoff.meld]}"
+    if action >= CariocaAction.FIRST_DISCARD:
+        return f"discards {card_str(action - CariocaAction.FIRST_DISCARD)}"
+    if action == CariocaAction.TAKE_DISCARD:
+        return f"takes the pile's top {card_str(state.top)}"
+    return "draws from the stock"
+
+
+class Narrator:
+    """One line per move of the others (your own are not repeated), then each round's end
+    and the next round's contract."""
+
+    def __init__(self, you: int | None, say: Callable[[str], None]) -> None:
+        self.you, self.say = you, say
+
+    def before(self, env: Any, seat: int, action: int) -> None:
+        if seat != self.you:
+            self.say(f"{seat_name(seat, self.you)} {move_text(env, action)}")
+
+    def after(self, env: Any) -> None:
+        raw = env.unwrapped
+        for auto in raw.auto_actions:
+            seat = raw.possible_agents.index(auto.agent)
+            self.say(f"{seat_name(seat, self.you)}: {auto.name.lower().replace('_', ' ')} (only choice)")
+        state = raw.game_state
+        for result in raw.round_results:
+            how = "the stock ran out" if result.out < 0 else f"{seat_name(result.out, self.you)} went out"
+            self.say(f"\n== round {result.round} over: {how}; penalties {list(result.penalties)}, "
+                     f"totals {list(state.scores)}")  # fmt: skip
+            if not state.over:
+                self.say(f"Round {state.round + 1}: {state.contract}; dealer player {state.dealer}")
+
+    def flush(self) -> None:
+        pass
+
+
+def view(env: Any, seat: int | None) -> str:
+    state = env.unwrapped.game_state
+    observer = seat if seat is not None else max(state.current, 0)
+    return f"Round {state.round + 1}: {state.contract}\n" + render_text(state, observer=observer)
+
+
+def game_over(env: Any, you: int | None) -> str:
+    result = env.unwrapped.game_state.game_result
+    if result is None:
+        return "Game over."
+    winners = " and ".join(seat_name(w, you) for w in result.winners)
+    return f"\nGame over: {winners} won. Final totals {list(result.totals)}"
+
+
+TERMINAL = Terminal(
+    view=view,
+    choices=describe_choices,
+    parse=lambda env, text, mask: parse_choice(text, mask),
+    hint="s, t, d1.., l1.. or a card to discard (e.g. 7H) as listed",
+    narrator=Narrator,
+    game_over=game_over,
+)

@@ -1,0 +1,160 @@
+"""Gin Rummy in the family contract (``carousel_env.envkit.family``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from carousel_env.core.errors import CarouselError
+from carousel_env.envkit.episodes import Episode, EpisodeResult
+from carousel_env.envkit.family import (
+    CostDecision,
+    CostPositions,
+    EnvKeyError,
+    EventNames,
+    FamilyGame,
+    LeaderboardFacts,
+    UnitEvents,
+    record_positions,
+)
+from carousel_env.games.gin_rummy import policies
+from carousel_env.games.gin_rummy.config import GinEnvConfig, GinEnvConfigError
+from carousel_env.games.gin_rummy.engine import HandEnd, Phase
+from carousel_env.games.gin_rummy.env import decision, own_deadwood, raw_env
+from carousel_env.games.gin_rummy.guided import GUIDED_SAMPLES, GinGuidedSearch
+from carousel_env.games.gin_rummy.observation import encode
+from carousel_env.games.gin_rummy.players import PLAYERS, get_player
+from carousel_env.games.gin_rummy.rules import PRESETS
+from carousel_env.games.gin_rummy.terminal import TERMINAL
+from carousel_env.games.gin_rummy.vector import GinVectorEnv
+
+COST_SLOTS = 8  # the knock slots of the positions decisions are timed on (the shipped agents')
+
+# The family's key names for Gin's own, and back (an error names the key the config has).
+RENAMED = {"variant": "preset", "k_suggestions": "k_knocks"}
+CONFIG_KEY = {option: key for key, option in RENAMED.items()}
+
+
+def _options(keys: Mapping[str, Any]) -> dict[str, Any]:
+    return {RENAMED.get(key, key): value for key, value in keys.items()}
+
+
+def _check(options: dict[str, Any]) -> None:
+    try:
+        GinEnvConfig.from_kwargs(**options)
+    except GinEnvConfigError as exc:
+        raise EnvKeyError(CONFIG_KEY.get(exc.key, exc.key), str(exc)) from None
+
+
+def _is_player(name: str) -> bool:
+    try:
+        get_player(name)
+    except CarouselError:
+        return False
+    return True
+
+
+def _unknown_player(name: str, also_not: str) -> Exception:
+    tried = f"not {also_not}, and " if also_not else ""
+    return CarouselError(f"unknown Gin Rummy policy {name!r}: {tried}not a player ({', '.join(PLAYERS)}, search@N)")
+
+
+def _act(policy: Any, env: Any, seat: int, observation: Any, mask: Any) -> int:
+    return policies.env_action(policy, env, observation, mask)
+
+
+def _result(episode: Episode, returns: Any, env: Any) -> EpisodeResult:
+    raw = env.unwrapped
+    state = raw.game_state
+    return EpisodeResult.of_game(episode, returns, raw.episode_hands, state.scores, state.game_result)
+
+
+def _events(hand: Any, seat: int) -> UnitEvents:
+    knocked = hand.knocker == seat
+    return UnitEvents(knocked, knocked and bool(hand.undercut), knocked and hand.end is HandEnd.GIN)
+
+
+def _compile_ahead(options: dict[str, Any], vector: bool) -> None:
+    if vector:  # the AEC env runs no compiled code
+        GinVectorEnv.compile_ahead(**options)
+
+
+def _record(players: int, count: int, seed: int) -> list[CostDecision]:
+    del players  # heads-up only
+    simple = policies.resolve_policy("simple")
+
+    def read(env: Any, obs: dict) -> CostDecision:
+        raw = env.unwrapped
+        state = raw.game_state
+        mask, knocks = decision(state, COST_SLOTS)
+        eleven = state.phase is Phase.DISCARD
+        deadwood = own_deadwood(state.hands[state.current], eleven)
+        observation = encode(state, state.current, knocks, deadwood, raw.observation_layout)
+        return CostDecision(state, observation, mask, knocks)
+
+    reference = lambda env, obs: policies.env_action(simple, env, obs["observation"], obs["action_mask"])  # noqa: E731
+    return record_positions(raw_env(preset="openspiel", k_knocks=COST_SLOTS), reference, count, seed, read)
+
+
+def _decide(policy: Any, d: CostDecision) -> int:
+    return policies.policy_action(policy, lambda: policies.GinDecision(d.state, d.suggestions), d.observation, d.mask)
+
+
+def _guided_search(prior: Any, search: str, slots: int, seed: int | None, name: str) -> policies.ScriptedPolicy:
+    get_player(search)  # a bad budget is named as the player's
+    samples = GUIDED_SAMPLES if search == "search" else int(search.partition("@")[2])
+    return policies.ScriptedPolicy(name, GinGuidedSearch(prior, k_knocks=slots, samples=samples, seed=seed, name=name))
+
+
+FAMILY = FamilyGame(
+    name="gin_rummy",
+    defaults={
+        "num_players": 2,
+        "variant": next(iter(PRESETS)),
+        "k_suggestions": 8,
+        "episode": "hand",
+        "reward": "score",
+        "reward_scale": None,
+    },
+    options=_options,
+    check=_check,
+    unit="hand",
+    players=tuple(PLAYERS),
+    is_player=_is_player,
+    unknown_player=_unknown_player,
+    player=lambda name, seed: policies.resolve_policy(name, seed=seed),
+    act=_act,
+    result=_result,
+    finished_result=lambda episode, returns, game: EpisodeResult.of_game(
+        episode, returns, game.hands, game.scores, game.result
+    ),
+    unit_events=_events,
+    compile_ahead=_compile_ahead,
+    label=lambda keys: f"Gin Rummy ({keys['variant']} rules)",
+    yardsticks=("greedy", "simple"),
+    baselines=("greedy", "random"),
+    cost=CostPositions(_record, _decide),
+    terminal=TERMINAL,
+    # Single hands under OpenSpiel's rules: what OpenSpiel's bots play.
+    leaderboard=LeaderboardFacts(
+        table_sizes=(2,),
+        options=(("preset", "openspiel"),),
+        baselines=("random", "greedy", "simple", "search"),
+        guided=True,
+        title="Gin Rummy leaderboard",
+        page="docs/LEADERBOARD_GIN.md",
+        state_name="leaderboard_gin_rummy_games.json",
+        readme_tag="leaderboard gin_rummy",
+        how=(
+            "Every pair plays heads-up, single hands under OpenSpiel's rules (preset `openspiel`), each deal "
+            "twice with the seats swapped; a match against OpenSpiel's bot is played inside OpenSpiel's own "
+            "`gin_rummy` through `carousel_env/integrations/openspiel_gin.py` (its deals are the runner's, not "
+            "the env's)."
+        ),
+        played_unit="hand",
+        openspiel_bots=("simple",),
+    ),
+    demo_players="greedy",
+    event_names=EventNames(went_out="gin"),
+    guided_search=_guided_search,
+)
