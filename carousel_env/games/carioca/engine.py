@@ -11,7 +11,9 @@ A round runs through these phases:
 The stock (the project's reading, RULES.md): when a player is to draw and the stock is
 empty, the discard pile but its top is shuffled into a new stock, once a round; when it is
 empty again (or the pile had nothing to give), the round ends and every player scores the
-cards in hand. Deals and reshuffles come from the game's seed, the round and nothing else.
+cards in hand. So does a round whose pile has been drawn from ``PILE_DRAW_LIMIT`` times
+(the project's bound). Deals and reshuffles come from the game's seed, the round and
+nothing else.
 
 Every bad move raises :class:`~carousel_env.core.errors.IllegalAction` naming the rule, and
 the state it was given is unchanged (states are frozen).
@@ -37,6 +39,7 @@ from carousel_env.games.carioca.rules import (
     NUM_DECKS,
     NUM_JOKERS,
     NUM_ROUNDS,
+    PILE_DRAW_LIMIT,
     Contract,
     hand_points,
 )
@@ -86,6 +89,7 @@ TAKE_DISCARD = Move(MoveKind.TAKE_DISCARD)
 class RoundEnd(str, Enum):
     OUT = "out"  # a player discarded the last card
     STOCK = "stock"  # the stock ran out after its one reshuffle
+    PILE_LIMIT = "pile_limit"  # the pile was drawn from PILE_DRAW_LIMIT times (the project's bound)
 
 
 @dataclass(frozen=True)
@@ -144,6 +148,11 @@ class CariocaState:
     def over(self) -> bool:
         """Whether the round is over (and maybe the game)."""
         return self.phase in (Phase.ROUND_OVER, Phase.GAME_OVER)
+
+    @property
+    def pile_draws(self) -> int:
+        """The cards taken from the pile this round, by every player."""
+        return sum(len(cards) for cards in self.taken)
 
     @property
     def top(self) -> Card:
@@ -375,7 +384,10 @@ def _discard(state: CariocaState, card: Card) -> CariocaState:
 
 
 def _stock_check(state: CariocaState) -> CariocaState:
-    """Before a draw: an empty stock is rebuilt once from the pile; after that, the round ends."""
+    """Before a draw: the round ends at the pile draw limit; an empty stock is rebuilt once
+    from the pile; after that, the round ends."""
+    if state.pile_draws >= PILE_DRAW_LIMIT:
+        return _end_round(state, RoundEnd.PILE_LIMIT, -1)
     if state.stock:
         return state
     if state.reshuffled or len(state.discards) < 2:

@@ -4,10 +4,10 @@ the contract and the observations, over arrays (:class:`CariocaArrays`), for the
 
 :mod:`carousel_env.games.carioca.engine` is the reference. This module repeats the moves
 made many times a round; a move the engine makes instead is left in ``pending``: going down
-(a few times a round), and a discard that ends the round or meets an empty stock (the
-reshuffle draws from Python's generator). Where a player may go down, ``can_go_down`` says
-so and the engine's solver lists the arrangements. The distance to the contract is
-:mod:`carousel_env.games.carioca.distance`'s.
+(a few times a round), and a discard that ends the round (going out, or the pile draw
+limit) or meets an empty stock (the reshuffle draws from Python's generator). Where a
+player may go down, ``can_go_down`` says so and the engine's solver lists the
+arrangements. The distance to the contract is :mod:`carousel_env.games.carioca.distance`'s.
 ``tests/games/test_carioca_vector.py`` steps seeded games through the vector env and the
 AEC env and requires the same observations, masks and rewards at every step.
 """
@@ -53,6 +53,7 @@ from carousel_env.games.carioca.rules import (
     HIGH_ACE,
     LOW_ACE,
     NUM_JOKERS,
+    PILE_DRAW_LIMIT,
     POINTS,
     TRIO_SIZE,
 )
@@ -188,13 +189,24 @@ def _hand_size(a, g, seat):
 
 
 @njit(cache=True)
+def _pile_draws(a, g):
+    """The cards taken from the pile this round, by every player (as ``CariocaState.pile_draws``)."""
+    total = 0
+    for seat in range(a.taken.shape[1]):
+        for c in range(CARD_KINDS):
+            total += a.taken[g, seat, c]
+    return total
+
+
+@njit(cache=True)
 def _for_engine(a, g, action):
-    """Whether the engine makes ``action``: going down, a discard of the last card (the round
-    ends) or with the stock empty (the reshuffle, or the round's end)."""
+    """Whether the engine makes ``action``: going down, a discard of the last card or at the
+    pile draw limit (the round ends) or with the stock empty (the reshuffle, or the round's
+    end)."""
     if action >= FIRST_GO_DOWN:
         return True
     if FIRST_DISCARD <= action < FIRST_LAY_OFF:
-        return _hand_size(a, g, a.current[g]) == 1 or a.stock_len[g] == 0
+        return _hand_size(a, g, a.current[g]) == 1 or a.stock_len[g] == 0 or _pile_draws(a, g) >= PILE_DRAW_LIMIT
     return False
 
 

@@ -37,7 +37,9 @@ def render_text(state: CariocaState, observer: int) -> str:
     lines.append(f"Your hand: {hand_str(state.hands[observer])}")
     last = state.last_round
     if state.over and last is not None:
-        how = f"player {last.out} went out" if last.end is RoundEnd.OUT else "the stock ran out"
+        how = {RoundEnd.OUT: f"player {last.out} went out", RoundEnd.PILE_LIMIT: "the pile draw limit was reached"}.get(
+            last.end, "the stock ran out"
+        )
         penalties = ", ".join(f"player {s} {p}" for s, p in enumerate(last.penalties))
         lines.append(f"Round {last.round} over: {how}; penalties {penalties}")
     result = state.game_result

@@ -18,6 +18,10 @@ TRIO_SIZE = 3  # a trio is 3 or more cards; exactly 3 when going down
 ESCALERA_SIZE = 4  # an escalera is 4 or more cards; exactly 4 when going down
 JOKERS_PER_MELD_GOING_DOWN = 1
 RESHUFFLES = 1  # the stock is rebuilt from the discard pile once a round
+# The project's bound on a round (RULES.md): a round whose pile has been drawn from this often
+# ends before the next draw, as when the stock runs out; far beyond normal play, it ends
+# what a policy that always takes the pile's top would play forever.
+PILE_DRAW_LIMIT = 300
 JOKER_POINTS = 25
 CARD_KINDS = NUM_CARDS + 1  # the 52 faces and the joker: the index of a hand's count vector
 
@@ -95,6 +99,7 @@ __all__ = [
     "NUM_DECKS",
     "NUM_JOKERS",
     "NUM_ROUNDS",
+    "PILE_DRAW_LIMIT",
     "POINTS",
     "TRIO_SIZE",
     "Contract",

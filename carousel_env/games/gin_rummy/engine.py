@@ -10,6 +10,9 @@ A hand runs through these phases:
   or pass, which ends the hand dead.
 * ``HAND_OVER`` / ``GAME_OVER``: :func:`next_hand` deals the next hand of a match.
 
+Every hand and match is bounded (RULES.md): the upcard draw at ``rules.upcard_draw_limit``
+ends the hand dead, and a match ends after ``rules.match_hand_limit`` hands.
+
 After a knock the opponent's lay-offs and melds are decided exactly by
 :func:`~carousel_env.games.gin_rummy.melds.best_layoffs`: they only ever aim at the least
 deadwood. Every bad move raises :class:`~carousel_env.core.errors.IllegalAction` naming the
@@ -30,7 +33,6 @@ from carousel_env.games.gin_rummy.rules import (
     HAND_SIZE,
     NUM_PLAYERS,
     OPENSPIEL_RETURNED_UPCARDS,
-    OPENSPIEL_UPCARD_DRAWS,
     GameLength,
     GinRules,
     StockEnd,
@@ -85,7 +87,7 @@ class HandEnd(str, Enum):
     KNOCK = "knock"
     GIN = "gin"
     DEAD = "dead"  # the stock ran down to 2 (or the wall was passed)
-    UPCARD_LIMIT = "upcard_limit"  # OpenSpiel's limits on upcard draws
+    UPCARD_LIMIT = "upcard_limit"  # the limit on upcard draws (OpenSpiel's, or the project's bound)
 
 
 @dataclass(frozen=True)
@@ -310,8 +312,8 @@ def _set(pair: tuple, seat: int, value) -> tuple:
 
 def _take_upcard(state: GinState) -> GinState:
     seat, card = state.current, state.upcard
-    if state.phase is Phase.DRAW and state.rules.upcard_limits and state.upcard_draws + 1 >= OPENSPIEL_UPCARD_DRAWS:
-        return _end_dead(state, HandEnd.UPCARD_LIMIT)  # OpenSpiel ends the hand instead of the draw
+    if state.phase is Phase.DRAW and state.upcard_draws + 1 >= state.rules.upcard_draw_limit:
+        return _end_dead(state, HandEnd.UPCARD_LIMIT)  # the hand ends instead of the draw, as OpenSpiel's
     return _evolve(
         state,
         phase=Phase.DISCARD,
@@ -430,7 +432,7 @@ def _score_hand(state: GinState, result: HandResult) -> GinState:
     won = result.winner
     hands_won = _set(state.hands_won, won, state.hands_won[won] + 1) if won >= 0 else state.hands_won
     after = _evolve(state, scores=scores, hands_won=hands_won, last_hand=result, taken=-1, current=-1)
-    if rules.game is GameLength.HAND or max(scores) >= rules.target:
+    if rules.game is GameLength.HAND or max(scores) >= rules.target or state.hand_index + 1 >= rules.match_hand_limit:
         return _evolve(after, phase=Phase.GAME_OVER, game_result=_game_result(rules, scores, hands_won))
     return _evolve(after, phase=Phase.HAND_OVER)
 
@@ -438,8 +440,9 @@ def _score_hand(state: GinState, result: HandResult) -> GinState:
 def _game_result(rules: GinRules, scores: tuple[int, int], hands_won: tuple[int, int]) -> GameResult:
     bonuses = [0, 0]
     if rules.game is GameLength.MATCH and rules.match_bonuses:
-        leader = 0 if scores[0] >= rules.target else 1
-        bonuses[leader] += GAME_BONUS + (SHUTOUT_BONUS if scores[1 - leader] == 0 else 0)
+        if max(scores) >= rules.target:  # a match ended by its hand limit has no game bonus
+            leader = 0 if scores[0] >= rules.target else 1
+            bonuses[leader] += GAME_BONUS + (SHUTOUT_BONUS if scores[1 - leader] == 0 else 0)
         for seat in range(NUM_PLAYERS):
             bonuses[seat] += LINE_BONUS * hands_won[seat]
     totals = (scores[0] + bonuses[0], scores[1] + bonuses[1])

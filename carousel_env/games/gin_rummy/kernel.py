@@ -5,7 +5,7 @@ arrays (:class:`GinArrays`), for the vector env (:mod:`carousel_env.games.gin_ru
 moves that do not end a hand: taking the upcard, drawing, passing on the first upcard and
 discarding, with the masks and the exact deadwood that decides whether a knock is legal.
 A move that ends the hand (a knock, a pass at the wall, a discard that kills the hand, an
-upcard beyond OpenSpiel's limits) is left in ``pending`` for the engine to make, in Python,
+upcard draw at the limit) is left in ``pending`` for the engine to make, in Python,
 once per hand; so are the knock suggestions, listed by the engine where a knock is legal.
 ``tests/games/test_gin_vector.py`` steps seeded games through both envs and requires the
 same observations, masks and rewards at every step.
@@ -48,8 +48,8 @@ DRAW_STOCK, TAKE_UPCARD, PASS = int(GinAction.DRAW_STOCK), int(GinAction.TAKE_UP
 FIRST_DISCARD, FIRST_KNOCK = int(GinAction.FIRST_DISCARD), int(GinAction.FIRST_KNOCK)
 NO_MOVE = -3  # ``pending``: nothing for the engine to make
 # Entries of the ``rule`` array: knock limit, the taken upcard may be discarded, the wall
-# (else the dead hand), OpenSpiel's upcard limits.
-KNOCK_LIMIT_RULE, DISCARD_TAKEN_RULE, WALL_RULE, UPCARD_LIMITS_RULE = range(4)
+# (else the dead hand), OpenSpiel's upcard limits, the upcard draw that ends the hand.
+KNOCK_LIMIT_RULE, DISCARD_TAKEN_RULE, WALL_RULE, UPCARD_LIMITS_RULE, UPCARD_DRAW_LIMIT_RULE = range(5)
 
 # The base melds by their lowest card (as melds._BY_LOWEST): masks and values, -1 padded.
 _MAX_BY_LOWEST = max(len(row) for row in gm._BY_LOWEST)
@@ -237,7 +237,7 @@ def _ends_hand(a, g, action, rule):
     if action == PASS:
         return phase == WALL
     if action == TAKE_UPCARD:
-        return phase == DRAW and rule[UPCARD_LIMITS_RULE] != 0 and a.upcard_draws[g] + 1 >= OPENSPIEL_UPCARD_DRAWS
+        return phase == DRAW and a.upcard_draws[g] + 1 >= rule[UPCARD_DRAW_LIMIT_RULE]
     if action >= FIRST_DISCARD:
         card = action - FIRST_DISCARD
         returned = a.returned[g] + 1 if card == a.taken[g] else 0

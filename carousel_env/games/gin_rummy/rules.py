@@ -18,6 +18,11 @@ HAND_SIZE = 10
 MAX_KNOCK_LIMIT = 10  # "more than ten must wait" (RULES.md): a limit above 10 is not Gin
 OPENSPIEL_UPCARD_DRAWS = 50  # OpenSpiel ends the hand at its 50th upcard draw after the first turn
 OPENSPIEL_RETURNED_UPCARDS = 2  # ... or when two discards in a row return the upcard just taken
+# The project's bounds (RULES.md, "Bounded hands and matches"): far beyond normal play, they
+# end what a policy that never gives up the upcard, or never knocks, would play forever.
+UPCARD_DRAW_LIMIT = 100  # without OpenSpiel's limits, the 100th upcard draw after the first turn ends the hand dead
+MIN_MATCH_HANDS = 200  # a match ends after this many hands ...
+MATCH_HANDS_PER_TARGET_POINT = 2  # ... or 2 per point of its target, where that is more
 
 
 class GinRulesError(CarouselError):
@@ -52,7 +57,7 @@ class GinRules:
     match_bonuses: bool = True  # game 100, shutout 100 more, line 20 per hand won
     first_dealer: int | None = None  # None: drawn from the game's seed; then the deal alternates
     stock_end: StockEnd = StockEnd.DEAD
-    upcard_limits: bool = False  # OpenSpiel's two limits on upcard draws (see OPENSPIEL_*)
+    upcard_limits: bool = False  # OpenSpiel's two limits on upcard draws (see OPENSPIEL_*); else UPCARD_DRAW_LIMIT
 
     def __post_init__(self) -> None:
         for name in ("knock_limit", "gin_bonus", "undercut_bonus", "target"):
@@ -79,6 +84,16 @@ class GinRules:
             )
         object.__setattr__(self, "game", _member(GameLength, "game", self.game))
         object.__setattr__(self, "stock_end", _member(StockEnd, "stock_end", self.stock_end))
+
+    @property
+    def upcard_draw_limit(self) -> int:
+        """The upcard draw after the first turn that ends the hand dead instead of being made."""
+        return OPENSPIEL_UPCARD_DRAWS if self.upcard_limits else UPCARD_DRAW_LIMIT
+
+    @property
+    def match_hand_limit(self) -> int:
+        """The hands after which a match ends even if nobody reached the target."""
+        return max(MIN_MATCH_HANDS, MATCH_HANDS_PER_TARGET_POINT * self.target)
 
     @classmethod
     def from_options(cls, preset: str = "book", **options: object) -> GinRules:

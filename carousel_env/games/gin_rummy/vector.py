@@ -117,7 +117,13 @@ class GinVectorEnv(VectorDriver):
         self.arrays = kernel.GinArrays.empty(num_envs, self.num_actions)
         rules = self.rules
         self._rule = np.array(
-            [rules.knock_limit, rules.discard_taken_upcard, rules.stock_end is StockEnd.WALL, rules.upcard_limits],
+            [
+                rules.knock_limit,
+                rules.discard_taken_upcard,
+                rules.stock_end is StockEnd.WALL,
+                rules.upcard_limits,
+                rules.upcard_draw_limit,
+            ],
             np.int64,
         )
         # The knock suggestions of each row's decision, as the AEC env's ``knocks``, and as arrays.
