@@ -191,11 +191,17 @@ class TrainConfig(EnvKeys):
 
     # ---- rollout and self-play
     total_timesteps: int = _documented(
-        2_000_000, "learner decisions to train for (env steps of opponents are not counted here)"
+        2_000_000,
+        "learner decisions to train for, as total_timesteps // (num_envs x num_steps) updates (and the learning"
+        " rate's schedule); rollouts finish their running episodes, so a run trains more: how much more is printed"
+        " after its first update (env steps of opponents are not counted here)",
     )
     num_envs: int = _documented(16, "game copies played in parallel")
     num_steps: int = _documented(
-        64, "learner decisions per game copy per rollout; a rollout then finishes running episodes"
+        64,
+        "learner decisions per game copy per rollout; a rollout then finishes running episodes (never cut: a cut"
+        " would leave their later hands out of every batch), so with episodes longer than num_steps a rollout"
+        " holds about num_envs whole episodes",
     )
     num_workers: int = _documented(0, "worker processes stepping the game copies (0: in the learner process)")
     learner_seats: int = _documented(1, "seats per game played by the learner; the other seats are opponents")

@@ -5,6 +5,12 @@ against opponents drawn from the pool (PFSP) and scripted baselines; (3) GAE per
 trajectory; (4) a few epochs of clipped-surrogate minibatch updates with the stored action
 masks reapplied; (5) log, evaluate, grow the pool, checkpoint.
 
+``total_timesteps`` sets the number of updates, ``total_timesteps // (num_envs * num_steps)``,
+and with it the learning-rate schedule. A rollout finishes its running episodes, so a run
+trains more decisions than that; where episodes are long it trains many more (about
+``num_envs`` whole episodes an update). :func:`train` prints the overshoot after its first
+update (:func:`rollout_note`) and the decisions trained at the end.
+
 The maths is in small functions (``gae``, ``ppo_losses``, ``lr_at``) so each detail has a
 unit test of its own.
 """
@@ -211,6 +217,26 @@ class Progress:
     episodes: int = 0
 
 
+# A first rollout this far past its target is worth a line: the run will overshoot its budget.
+OVERSHOOT_NOTED = 1.25
+
+
+def rollout_note(config: TrainConfig, decisions: int, episodes: int, trained: int, updates_left: int) -> str | None:
+    """What a rollout of ``decisions`` (its ``episodes`` finished) says of the run's length:
+    ``trained`` decisions so far, ``updates_left`` to come; None when it stayed near its target."""
+    target = config.batch_target
+    if decisions <= OVERSHOOT_NOTED * target:
+        return None
+    per_episode = f", about {decisions // episodes:,} an episode" if episodes else ""
+    return (
+        f"carousel train: the rollout trained {decisions:,} learner decisions for a target of {target:,} "
+        f"(num_envs {config.num_envs} x num_steps {config.num_steps}){per_episode}: a rollout finishes its running "
+        f"episodes, so total_timesteps {config.total_timesteps:,} ({plural(config.num_updates, 'update')}) will "
+        f"train about {trained + decisions * updates_left:,} (num_steps near an episode's length keeps a rollout "
+        "near its target)"
+    )
+
+
 def env_spec_of(config: TrainConfig) -> EnvSpec:
     options = {key: value for key, value in config.env_options().items() if key != "num_players"}
     return EnvSpec.of(config.num_players, config.env_factory, config.vector_env, config.game, **options)
@@ -311,6 +337,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
 
         bar = tqdm(total=num_updates, initial=progress.update, unit="upd", dynamic_ncols=True)
     latest_eval = ""
+    first_update = progress.update
     try:
         while progress.update < last_update:
             update = progress.update
@@ -346,6 +373,11 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
             progress.global_step += rollout.decisions
             progress.env_steps += rollout.env_steps
             progress.episodes += len(rollout.results)
+            if progress.update == first_update + 1:
+                left = num_updates - progress.update
+                note = rollout_note(config, rollout.decisions, len(rollout.results), progress.global_step, left)
+                if note is not None:
+                    print(note, flush=True)
             returns = [sum(t.rewards) for t in rollout.trajectories]
             metrics.update(
                 {
@@ -408,6 +440,12 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
                     flush=True,
                 )
                 break
+        print(
+            f"carousel train: {plural(progress.global_step, 'learner decision')} trained in "
+            f"{plural(progress.update, 'update')} (total_timesteps {config.total_timesteps:,}: "
+            f"{plural(num_updates, 'update')} of rollouts that finish their running episodes)",
+            flush=True,
+        )
     finally:
         driver.close()
         logger.close()

@@ -6,7 +6,15 @@ opponents from the pool (PFSP) or, for a share of the seats, scripted policies.
 ``collect_rollout`` plays episodes until the learner has made ``target`` decisions, then
 finishes the running episodes (starting no new ones), so every trajectory in a batch is
 complete and on-policy, and nothing about the environments survives between updates
-(which is what makes ``--resume`` exact).
+(which is what makes ``--resume`` exact). A rollout therefore holds more than ``target``
+decisions: about ``num_envs`` whole episodes where an episode is longer than ``target /
+num_envs`` (``training.ppo`` prints how much more). Cutting episodes at the target instead
+would leave their later hands and rounds out of every batch, since each rollout deals anew.
+
+Every game bounds its episodes (docs/RULES.md: Gin's upcard draw and match hand limits,
+Carioca's pile draw limit, Carousel's round and turn caps), so even a policy that never
+ends a hand ends its episodes. An episode past ``MAX_EPISODE_ENV_STEPS`` (an env without
+such bounds) raises :class:`EpisodeCapError` rather than running forever.
 
 Rewards: PettingZoo's ``last()`` returns what a seat earned since its own previous action
 (also when it is stepped out after the episode ends). That reward is added to the seat's
@@ -28,6 +36,24 @@ from training.network import Agent
 from training.policies import LEARNER, Controller, ControllerKind, NetworkPolicy
 from training.pool import OpponentPool
 from training.runners import Driver, Report
+
+# Env steps an episode may take before the rollout gives up on it: far beyond every game's
+# own bound (a default Gin match ends within ~52,000 steps, a Carioca game ~6,500, a Carousel
+# game's 200 rounds ~210,000), small enough to fail within minutes rather than hang a run.
+MAX_EPISODE_ENV_STEPS = 1_000_000
+
+
+class EpisodeCapError(RuntimeError):
+    """An episode that ran past :data:`MAX_EPISODE_ENV_STEPS` without ending."""
+
+    def __init__(self, game: str, copy: int, seed: int, steps: int) -> None:
+        super().__init__(
+            f"carousel train: an episode of {game} (game copy {copy}, seed {seed}) has taken {steps:,} env steps "
+            f"without ending, past the cap of {MAX_EPISODE_ENV_STEPS:,} a training episode may take: every game "
+            "of the package ends its episodes far sooner (docs/RULES.md bounds every hand and round), so this env "
+            "does not bound its episodes"
+        )
+        self.game, self.copy, self.seed, self.steps = game, copy, seed, steps
 
 
 @dataclass
@@ -61,9 +87,11 @@ def collect_rollout(
 ) -> Rollout:
     """Play until the learner has made ``target`` decisions, then finish running episodes.
 
-    ``new_episode()`` draws the next episode (seed, seats, opponents)."""
+    ``new_episode()`` draws the next episode (seed, seats, opponents). An episode longer than
+    ``MAX_EPISODE_ENV_STEPS`` env steps raises :class:`EpisodeCapError`."""
     open_traj: dict[tuple[int, int], Trajectory] = {}
     seeds: dict[int, int] = {}  # game copy -> seed of the episode it plays
+    episode_steps: dict[int, int] = {}  # game copy -> env steps of the episode it plays
     finished: list[Trajectory] = []
     results: list[EpisodeResult[Controller]] = []
     decisions = env_steps = 0
@@ -71,11 +99,15 @@ def collect_rollout(
     actions: dict[int, int] = {}
     while actions or resets:
         seeds.update({i: e.seed for i, e in resets.items()})
+        episode_steps.update(dict.fromkeys(resets, 0))
         pending: dict[int, Report] = {}
         reports = driver.step(actions, resets)
         resets = {}
         for rep in reports:
             env_steps += rep.env_steps
+            episode_steps[rep.env] += rep.env_steps
+            if not rep.done and episode_steps[rep.env] > MAX_EPISODE_ENV_STEPS:
+                raise EpisodeCapError(driver.game.name, rep.env, seeds[rep.env], episode_steps[rep.env])
             for seat, r in enumerate(rep.rewards):
                 traj = open_traj.get((rep.env, seat))
                 # A reward before a seat's first decision has no action to credit; dropped.
