@@ -401,7 +401,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
             ):
                 res = evaluate(
                     agent,
-                    config.eval_opponent,
+                    config.evaluation_opponent(),
                     games=config.eval_games,
                     num_players=config.num_players,
                     seed=config.seed * 1_000_003 + progress.update,
@@ -418,7 +418,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
                         "eval/games": res.games,
                     }
                 )
-                latest_eval = f"{res.win_rate:.2f} vs {config.eval_opponent}"
+                latest_eval = f"{res.win_rate:.2f} vs {config.evaluation_opponent()}"
                 reached = config.stop_win_rate is not None and res.win_rate >= config.stop_win_rate
                 final = final or reached
             logger.log(step, metrics)
@@ -441,7 +441,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
                 )
                 break
         print(
-            f"carousel train: {plural(progress.global_step, 'learner decision')} trained in "
+            f"carousel train: {progress.global_step:,} learner decisions trained in "
             f"{plural(progress.update, 'update')} (total_timesteps {config.total_timesteps:,}: "
             f"{plural(num_updates, 'update')} of rollouts that finish their running episodes)",
             flush=True,
