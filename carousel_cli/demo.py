@@ -17,8 +17,7 @@ def _run(args: argparse.Namespace) -> int:
         variant = args.preset
     spec = GAMES[args.game]
     players = spec.min_players if args.players is None else args.players
-    keys = {"variant": variant, "round_bonus": args.round_bonus}
-    return demo(args.policy or [], args.game, players, args.seed, keys)
+    return demo(args.policy or [], args.game, players, args.seed, variant, args.round_bonus)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -25,10 +25,17 @@ from carousel_env.envkit.family import EnvKeyError, FamilyGame, family_game
 Ask = Callable[[Any, int, Any], "int | None"]  # (env, seat, mask) -> an action, None: quit
 
 
-def game_env(game: str, num_players: int, keys: Mapping[str, Any], flags: Mapping[str, str] | None = None):
-    """The AEC env of a whole game of ``game`` at ``num_players``, with the family's env
-    ``keys`` given (``variant``, ``round_bonus``, ``k_suggestions``); a key the game has not,
-    or a value it refuses, is an error naming its ``flags`` entry (the command line's)."""
+def game_env(
+    game: str,
+    num_players: int,
+    options: Mapping[str, Any] | None = None,
+    variant: str | None = None,
+    round_bonus: str | None = None,
+):
+    """The AEC env of a whole game of ``game`` at ``num_players``: ``options`` (the game's
+    env options, a checkpoint's say), the variant (``--variant``: the game's ``variant_key``)
+    and Carousel's round bonus (``--round-bonus``). An option the game has not, or a value
+    it refuses, is an error naming the flag."""
     import carousel_env
 
     family = family_game(game)
@@ -36,17 +43,24 @@ def game_env(game: str, num_players: int, keys: Mapping[str, Any], flags: Mappin
     if not spec.min_players <= num_players <= spec.max_players:
         table = f"{spec.min_players} to {spec.max_players}" if spec.min_players < spec.max_players else spec.min_players
         raise CarouselError(f"--players: {spec.title} is played by {table} players, got {num_players}")
-    flags = flags or {}
-    for key, value in keys.items():
-        if value is not None and key not in family.defaults:
-            raise CarouselError(f"{flags.get(key, key)}: {spec.title} has no such option")
-    options = family.options({key: value for key, value in keys.items() if value is not None})
-    options = {**family.play_options, **options, "num_players": num_players}
+    chosen = dict(options or {})
+    flags = {}
+    if variant is not None:
+        if family.variant_key is None:
+            raise CarouselError(f"--variant: {spec.title} has no variants")
+        chosen[family.variant_key] = variant
+        flags[family.variant_key] = "--variant"
+    if round_bonus is not None:
+        if "round_bonus" not in family.option_names():
+            raise CarouselError(f"--round-bonus: {spec.title} has no such option")
+        chosen["round_bonus"] = round_bonus
+        flags["round_bonus"] = "--round-bonus"
+    chosen = {**chosen, **family.play_options, "num_players": num_players}
     try:
-        family.check(dict(options))
+        family.check(dict(chosen))
     except EnvKeyError as exc:
         raise CarouselError(f"{flags.get(exc.key, exc.key)}: {exc}") from None
-    return carousel_env.env(game=game, **options)
+    return carousel_env.env(game=game, **chosen)
 
 
 def run_table(
@@ -85,18 +99,21 @@ def play(
     num_players: int = 2,
     seat: int = 0,
     seed: int = 0,
-    keys: Mapping[str, Any] | None = None,
-    input_fn: Callable[[str], str] = input,
+    options: Mapping[str, Any] | None = None,
+    variant: str | None = None,
+    input_fn: Callable[[str], str] | None = None,
     out=None,
 ) -> int:
     """You at ``seat`` against ``opponents`` (checkpoints or scripted players' names, taken in
-    turn at the other seats) in a whole game of ``game`` with the family's env ``keys``."""
+    turn at the other seats) in a whole game of ``game`` with its env ``options`` and
+    ``variant`` (:func:`game_env`); ``input_fn`` reads your answers (``input``)."""
     from training.envs import layout_of
     from training.policies import load_policy
 
     out = out or sys.stdout
+    input_fn = input_fn or input
     family = family_game(game)
-    env = game_env(game, num_players, keys or {}, FLAGS)
+    env = game_env(game, num_players, options, variant)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < num_players:
         raise CarouselError(
             f"--seat must be a seat from 0 to {num_players - 1} with {num_players} players, got {seat!r}"
@@ -132,7 +149,13 @@ def play(
 
 
 def demo(
-    names: list[str], game: str, num_players: int, seed: int = 0, keys: Mapping[str, Any] | None = None, out=None
+    names: list[str],
+    game: str,
+    num_players: int,
+    seed: int = 0,
+    variant: str | None = None,
+    round_bonus: str | None = None,
+    out=None,
 ) -> int:
     """A whole game of ``game`` between scripted players (one name for every seat, or one per
     seat), every move narrated, the table shown whole at the start and the end."""
@@ -141,7 +164,7 @@ def demo(
 
     out = out or sys.stdout
     family = family_game(game)
-    env = game_env(game, num_players, keys or {}, FLAGS)
+    env = game_env(game, num_players, None, variant, round_bonus)
     names = names or [family.demo_players]
     names = names * num_players if len(names) == 1 else names
     if len(names) != num_players:
@@ -156,7 +179,3 @@ def demo(
     say(family.terminal.view(env, None))
     run_table(env, family, players, None, lambda *_: None, say)
     return 0
-
-
-# The command line's flag for each of the family's env keys, for errors.
-FLAGS = {"variant": "--variant", "round_bonus": "--round-bonus", "k_suggestions": "--k"}

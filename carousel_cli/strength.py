@@ -83,14 +83,36 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def _eval_env_spec(args: argparse.Namespace):
     """The env that ``--game`` and ``--variant`` name (None when neither is given: the
-    candidate's checkpoint says, or Carousel)."""
+    candidate's checkpoint says, or Carousel). Either given alone keeps the rest of the
+    (first) checkpoint's own: its game, its rules."""
     if args.game is None and args.variant is None:
         return None
+    from training.checkpoint_names import is_checkpoint_name
     from training.config import EnvKeys, check_env_keys
     from training.envs import EnvSpec
 
-    keys = EnvKeys(game=args.game or DEFAULT_GAME, num_players=args.players, variant=args.variant)
-    check_env_keys(keys)
+    keys, variant_key = EnvKeys(), None
+    agents = [args.checkpoint] if hasattr(args, "checkpoint") else [a.strip() for a in args.agents.split(",")]
+    checkpoints = [agent for agent in agents if agent and is_checkpoint_name(agent)]
+    if checkpoints:
+        from training.checkpoint import saved_env_keys
+
+        keys = saved_env_keys(checkpoints[0])
+        if args.game is not None and args.game != keys.game:
+            keys = EnvKeys(game=args.game)  # another game: none of the checkpoint's options
+    elif args.game is not None:
+        keys = EnvKeys(game=args.game)
+    env = dict(keys.env)
+    if args.variant is not None:
+        variant_key = keys.family().variant_key
+        if variant_key is None:
+            raise CarouselError(f"--variant: {GAMES[keys.game].title} has no variants")
+        env[variant_key] = args.variant
+    keys = EnvKeys(game=keys.game, num_players=args.players, env=env)
+    try:
+        check_env_keys(keys)
+    except CarouselError as exc:
+        raise CarouselError(str(exc).replace(f"config key 'env.{variant_key}'", "--variant")) from None
     options = {k: v for k, v in keys.env_options().items() if k != "num_players"}
     return EnvSpec.of(args.players, game=keys.game, **options)
 

@@ -69,11 +69,11 @@ def _print_summary(run_dir: Path, config) -> None:
     counters = load(run_dir / LATEST).get("counters", {})
     game = training_game(config.game)
     print(
-        f"trained: {game.label(config.env_keys())}, {config.num_players} players, self-play PPO for "
+        f"trained: {config.label()}, {config.num_players} players, self-play PPO for "
         f"{plural(counters.get('global_step', 0), 'learner decision')} ({plural(counters.get('update', 0), 'update')})"
     )
     print(f"run saved in {run_dir} (checkpoint {run_dir / LATEST}, curves {run_dir / 'learning_curves.png'})")
-    _print_last_eval(run_dir / "metrics.csv", config.eval_opponent, fair_share=1 / config.num_players)
+    _print_last_eval(run_dir / "metrics.csv", config.evaluation_opponent(), fair_share=1 / config.num_players)
     players = "" if config.num_players == 2 else f" --players {config.num_players}"
     print("next:")
     print(
@@ -123,34 +123,40 @@ def cmd_play(args: argparse.Namespace) -> int:
     from carousel_cli.play import play
     from training.checkpoint_names import is_checkpoint_name
 
-    game, keys = args.game, {"variant": args.variant}
+    game, options = args.game, {}
     if is_checkpoint_name(args.checkpoint):  # the network's game and rules, unless told otherwise
         from training.checkpoint import saved_env_keys
 
         saved = saved_env_keys(args.checkpoint)
-        plays = saved.get("game", DEFAULT_GAME)
-        if game is not None and game != plays:
-            raise CarouselError(f"--game {game}: the checkpoint {args.checkpoint} plays {plays} (leave --game out)")
-        game = plays
-        rules = {key: saved[key] for key in ("variant", "round_bonus", "k_suggestions") if saved.get(key) is not None}
-        keys = {**rules, **({"variant": args.variant} if args.variant is not None else {})}
+        if game is not None and game != saved.game:
+            raise CarouselError(
+                f"--game {game}: the checkpoint {args.checkpoint} plays {saved.game} (leave --game out)"
+            )
+        game, options = saved.game, saved.env
     game = game or DEFAULT_GAME
     players = GAMES[game].min_players if args.players is None else args.players
     opponents = [args.checkpoint] + [o for o in (args.opponents or "").split(",") if o]
-    return play(opponents, game, num_players=players, seat=args.seat, seed=args.seed, keys=keys)
+    return play(
+        opponents, game, num_players=players, seat=args.seat, seed=args.seed, options=options, variant=args.variant
+    )
 
 
 def cmd_imitate(args: argparse.Namespace) -> int:
+    from training.games import training_game
     from training.imitation import imitate
 
     keys = {}
     if args.init is not None:  # its game, rules and table, unless told otherwise
         from training.checkpoint import saved_env_keys
 
-        keys = saved_env_keys(args.init)
+        saved = saved_env_keys(args.init)
+        keys = {"game": saved.game, "num_players": saved.num_players, "env": dict(saved.env)}
     keys["game"] = args.game or keys.get("game", DEFAULT_GAME)
     if args.variant:
-        keys["variant"] = args.variant
+        variant_key = training_game(keys["game"]).variant_key
+        if variant_key is None:
+            raise CarouselError(f"--variant: {GAMES[keys['game']].title} has no variants")
+        keys["env"] = {**keys.get("env", {}), variant_key: args.variant}
     tables = _table_sizes(args.players)  # each overrides --init's table size
     out = new_run_dir(args, f"imitate_{args.teacher}")
     print(f"carousel imitate: {plural(args.decisions, 'decision')} of {args.teacher} in {keys['game']}", flush=True)

@@ -22,25 +22,22 @@ importing any game: ``pettingzoo.make("aec", "carousel/gin_rummy_v0")``,
 
 __version__ = "0.3.0"
 
-__all__ = ["env", "raw_env", "vector_env"]
+__all__ = ["env", "options", "raw_env", "vector_env"]
 
-# Each game's options and their defaults, for help(); tests/test_env_options_doc.py checks
-# them against the games' config classes, which stay the one source of the defaults.
-OPTIONS = """
-    Options (``**config``) by game, with their defaults (each one's meaning: the game env's
-    module docstring, e.g. ``help(carousel_env.games.carousel.envs.aec)``):
-
-    * ``game="carousel"`` (``carousel_env.games.carousel.envs.aec``): num_players=2,
-      variant='carousel' (or 'manipulation_rummy'), round_bonus='losers', k_suggestions=8,
-      episode='game', reward='round_score', reward_scale=None, render_mode=None,
-      render_observer=None, solve_time_budget=1.0
-    * ``game="gin_rummy"`` (``carousel_env.games.gin_rummy.env``): preset='book' (or
-      'openspiel', 'eaai'), rules_options={}, k_knocks=8, episode=None (the preset's),
-      reward='score', reward_scale=None, render_mode=None, render_observer=None
-    * ``game="carioca"`` (``carousel_env.games.carioca.env``): num_players=2, k_go_down=8,
-      episode='game' (or 'round'), reward='score', reward_scale=None, render_mode=None,
-      render_observer=None
+OPTIONS_NOTE = """
+    Options (``**config``): the game's own, by its names, each with its default and meaning
+    in ``carousel_env.options(game)`` (read from the game's env config class), e.g.
+    ``carousel_env.options("gin_rummy")``.
 """
+
+
+def options(game: str = "carousel") -> str:
+    """The env options of ``game``, one a line: ``name=default: meaning``, read from the
+    game's env config class (its family contract's ``options_doc``)."""
+    from carousel_env.envkit.family import family_game
+    from carousel_env.envkit.options import format_options
+
+    return format_options(family_game(game).options_doc, indent="")
 
 
 def env(game: str = "carousel", **config: object):
@@ -67,7 +64,7 @@ def vector_env(game: str = "carousel", num_envs: int = 1, **config: object):
 
 
 for _entry in (env, raw_env, vector_env):
-    _entry.__doc__ += "\n" + OPTIONS
+    _entry.__doc__ += "\n" + OPTIONS_NOTE
 
 
 def _register() -> None:

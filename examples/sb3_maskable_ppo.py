@@ -14,7 +14,7 @@ import argparse
 from sb3_contrib import MaskablePPO
 
 from carousel_env.games.carousel.agents.match import play_match
-from carousel_env.single_agent import CarouselSingleAgentEnv
+from carousel_env.games.carousel.gym import CarouselSingleAgentEnv
 
 
 def main(timesteps: int = 20_000, eval_games: int = 20, seed: int = 0) -> float:

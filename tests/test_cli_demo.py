@@ -47,7 +47,7 @@ def test_demo_plays_carioca(capsys):
     [
         (["--game", "carioca", "--players", "6"], "Carioca is played by 2 to 5 players, got 6"),
         (["--game", "carioca", "--policy", "smart"], "unknown Carioca policy 'smart'"),
-        (["--game", "carioca", "--variant", "carousel"], "--variant: Carioca has no such option"),
+        (["--game", "carioca", "--variant", "carousel"], "--variant: Carioca has no variants"),
         (["--game", "carioca", "--policy", "simple", "random", "random"], "one name or one per player (2), got 3"),
         (["--game", "gin_rummy", "--players", "3"], "Gin Rummy is played by 2 players, got 3"),
         (["--game", "gin_rummy", "--policy", "smart"], "unknown Gin Rummy policy 'smart'"),

@@ -54,4 +54,4 @@ def test_choices_parse_to_legal_actions_only():
 
 def test_the_command_refuses_a_variant(capsys):
     assert main(["play", "--game", "carioca", "--checkpoint", "simple", "--variant", "book"]) != 0
-    assert "--variant: Carioca has no such option" in capsys.readouterr().err
+    assert "--variant: Carioca has no variants" in capsys.readouterr().err

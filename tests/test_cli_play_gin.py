@@ -39,8 +39,7 @@ def test_parse_choice_takes_only_what_the_mask_allows():
 def test_a_whole_hand_is_played_and_narrated():
     answer, _ = _stubborn_player()
     out = io.StringIO()
-    keys = {"variant": "openspiel"}
-    assert play(["simple"], "gin_rummy", seat=1, seed=4, keys=keys, input_fn=answer, out=out) == 0
+    assert play(["simple"], "gin_rummy", seat=1, seed=4, variant="openspiel", input_fn=answer, out=out) == 0
     text = out.getvalue()
     assert "You are player 1. Opponents: player 0 = simple. Gin Rummy." in text
     assert "player 0 discards " in text  # the opponent's moves, between yours

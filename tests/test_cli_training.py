@@ -19,6 +19,7 @@ from training.checkpoint import load
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 
 
+@pytest.mark.training
 def test_smoke_train_then_eval_and_errors(tmp_path, capsys):
     run = tmp_path / "run"
     code = main(
@@ -166,6 +167,7 @@ def test_play_refuses_a_seat_the_game_does_not_have(seat, capsys):
     assert f"--seat must be a seat from 0 to 1 with 2 players, got {seat}" in err
 
 
+@pytest.mark.training
 def test_the_in_house_trainer_trains_manipulation_rummy(tmp_path):
     """The env keys both trainers embed (``training.config.EnvKeys``) reach the env: a tiny
     run on the Manipulation Rummy variant at 3 players."""
@@ -179,6 +181,7 @@ def test_the_in_house_trainer_trains_manipulation_rummy(tmp_path):
     assert "variant: manipulation_rummy" in saved and "num_players: 3" in saved
 
 
+@pytest.mark.training
 def test_a_run_stops_at_the_first_evaluation_that_reaches_stop_win_rate(tmp_path, capsys):
     run = tmp_path / "stop"
     overrides = ["total_timesteps=100000", "eval_interval=1", "eval_opponent=random", "eval_games=20"]
@@ -191,6 +194,7 @@ def test_a_run_stops_at_the_first_evaluation_that_reaches_stop_win_rate(tmp_path
     assert counters["update"] == 1  # of the 100,000 decisions' schedule: the first evaluation stopped it
 
 
+@pytest.mark.training
 def test_a_new_run_never_overwrites_an_old_one_without_a_word(tmp_path, capsys):
     run = tmp_path / "run"
     base = ["train", "--config", str(CONFIGS / "smoke.yaml"), "--out", str(run), "--set", "eval_games=0"]

@@ -1,48 +1,47 @@
-"""``help(carousel_env.env)`` lists every game's options with their defaults: the list in
-``carousel_env.OPTIONS`` is checked here against the games' config classes."""
+"""``carousel_env.options(game)`` lists every option of every game with its default and its
+meaning, read from the game's env config class; ``help(carousel_env.env)`` points to it."""
 
-import ast
 import dataclasses
-import re
 
 import pytest
 
 import carousel_env
 from carousel_env.core.registry import GAMES
-from carousel_env.games.carioca.config import CariocaEnvConfig
-from carousel_env.games.carousel.envs.config import EnvConfig
-from carousel_env.games.gin_rummy.config import GinEnvConfig
-
-CONFIG_CLASSES = {"carousel": EnvConfig, "gin_rummy": GinEnvConfig, "carioca": CariocaEnvConfig}
-
-
-def _documented(game: str) -> dict[str, object]:
-    """The ``name=default`` pairs of ``game``'s bullet in the options doc."""
-    bullets = re.split(r"\n\s*\* ", carousel_env.OPTIONS)
-    [bullet] = [b for b in bullets if b.startswith(f'``game="{game}"``')]
-    text = re.sub(r"\([^)]*\)", "", bullet.split(":", 1)[1])  # asides in parentheses dropped
-    return {name: ast.literal_eval(value) for name, value in re.findall(r"(\w+)=([^,\s]+)", text)}
+from carousel_env.envkit.family import family_game
 
 
 def _defaults(config_class: type) -> dict[str, object]:
     defaults = {}
     for f in dataclasses.fields(config_class):
-        if not f.init:
-            continue
-        defaults[f.name] = f.default_factory() if f.default is dataclasses.MISSING else f.default
+        if f.init:
+            defaults[f.name] = f.default_factory() if f.default is dataclasses.MISSING else f.default
     return defaults
 
 
-def test_every_registered_game_is_documented():
-    assert set(CONFIG_CLASSES) == set(GAMES)
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_option_the_env_takes_is_documented_with_its_default(game):
+    family = family_game(game)
+    documented = {d.key: d.default for d in family.options_doc}
+    assert all(d.doc for d in family.options_doc)
+    options = {**family.play_options, **{key: default for key, default in documented.items()}}
+    family.check(options)  # every documented option is one the env takes, at its default
+    env = carousel_env.raw_env(game=game, **options)
+    env.reset(seed=0)
+    lines = carousel_env.options(game).splitlines()
+    assert [line.split("=", 1)[0] for line in lines] == list(documented)
 
 
-@pytest.mark.parametrize("game", sorted(CONFIG_CLASSES))
-def test_the_options_doc_lists_each_option_with_its_default(game):
-    assert _documented(game) == _defaults(CONFIG_CLASSES[game])
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_env_config_class_declares_every_documented_option(game):
+    config_class = type(carousel_env.raw_env(game=game).config)
+    declared = _defaults(config_class)
+    for option in family_game(game).options_doc:
+        if option.key in declared:
+            assert declared[option.key] == option.default, option.key
 
 
 @pytest.mark.parametrize("entry", [carousel_env.env, carousel_env.raw_env, carousel_env.vector_env])
-def test_help_of_each_entry_point_shows_the_options(entry):
-    assert carousel_env.OPTIONS in entry.__doc__
-    assert "solve_time_budget=1.0" in entry.__doc__ and "preset='book'" in entry.__doc__
+def test_help_of_each_entry_point_names_the_options(entry):
+    assert "carousel_env.options(game)" in entry.__doc__
+    assert "knock_limit=10" in carousel_env.options("gin_rummy")
+    assert "solve_time_budget=1.0" in carousel_env.options("carousel")

@@ -8,7 +8,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from carousel_env.games.carousel.agents.search import SearchPlayer
-from carousel_env.single_agent import CarouselSingleAgentEnv
+from carousel_env.games.carousel.gym import CarouselSingleAgentEnv
 from tests.support.examples import load_example
 from tests.support.view_policies import SeatRecorder
 
@@ -91,6 +91,8 @@ def test_gymnasium_registration():
     assert obs.shape == env.observation_space.shape
 
 
+@pytest.mark.integration
+@pytest.mark.training
 def test_maskable_ppo_trains():
     sb3_contrib = pytest.importorskip("sb3_contrib")
     env = CarouselSingleAgentEnv(opponents="greedy", episode="round")
@@ -103,6 +105,8 @@ def test_maskable_ppo_trains():
     assert env.action_masks()[int(action)]
 
 
+@pytest.mark.integration
+@pytest.mark.training
 def test_sb3_example_runs_at_a_tiny_budget():
     pytest.importorskip("sb3_contrib")
     example = load_example("sb3_maskable_ppo")

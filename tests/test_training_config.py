@@ -316,11 +316,17 @@ def test_both_trainers_embed_the_env_keys_once():
 @pytest.mark.parametrize(
     ("values", "key"),
     [
-        ({"variant": "manipulation_rummy", "num_players": 2}, "variant"),
-        ({"variant": "gin"}, "variant"),
-        ({"round_bonus": "nobody"}, "round_bonus"),
-        ({"solve_time_budget": 0}, "solve_time_budget"),
-        ({"episode": "match"}, "episode"),
+        ({"env": {"variant": "manipulation_rummy"}, "num_players": 2}, "env.variant"),
+        ({"env": {"variant": "gin"}}, "env.variant"),
+        ({"env": {"round_bonus": "nobody"}}, "env.round_bonus"),
+        ({"env": {"solve_time_budget": 0}}, "env.solve_time_budget"),
+        ({"env": {"episode": "match"}}, "env.episode"),
+        ({"env": {"nope": 1}}, "env.nope"),
+        ({"game": "gin_rummy", "env": {"knock_limit": 11}}, "env.knock_limit"),
+        ({"game": "carioca", "num_players": 6}, "num_players"),
+        ({"env": {"num_players": 3}}, "env.num_players"),
+        ({"env": "carousel"}, "env"),
+        ({"variant": "gin"}, "env.variant"),  # an older key, read into env
     ],
 )
 def test_env_keys_are_checked_by_the_env_and_named(values, key):
@@ -330,3 +336,43 @@ def test_env_keys_are_checked_by_the_env_and_named(values, key):
     for load in (from_dict, rllib_from_dict):
         with pytest.raises(ConfigError, match=f"config key '{key}'"):
             load(values)
+
+
+def test_a_games_own_options_pass_through_whole():
+    from training.config import load_config
+    from training.rllib.config import load_config as load_rllib_config
+
+    for load in (load_config, load_rllib_config):
+        config = load(None, ["game=gin_rummy", "env.preset=eaai", "env.knock_limit=7"])
+        assert config.env == {"preset": "eaai", "knock_limit": 7}
+        assert config.env_options() == {"episode": "hand", "preset": "eaai", "knock_limit": 7, "num_players": 2}
+        # an override merges into the env options already set; null puts one back to its default
+        config = load(None, ["game=gin_rummy", "env.preset=eaai", "env.knock_limit=7", "env.knock_limit=null"])
+        assert config.env == {"preset": "eaai"}
+    # another game keeps none of the first game's options
+    from training.config import from_dict
+
+    rummy = load_config(None, ["env.variant=manipulation_rummy", "num_players=3"])
+    assert from_dict({"game": "carioca"}, base=rummy).env == {}
+
+
+def test_older_env_keys_are_read_into_the_games_own_names(capsys):
+    from training.config import from_dict, load_config
+
+    config = from_dict({"game": "gin_rummy", "variant": "openspiel", "k_suggestions": 4, "reward_scale": None})
+    assert config.env == {"preset": "openspiel", "k_knocks": 4}
+    assert from_dict({"game": "carioca", "k_suggestions": 5}).env == {"k_go_down": 5}
+    with pytest.raises(ConfigError, match="config key 'round_bonus': Carioca has no such option"):
+        from_dict({"game": "carioca", "round_bonus": "everyone"})
+    load_config(None, ["variant=manipulation_rummy", "num_players=3"])
+    assert "variant is read as the game's env options" in capsys.readouterr().err
+
+
+def test_print_config_lists_the_games_options_with_their_docs(capsys):
+    assert main(["train", "--game", "gin_rummy", "--set", "env.knock_limit=7", "--print-config"]) == 0
+    out = capsys.readouterr().out
+    assert "env:\n" in out and "  knock_limit: 7" in out and "  #k_knocks: 8  (the env's default)" in out
+    assert "  #episode: hand  (training's default)" in out and "knock arrangements offered" in out
+    from training.config import load_config
+
+    assert load_config(None, ["game=gin_rummy", "env.knock_limit=7"]).env == {"knock_limit": 7}

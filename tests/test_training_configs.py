@@ -36,7 +36,8 @@ RLLIB_TINY = [
 
 
 def _game_and_variant(config) -> tuple[str, str | None]:
-    return config.game, config.env_keys().get("variant")  # None: a game without variants
+    variant_key = config.family().variant_key
+    return config.game, None if variant_key is None else config.resolved_env()[variant_key]  # None: no variants
 
 
 def test_every_game_and_variant_has_a_config_for_each_trainer():
@@ -50,6 +51,7 @@ def test_every_game_and_variant_has_a_config_for_each_trainer():
     assert expected <= covered and expected <= covered_rllib
 
 
+@pytest.mark.training
 @pytest.mark.parametrize("name", INHOUSE)
 def test_each_in_house_config_trains_and_evaluates_in_its_game(name, tmp_path):
     config = load_config(CONFIGS / f"{name}.yaml", TINY)
@@ -57,10 +59,14 @@ def test_each_in_house_config_trains_and_evaluates_in_its_game(name, tmp_path):
     data = checkpoint.load(run / "latest.pt")
     assert data["config"]["game"] == config.game and data["counters"]["update"] >= 1
     # The checkpoint is evaluated in the env it learned, against one of its game's players.
-    result = evaluate(str(run), config.eval_opponent, games=config.num_players, num_players=config.num_players)
+    opponent = config.evaluation_opponent()
+    result = evaluate(str(run), opponent, games=config.num_players, num_players=config.num_players)
     assert result.games == config.num_players and 0.0 <= result.win_rate <= 1.0
 
 
+@pytest.mark.integration
+@pytest.mark.training
+@pytest.mark.xdist_group("ray")
 @pytest.mark.parametrize("name", RLLIB)
 def test_each_rllib_config_trains_and_evaluates_in_its_game(name, tmp_path):
     from training.rllib.config import load_config as load_rllib_config
@@ -72,6 +78,8 @@ def test_each_rllib_config_trains_and_evaluates_in_its_game(name, tmp_path):
     assert checkpoint.load(tmp_path / name / "latest.pt")["rllib_config"]["game"] == config.game
 
 
+@pytest.mark.integration
+@pytest.mark.training
 def test_a_gin_checkpoint_is_evaluated_in_its_game_and_inside_openspiel(tmp_path, capsys):
     from carousel_cli.main import main
 
@@ -90,4 +98,4 @@ def test_a_gin_checkpoint_is_evaluated_in_its_game_and_inside_openspiel(tmp_path
     assert main(["eval", "--checkpoint", str(run), "--opponents", "smart", "--games", "2"]) == 2
     assert "unknown Gin Rummy policy 'smart'" in capsys.readouterr().err
     assert main(["eval", "--checkpoint", str(run), "--game", "carousel", "--games", "2"]) == 2
-    assert "observation layout" in capsys.readouterr().err
+    assert "was trained on gin_rummy at 2 players (preset='openspiel'" in capsys.readouterr().err

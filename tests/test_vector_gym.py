@@ -15,8 +15,8 @@ from carousel_env.games.carousel.agents.registry import UnknownPolicyError
 from carousel_env.games.carousel.agents.search import SearchPlayer
 from carousel_env.games.carousel.envs.aec import INFO_KEYS
 from carousel_env.games.carousel.envs.config import EnvConfigError
+from carousel_env.games.carousel.gym import CarouselSingleAgentEnv
 from carousel_env.games.carousel.vector.gym import CarouselGymVectorEnv
-from carousel_env.single_agent import CarouselSingleAgentEnv
 from tests.support.examples import load_example
 from tests.support.gym_forms import play_both, random_legal
 from tests.support.view_policies import SeatRecorder

@@ -21,6 +21,7 @@ import torch
 
 from carousel_env.envkit.layout import ObservationLayout
 from training.checkpoint_names import CheckpointError, find_checkpoint, missing_checkpoint
+from training.config import LEGACY_ENV_KEYS, EnvKeys, build_config
 from training.files import write_atomic
 
 FORMAT = "carousel-ppo"
@@ -60,16 +61,19 @@ def load(path: str | Path) -> dict[str, Any]:
     return data
 
 
-def saved_env_keys(name: str | Path) -> dict[str, Any]:
-    """The env keys (``training.config.EnvKeys``) of the config a checkpoint was trained with:
-    the in-house trainer's ``config`` or RLlib's ``rllib_config``; empty for a checkpoint
-    without one. A checkpoint from before the family has no ``game`` key: it is Carousel's."""
-    from training.config import EnvKeys
+def saved_env_keys(name: str | Path) -> EnvKeys:
+    """The env keys of the config a checkpoint was trained with: the in-house trainer's
+    ``config`` or RLlib's ``rllib_config`` (the defaults for a checkpoint without one). A
+    checkpoint from before the family has no ``game`` key: it is Carousel's; one from before
+    0.4 has its env options as keys of their own, read into ``env``."""
+    return trained_env_keys(load(find_checkpoint(name)))
 
-    data = load(find_checkpoint(name))
+
+def trained_env_keys(data: dict[str, Any]) -> EnvKeys:
+    """The env keys of a loaded checkpoint's config (:func:`saved_env_keys`)."""
     saved = data.get("config") or data.get("rllib_config") or {}
-    known = {f.name for f in fields(EnvKeys)}
-    return {key: value for key, value in saved.items() if key in known}
+    known = {f.name for f in fields(EnvKeys)} | set(LEGACY_ENV_KEYS)
+    return build_config(EnvKeys, {k: v for k, v in saved.items() if k in known}, None, lambda keys: None)
 
 
 def make(model: torch.nn.Module, spec: dict, **extra: Any) -> dict[str, Any]:
@@ -99,9 +103,13 @@ def build_agent(data: dict[str, Any], path: str | Path = "checkpoint", expect_la
     except (KeyError, TypeError, ValueError) as exc:
         raise CheckpointError(f"checkpoint {path} has a malformed network spec ({exc})") from None
     if expect_layout is not None and agent.layout != expect_layout:
+        keys = trained_env_keys(data)
+        options = ", ".join(f"{key}={value!r}" for key, value in keys.env.items()) or "its defaults"
         raise CheckpointError(
-            f"checkpoint {path} was trained on observation layout {agent.layout.as_dict()}, "
-            f"but this environment has {expect_layout.as_dict()} (different k_suggestions?)"
+            f"checkpoint {path} was trained on {keys.game} at {keys.num_players} players ({options}), whose "
+            f"observations this environment's do not match ({agent.layout.size} values against "
+            f"{expect_layout.size}, or another layout): play it in its own game and rules, which eval, play and "
+            "tournament take from the checkpoint when --game and --variant are left out"
         )
     load_model_state(agent, data, path)
     agent.eval()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import math
+import sys
 import types
 import typing
 from collections.abc import Callable
@@ -24,11 +25,10 @@ import yaml
 
 from carousel_env.core.errors import CarouselError
 from carousel_env.core.registry import DEFAULT_GAME, GAMES, UnknownGame, game_spec
-from carousel_env.games.carousel.solver import TIME_BUDGET_S
 from training.checkpoint_names import CHECKPOINT_FORMS, checkpoint_exists, is_checkpoint_name, missing_checkpoint
 from training.device import DEVICE_DEFAULT, DEVICE_DOC, check_device_name
 from training.envs import DEFAULT_ENV_FACTORY, EnvSpec
-from training.games import EnvKeyError, is_player_name, player_names, training_game
+from training.games import EnvKeyError, FamilyGame, is_player_name, player_names, training_game
 
 C = TypeVar("C")  # a config dataclass
 
@@ -50,68 +50,72 @@ def _documented(default: Any, doc: str) -> Any:
 class EnvKeys:
     """The environment's keys, declared once: both trainers' configs (``TrainConfig`` and
     ``training.rllib.config.RllibConfig``) embed them, as top-level YAML keys. ``game`` picks
-    the game (``carousel_env.core.registry``); a key left null takes that game's default
-    (``training.games``), and a key the game has not must stay null. Their checks are the
-    game env's own, each error naming its key."""
+    the game (``carousel_env.core.registry``); ``env`` holds the game's own env options, by
+    the game's names, each checked and documented by the game's env config class
+    (``carousel train --game G --print-config`` lists them). An option left out takes the
+    game's training default (its ``train_options``), else its env's default."""
 
     game: str = _documented(DEFAULT_GAME, f"the game: {' or '.join(GAMES)}")
-    num_players: int = _documented(
-        2, "players at the table (Carousel: 2 to 5, 3 to 5 for manipulation_rummy; Gin Rummy: 2; Carioca: 2 to 5)"
-    )
-    variant: str | None = _documented(
-        None,
-        "the rules: Carousel's 'carousel' or 'manipulation_rummy' (source 004), Gin Rummy's preset 'book', "
-        "'openspiel' or 'eaai' (null: carousel; book)",
-    )
-    round_bonus: str | None = _documented(None, "Carousel's round bonus: 'losers' or 'everyone' (null: losers)")
-    k_suggestions: int = _documented(
-        8,
-        "suggestions offered per decision: Carousel's plays (actions 3..), Gin Rummy's knocks (actions 55..),"
-        " Carioca's going-down arrangements (actions 1645..)",
-    )
-    episode: str | None = _documented(
-        None,
-        "episode unit: Carousel's 'round' or 'game', Gin Rummy's 'hand' or 'match', Carioca's 'game' or 'round'"
-        " (the first round only) (null: round; hand; game)",
-    )
-    reward: str | None = _documented(
-        None,
-        "reward: Carousel's 'round_score' (zero-sum per round) or 'game_result', Gin Rummy's and Carioca's 'score'"
-        " or 'result' (null: round_score; score; score)",
-    )
-    reward_scale: float | None = _documented(
-        None, "environment reward multiplier (null: the env's default, 1/100 for scores, 1 for results)"
-    )
-    solve_time_budget: float | None = _documented(
-        None, f"Carousel's seconds per solve before the solver offers the best plays it found (null: {TIME_BUDGET_S})"
+    num_players: int = _documented(2, "players at the table (the game's own range)")
+    env: dict[str, Any] = field(
+        default_factory=dict,
+        metadata={
+            "doc": "the game's env options, as carousel_env.env(game=..., **env) takes them (--set env.KEY=VALUE);"
+            " an option left out takes the game's default, shown below"
+        },
     )
 
-    def env_keys(self) -> dict[str, Any]:
-        """The env keys of this config's game, each null one given the game's default (a key
-        the game has not, set: a ``ConfigError`` naming it)."""
+    def family(self) -> FamilyGame:
         try:
-            game = training_game(self.game)
+            return training_game(self.game)
         except UnknownGame as exc:
             raise ConfigError(f"config key 'game': {exc}") from None
-        keys = {}
-        for f in dataclasses.fields(EnvKeys):
-            if f.name == "game":
-                continue
-            value = getattr(self, f.name)
-            if f.name not in game.defaults:
-                if value is not None:
-                    raise ConfigError(f"config key {f.name!r}: {game_spec(self.game).title} has no such option")
-                continue
-            keys[f.name] = game.defaults[f.name] if value is None else value
-        return keys
 
     def env_options(self) -> dict[str, Any]:
-        """The game env's keyword arguments, ``game`` aside (``reward_scale`` left out when
-        null: the env's default)."""
-        keys = self.env_keys()
-        if keys.get("reward_scale") is None:
-            keys.pop("reward_scale", None)
-        return training_game(self.game).options(keys)
+        """The game env's keyword arguments: the game's training defaults, ``env`` over them,
+        and ``num_players``."""
+        return {**self.family().train_options, **self.env, "num_players": self.num_players}
+
+    def resolved_env(self) -> dict[str, Any]:
+        """Every option of the game's env as this config plays it (the env's defaults filled in)."""
+        return self.family().resolved(self.env_options())
+
+    def label(self) -> str:
+        """What a run's log calls the game and its rules."""
+        return self.family().label(self.env_options())
+
+    def evaluation_opponent(self) -> str:
+        """``eval_opponent`` (of the config embedding these keys), or the game's first yardstick."""
+        return getattr(self, "eval_opponent", None) or self.family().yardsticks[0]
+
+
+# The env keys of the configs before 0.4, each read once into ``env`` under the game's name
+# for it (the game's ``legacy_keys``); a null one is dropped.
+LEGACY_ENV_KEYS = ("variant", "round_bonus", "k_suggestions", "episode", "reward", "reward_scale", "solve_time_budget")
+
+
+def map_legacy_env_keys(values: dict[str, Any], game: str) -> tuple[dict[str, Any], list[str]]:
+    """``values`` with the older env keys moved into ``env`` (``values``' own ``env`` wins),
+    and the older keys that were given (a key the game has not is an error naming it)."""
+    given = [key for key in LEGACY_ENV_KEYS if key in values]
+    if not given:
+        return values, []
+    try:
+        legacy = training_game(game).legacy_keys
+    except UnknownGame as exc:
+        raise ConfigError(f"config key 'game': {exc}") from None
+    values = dict(values)
+    moved: dict[str, Any] = {}
+    for key in given:
+        value = values.pop(key)
+        if value is None:
+            continue
+        if key not in legacy:
+            raise ConfigError(f"config key {key!r}: {game_spec(game).title} has no such option")
+        moved[legacy[key]] = value
+    env = values.get("env") or {}
+    values["env"] = {**moved, **env} if isinstance(env, dict) else env
+    return values, given
 
 
 def check_names(config: Any) -> None:
@@ -124,7 +128,7 @@ def check_names(config: Any) -> None:
         for name in config.baseline_names():
             if not is_player_name(game, name):
                 raise ConfigError(f"config key 'baselines': {name!r} is not a scripted policy ({known})")
-    for name in [n.strip() for n in config.eval_opponent.split(",") if n.strip()]:
+    for name in [n.strip() for n in config.evaluation_opponent().split(",") if n.strip()]:
         if is_player_name(game, name) or checkpoint_exists(name):
             continue
         if is_checkpoint_name(name):
@@ -146,12 +150,19 @@ def check_names(config: Any) -> None:
 
 
 def check_env_keys(config: EnvKeys) -> None:
-    """The env's own checks of the embedded keys, as a ``ConfigError`` naming the key."""
-    options = config.env_options()  # first: an unknown game, or a key the game has not, named
+    """The env's own checks of the embedded keys, as a ``ConfigError`` naming the key
+    (``env.KEY`` for the game's options)."""
+    options = config.env_options()  # first: an unknown game, named
+    for key, value in config.env.items():
+        if not isinstance(key, str) or isinstance(value, (dict, list)):
+            raise ConfigError(f"config key 'env': {key!r}: {value!r} is not an option's name and value")
+    if "num_players" in config.env:
+        raise ConfigError("config key 'env.num_players': the table size is the top-level key num_players")
     try:
-        training_game(config.game).check(options)
+        config.family().check(options)
     except EnvKeyError as exc:
-        raise ConfigError(f"config key {exc.key!r}: {exc}") from None
+        name = exc.key if exc.key == "num_players" else f"env.{exc.key}"
+        raise ConfigError(f"config key {name!r}: {exc}") from None
 
 
 STOP_WIN_RATE_DOC = (
@@ -257,14 +268,18 @@ class TrainConfig(EnvKeys):
     eval_games: int = _documented(
         20, "games per evaluation (each deal played from every seat: rounded up to a multiple of num_players)"
     )
-    eval_opponent: str = _documented("greedy", "baseline the periodic evaluation plays against")
+    eval_opponent: str | None = _documented(
+        None,
+        "who the periodic evaluation plays against: scripted players or checkpoints, comma-separated (null: the"
+        " game's first yardstick: greedy for Carousel and Gin Rummy, random for Carioca)",
+    )
     stop_win_rate: float | None = _documented(None, STOP_WIN_RATE_DOC)
     checkpoint_interval: int = _documented(10, "updates between checkpoints (the last update always writes one)")
     progress_bar: bool = _documented(True, "show a tqdm progress bar")
 
     def baseline_names(self) -> list[str]:
         """The scripted baselines: ``baselines``, or the game's own when null."""
-        return list(self.baselines) if self.baselines is not None else list(training_game(self.game).baselines)
+        return list(self.baselines) if self.baselines is not None else list(self.family().baselines)
 
     @property
     def batch_target(self) -> int:
@@ -301,6 +316,12 @@ def _coerce(key: str, value: Any, annotation: Any) -> Any:
             return None
         (inner,) = [a for a in args if a is not type(None)]
         return _coerce(key, value, inner)
+    if origin is dict:
+        if value is None:
+            return {}
+        if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+            raise ConfigError(f"config key {key!r}: expected a mapping of option names to values, got {value!r}")
+        return dict(value)
     if origin is list:
         (inner,) = typing.get_args(annotation)
         if isinstance(value, str):  # `--set baselines=greedy,random`
@@ -349,16 +370,27 @@ def build_config(
     cls: type[C], values: dict[str, Any], base: C | None, validate: Callable[[C], None], where: str = ""
 ) -> C:
     """A validated config of dataclass ``cls``: ``base`` (defaults if None) with ``values``
-    replacing fields, each coerced to its annotation; ``where`` ends an unknown key's message."""
+    replacing fields, each coerced to its annotation; ``where`` ends an unknown key's message.
+    ``env`` merges into the base's (an option set to null goes back to its default), and
+    an ``EnvKeys`` config reads the older env keys into it (``map_legacy_env_keys``)."""
     if not isinstance(values, dict):
         raise ConfigError(f"a config must be a mapping of keys to values, got {type(values).__name__}")
+    base = base or cls()
+    if isinstance(base, EnvKeys):
+        values, _ = map_legacy_env_keys(values, values.get("game", base.game))
     types_by_key = typing.get_type_hints(cls)
     clean = {}
     for key, value in values.items():
         if key not in types_by_key:
             raise ConfigError(f"unknown config key {key!r}{where}")
         clean[key] = _coerce(key, value, types_by_key[key])
-    config = dataclasses.replace(base or cls(), **clean)
+    if "env" in clean and isinstance(base, EnvKeys):
+        game_changes = clean.get("game", base.game) != base.game
+        merged = {**({} if game_changes else base.env), **clean["env"]}
+        clean["env"] = {key: value for key, value in merged.items() if value is not None}
+    elif clean.get("game", getattr(base, "game", None)) != getattr(base, "game", None):
+        clean["env"] = {}  # another game's options do not carry over
+    config = dataclasses.replace(base, **clean)
     validate(config)
     return config
 
@@ -369,17 +401,25 @@ def from_dict(values: dict[str, Any], base: TrainConfig | None = None) -> TrainC
 
 
 def parse_overrides(pairs: list[str]) -> dict[str, Any]:
-    """``["lr=0.1", "baselines=greedy,random"]`` -> a dict; values are YAML scalars."""
-    result = {}
+    """``["lr=0.1", "baselines=greedy,random", "env.knock_limit=7"]`` -> a dict; values are
+    YAML scalars, and ``env.KEY`` sets one of the game's env options."""
+    result: dict[str, Any] = {}
     for pair in pairs:
         key, sep, text = pair.partition("=")
         key = key.strip()
         if not sep or not key:
             raise ConfigError(f"override {pair!r} is not key=value")
         try:
-            result[key] = yaml.safe_load(text) if text.strip() else ""
+            value = yaml.safe_load(text) if text.strip() else ""
         except yaml.YAMLError:
-            result[key] = text
+            value = text
+        head, dot, option = key.partition(".")
+        if dot:
+            if head != "env" or not option:
+                raise ConfigError(f"override {pair!r}: only env options are set by a dotted key (env.KEY=VALUE)")
+            result.setdefault("env", {})[option] = value
+        else:
+            result[key] = value
     return result
 
 
@@ -399,10 +439,24 @@ def read_config_file(path: str | Path | None) -> dict[str, Any]:
 
 def load_config(path: str | Path | None, overrides: list[str] | None = None) -> TrainConfig:
     """Read a YAML config (None: the defaults) and apply ``key=value`` overrides."""
-    config = from_dict(read_config_file(path))
+    config = from_dict(note_legacy_keys(read_config_file(path), str(path)))
     if overrides:
-        config = from_dict(parse_overrides(overrides), base=config)
+        config = from_dict(note_legacy_keys(parse_overrides(overrides), "--set"), base=config)
     return config
+
+
+def note_legacy_keys(values: dict[str, Any], where: str) -> dict[str, Any]:
+    """``values`` as they are, after a line on stderr naming the older env keys among them
+    (read for this version, as ``env.KEY``)."""
+    if isinstance(values, dict):
+        older = [key for key in LEGACY_ENV_KEYS if key in values]
+        if older:
+            print(
+                f"{where}: {', '.join(older)} {'is' if len(older) == 1 else 'are'} read as the game's env options "
+                "(write them under env:, by the game's names, e.g. env.preset for Gin Rummy's variant)",
+                file=sys.stderr,
+            )
+    return values
 
 
 def to_dict(config: Any) -> dict[str, Any]:
@@ -441,18 +495,45 @@ def format_config(config: Any, header: list[str] | None = None) -> str:
 
     ``header`` lines open the text as comments. A key whose value is not the default names
     the default at the end of its line, so the output shows what a config file or override
-    changed; a null env key names the value the game gives it.
+    changed. ``env`` lists every option of the game that training plays under, each under
+    its documentation: the ones the config sets as keys, the others commented out at the
+    value the game gives them.
     """
     defaults = type(config)()
-    resolved = config.env_keys() if isinstance(config, EnvKeys) else {}
     lines = [f"# {line}" for text in header or [] for line in text.splitlines()]
     if lines:
         lines.append("")
     for key, doc in field_docs(type(config)).items():
         value, default = getattr(config, key), getattr(defaults, key)
         lines.extend(f"# {doc_line}" for doc_line in doc.splitlines())
+        if key == "env" and isinstance(config, EnvKeys):
+            lines.extend(_format_env(config))
+            continue
         changed = "" if value == default else f"  # default: {_yaml_value(default)}"
-        if value is None and resolved.get(key) is not None:
-            changed += f"  # null: {_yaml_value(resolved[key])}, {config.game}'s default"
         lines.append(f"{key}: {_yaml_value(value)}{changed}")
     return "\n".join(lines) + "\n"
+
+
+# The env options a training config does not set: the table size is a key of its own, and
+# training never renders.
+NOT_TRAINING_OPTIONS = ("num_players", "render_mode", "render_observer")
+
+
+def _format_env(config: EnvKeys) -> list[str]:
+    """The ``env`` mapping's lines: every option of the game, documented, the unset ones
+    commented out at the value the game gives them."""
+    family = config.family()
+    resolved = config.resolved_env()
+    lines = ["env:" if config.env else "env: {}"]
+    for option in family.options_doc:
+        if option.key in NOT_TRAINING_OPTIONS:
+            continue
+        lines.append(f"  # {option.doc}")
+        if option.key in config.env:
+            lines.append(f"  {option.key}: {_yaml_value(config.env[option.key])}")
+        else:
+            given = "training's" if option.key in family.train_options else "the env's"
+            lines.append(f"  #{option.key}: {_yaml_value(resolved[option.key])}  ({given} default)")
+    documented = set(family.option_names())
+    lines.extend(f"  {key}: {_yaml_value(value)}" for key, value in config.env.items() if key not in documented)
+    return lines

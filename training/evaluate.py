@@ -38,7 +38,6 @@ from carousel_env.envkit.episodes import Episode, EpisodeResult
 from carousel_env.envkit.layout import ObservationLayout
 from training import checkpoint
 from training.checkpoint_names import is_checkpoint_name
-from training.config import EnvKeys
 from training.envs import EnvSpec, layout_for
 from training.episodes import play_episodes
 from training.games import training_game
@@ -211,7 +210,7 @@ def checkpoint_env_spec(name: str, num_players: int) -> EnvSpec:
     """The env a checkpoint's network was trained on (its config's game and env keys), at a
     table of ``num_players``: where it is evaluated unless told otherwise. A checkpoint from
     before the family (no ``game`` key) is Carousel's; one without a config, the defaults."""
-    keys = replace(EnvKeys(**checkpoint.saved_env_keys(name)), num_players=num_players)
+    keys = replace(checkpoint.saved_env_keys(name), num_players=num_players)
     options = {k: v for k, v in keys.env_options().items() if k != "num_players"}
     return EnvSpec.of(num_players, game=keys.game, **options)
 
@@ -265,7 +264,7 @@ def evaluate(
     if inexact:  # the games stay legal; the players chose among the best plays found
         print(
             f"carousel: {inexact} solver answers in these games were not proven exact within the time budget "
-            "(carousel_env.games.carousel.solver.TIME_BUDGET_S)",
+            "(the env option solve_time_budget)",
             file=sys.stderr,
             flush=True,
         )

@@ -144,9 +144,9 @@ def default_roster(checkpoints: str | Path = "checkpoints", game: str = DEFAULT_
     (``search@GUIDED_BUDGET+folder``)."""
     board = leaderboard_game(game)
     folders = [str(path.parent) for path in sorted(Path(checkpoints).glob(f"*/{SHIPPED_MODEL}"))]
-    shipped = [folder for folder in folders if saved_env_keys(folder).get("game", DEFAULT_GAME) == game]
+    shipped = [folder for folder in folders if saved_env_keys(folder).game == game]
     bots = board.openspiel_bots if find_spec("pyspiel") is not None else ()
-    heads_up = [folder for folder in shipped if saved_env_keys(folder).get("num_players", 2) == 2]
+    heads_up = [folder for folder in shipped if saved_env_keys(folder).num_players == 2]
     guided = [f"search@{GUIDED_BUDGET}{GUIDED_MARK}{folder}" for folder in heads_up] if board.guided else []
     return (*board.baselines, *bots, *shipped, *guided)
 
@@ -203,7 +203,7 @@ def load_roster(
             if not board.guided:
                 raise LeaderboardError(f"{source!r}: this leaderboard has no guided search")
             scripted_controller(source, board.game)  # raises naming a bad search budget or a missing checkpoint
-            trained_on = saved_env_keys(guided[1]).get("game", DEFAULT_GAME)
+            trained_on = saved_env_keys(guided[1]).game
             if trained_on != board.game:
                 raise LeaderboardError(f"{source!r}: its network plays {trained_on}, this leaderboard {board.game}")
             roster.append(RosterAgent(name, source, _digest(find_checkpoint(guided[1]))))

@@ -186,7 +186,7 @@ def guided_search_player(name: str, seed: int | None = None, game: str | None = 
     if guided is None:
         raise ValueError(f"{name!r} is not a guided search player's name (search@N+CHECKPOINT)")
     search, network = guided
-    plays = checkpoint.saved_env_keys(network).get("game", DEFAULT_GAME)
+    plays = checkpoint.saved_env_keys(network).game
     if game is not None and plays != game:
         raise checkpoint.CheckpointError(
             f"guided search player {name!r}: {checkpoint_file(network)} plays {plays}, not {game}"

@@ -56,7 +56,7 @@ GAMES: dict[str, GameSpec] = {
             vector_env="carousel_env.games.carousel.vector:CarouselVectorEnv",
             gymnasium=GymnasiumForms(
                 id="Carousel-v0",
-                env="carousel_env.single_agent:CarouselSingleAgentEnv",
+                env="carousel_env.games.carousel.gym:CarouselSingleAgentEnv",
                 vector_env="carousel_env.games.carousel.vector.gym:CarouselGymVectorEnv",
             ),
             family="carousel_env.games.carousel.family:FAMILY",

@@ -5,7 +5,14 @@ rewards), the report of automatic decisions, the reset seeds and the render mode
 A game's env subclasses :class:`CardGameEnv` and supplies the game through the hooks:
 ``_start`` (deal game ``seed``), ``_make`` (make a checked action), ``_publish_infos``,
 ``_to_act`` (the seat to act, or -1), ``_action_name``, ``_last_action``, and the renderers
-``_state_text`` and ``_picture``. Its ``_settle`` takes the automatic decisions and records them in ``_auto``.
+``_state_text`` and ``_picture``.
+
+Between two real decisions, :meth:`CardGameEnv._settle` runs the game the same way for every
+game: at the end of a scoring unit (a round or a hand) it pays the unit and deals the next,
+or ends the episode; at a decision with a single legal action it takes it (reported in
+``auto_actions``). Its hooks: ``_unit_over``, ``_pay_unit``, ``_episode_ends``,
+``_next_unit``, ``_decide`` (the mask and suggestions), ``_apply`` (an env action), and
+``_arrived`` (every state reached, for a game that reports what a transition forced).
 """
 
 from __future__ import annotations
@@ -82,6 +89,66 @@ class CardGameEnv(AECEnv):
 
     def _picture(self, observer: int) -> np.ndarray:
         raise NotImplementedError
+
+    # the settle loop's hooks
+
+    def _unit_over(self, state) -> bool:
+        raise NotImplementedError
+
+    def _pay_unit(self, state) -> None:
+        """Record the unit ``state`` ended and add its rewards to ``self.rewards``."""
+        raise NotImplementedError
+
+    def _episode_ends(self, state) -> bool:
+        raise NotImplementedError
+
+    def _next_unit(self, state):
+        raise NotImplementedError
+
+    def _decide(self, state) -> tuple[np.ndarray, tuple]:
+        """The action mask of the seat to act and the decision's suggestions."""
+        raise NotImplementedError
+
+    def _apply(self, state, action: int):
+        """The state after env ``action`` at the current decision."""
+        raise NotImplementedError
+
+    def _describe(self, action: int) -> str:
+        """The name of ``action`` at the current decision (an automatic one's report)."""
+        return self._action_name(action)
+
+    def _arrived(self, state) -> None:
+        """Every state the settle loop reaches passes here once."""
+
+    def _settle(self) -> None:
+        """Advance to a real decision or the end: pay and deal the ends of units, and take
+        every decision with a single legal action (reported in ``auto_actions``)."""
+        self._obs_cache: dict[str, dict] = {}
+        while True:
+            state = self._state
+            self._arrived(state)
+            if self._unit_over(state):
+                self._pay_unit(state)
+                if self._episode_ends(state):
+                    self._over = True
+                    self._mask, self._suggestions = self._zero_mask, ()
+                    self.terminations = dict.fromkeys(self.agents, True)
+                    return
+                self._state = self._next_unit(state)
+                continue
+            self._mask, self._suggestions = self._decide(state)
+            self._over = False
+            legal = np.flatnonzero(self._mask)
+            if len(legal) != 1:
+                return
+            only = int(legal[0])
+            self._auto.append(AutoAction(self.possible_agents[state.current], only, self._describe(only)))
+            self._state = self._apply(state, only)
+
+    def _pay(self, paid) -> None:
+        """Add each seat's ``paid`` reward to ``self.rewards``."""
+        for seat, agent in enumerate(self.possible_agents):
+            self.rewards[agent] += paid[seat]
 
     # ------------------------------------------------------------ the AEC API
 

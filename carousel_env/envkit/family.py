@@ -7,8 +7,10 @@ play read a game only through it, so adding a game touches its folder, not their
 
 What a game declares:
 
-* its env options as training passes them (``defaults``, ``options``, ``check``) and its
-  scoring ``unit`` (the ``episode`` that plays one round or hand);
+* its env options, documented (``options_doc``) and checked (``check``), the ones training
+  plays under unless told otherwise (``train_options``), the option that picks among its
+  registered variants (``variant_key``), and its scoring ``unit`` (the ``episode`` that
+  plays one round or hand);
 * its scripted players (``players``, ``player``, ``act``) and the search a network can guide
   (``guided_search``; the network itself is training's);
 * what a finished episode leaves (``result``, ``finished_result``) and what each unit scored
@@ -33,6 +35,7 @@ import numpy as np
 from carousel_env.core.errors import CarouselError
 from carousel_env.core.registry import DEFAULT_GAME, game_spec, load_named
 from carousel_env.envkit.episodes import Act, Episode, EpisodeResult
+from carousel_env.envkit.options import OptionDoc
 
 
 class UnitEvents(NamedTuple):
@@ -146,14 +149,16 @@ GuidedSearch = Callable[[Callable[[np.ndarray, np.ndarray], np.ndarray], int | N
 
 @dataclass(frozen=True)
 class FamilyGame:
-    """One game as everything above its env sees it (module docstring). ``defaults``: the
-    values a run takes for the family's env keys left null; keys absent from it the game
-    has not. ``options`` turns those keys into the env's keyword arguments."""
+    """One game as everything above its env sees it (module docstring). Its env options are
+    the keyword arguments of its env (``carousel_env.env(game=name, **options)``), by the
+    game's own names."""
 
     name: str
-    defaults: Mapping[str, Any]
-    options: Callable[[Mapping[str, Any]], dict[str, Any]]  # resolved env keys -> env kwargs
-    check: Callable[[dict[str, Any]], None]  # the env config's own checks; raises EnvKeyError
+    options_doc: tuple[OptionDoc, ...]  # every option the env takes, with its default and meaning
+    check: Callable[[dict[str, Any]], None]  # the env config's own checks; raises EnvKeyError naming the option
+    train_options: Mapping[str, Any]  # the options training plays under where its config sets none
+    legacy_keys: Mapping[str, str]  # the training configs' older env keys -> the game's options (read for 0.4)
+    variant_key: str | None  # the option naming the registry's variants (None: the game has none)
     unit: str  # "round" or "hand": the scoring unit, and the ``episode`` that plays one
     players: tuple[str, ...]  # scripted players by name (``search@N`` aside)
     is_player: Callable[[str], bool]  # a scripted player's name (``search@N`` included)
@@ -164,7 +169,7 @@ class FamilyGame:
     finished_result: Callable[[Episode, Any, Any], EpisodeResult]  # (episode, returns, finished game)
     unit_events: Callable[[Any, int], UnitEvents]  # (a unit's result, seat)
     compile_ahead: Callable[[dict[str, Any], bool], None]  # (env kwargs, vector)
-    label: Callable[[Mapping[str, Any]], str]  # resolved env keys -> what a run's log calls the game
+    label: Callable[[Mapping[str, Any]], str]  # env options -> what a run's log calls the game
     yardsticks: tuple[str, ...]  # the scripted players a trained agent is first measured against
     baselines: tuple[str, ...]  # the scripted players training mixes in by default
     cost: CostPositions
@@ -176,8 +181,12 @@ class FamilyGame:
     guided_search: GuidedSearch | None = None
     solver_inexact: Callable[[], int] = lambda: 0  # solves of this process not proven exact
 
-    def env_keys(self) -> tuple[str, ...]:
-        return tuple(self.defaults)
+    def option_names(self) -> tuple[str, ...]:
+        return tuple(d.key for d in self.options_doc)
+
+    def resolved(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Every option's value: ``options`` over the env's defaults."""
+        return {**{d.key: d.default for d in self.options_doc}, **options}
 
 
 RECORD_EVERY = 3  # recorded positions keep every 3rd decision, so that they spread over a game

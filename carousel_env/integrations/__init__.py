@@ -7,7 +7,7 @@ Each module imports its library on import, so import only the one you use:
   rewards credited on its own transitions.
 
 TorchRL and SB3 need no adapter: ``torchrl.envs.PettingZooWrapper(carousel_env.env(), ...)``
-and ``carousel_env.single_agent.CarouselSingleAgentEnv`` work as they are (``examples/``).
+and ``carousel_env.games.carousel.gym.CarouselSingleAgentEnv`` work as they are (``examples/``).
 """
 
 # The bots of OpenSpiel's Gin Rummy (:mod:`carousel_env.integrations.openspiel_gin`) are named

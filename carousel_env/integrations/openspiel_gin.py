@@ -68,7 +68,6 @@ UTILS = GIN.GinRummyUtils(13, 4, HAND_SIZE)
 OS_SUITS = (3, 0, 1, 2)  # OpenSpiel's suits s c d h, as ours (C D H S = 0 1 2 3)
 MAX_BASE_RUN = 5  # OpenSpiel's melds are runs of 3 to 5
 DEALT = 2 * HAND_SIZE + 1  # the chance outcomes before the first decision: both hands and the upcard
-OPPONENT_KINDS = ("simple", "ismcts")
 ISMCTS_UCT_C = 2.0  # the exploration constant of OpenSpiel's ISMCTS examples
 K_KNOCKS = 8  # knock slots of the env an observation policy is given
 

@@ -45,7 +45,9 @@ def test_presets():
     assert GinRules.from_options() == BOOK
     os_rules = GinRules.from_options("openspiel")
     assert (os_rules.gin_bonus, os_rules.undercut_bonus, os_rules.tie_is_undercut) == (25, 25, False)
-    assert os_rules.game is GameLength.HAND and os_rules.stock_end is StockEnd.WALL and os_rules.first_dealer == 1
+    assert (
+        os_rules.game_length is GameLength.HAND and os_rules.stock_end is StockEnd.WALL and os_rules.first_dealer == 1
+    )
     eaai = GinRules.from_options("eaai")
     assert (eaai.gin_bonus, eaai.undercut_bonus, eaai.tie_is_undercut, eaai.match_bonuses) == (25, 25, True, False)
     assert GinRules.from_options("openspiel", knock_limit=7).knock_limit == 7
@@ -59,7 +61,7 @@ def test_presets():
         ({"knock_limit": -1}, "knock_limit"),
         ({"knock_limit": 5.0}, "knock_limit"),
         ({"gin_bonus": True}, "gin_bonus"),
-        ({"game": "rubber"}, "game"),
+        ({"game_length": "rubber"}, "game_length"),
         ({"stock_end": "sudden"}, "stock_end"),
         ({"first_dealer": 2}, "first_dealer"),
         ({"tie_is_undercut": "yes"}, "tie_is_undercut"),

@@ -159,9 +159,9 @@ class CheckedEnv(raw_env):
         self.finished_rounds: list[GameState] = []
         super().reset(seed=seed, options=options)
 
-    def _round_over(self, state: GameState) -> None:
+    def _pay_unit(self, state: GameState) -> None:
         self.finished_rounds.append(state)
-        super()._round_over(state)
+        super()._pay_unit(state)
 
 
 class GameChecker:

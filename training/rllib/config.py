@@ -82,7 +82,9 @@ class RllibConfig(EnvKeys):
         5, "iterations between checkpoints (RLlib's, for --resume, and ours in latest.pt); the last one always saves"
     )
     eval_games: int = _documented(20, "games against eval_opponent after each checkpoint (0: none)")
-    eval_opponent: str = _documented("greedy", "baseline the evaluation plays against")
+    eval_opponent: str | None = _documented(
+        None, "who the evaluation plays against (null: the game's first yardstick, as the in-house trainer's)"
+    )
     stop_win_rate: float | None = _documented(None, STOP_WIN_RATE_DOC)
 
     def env_config(self) -> dict[str, Any]:

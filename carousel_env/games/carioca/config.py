@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from carousel_env.core.errors import CarouselError
+from carousel_env.envkit.options import documented
 from carousel_env.games.carioca.rules import MAX_PLAYERS, MIN_PLAYERS
 
 EPISODES = ("game", "round")
@@ -32,13 +33,15 @@ def _is_int(value: object) -> bool:
 
 @dataclass(frozen=True)
 class CariocaEnvConfig:
-    num_players: int = 2
-    k_go_down: int = 8  # going-down arrangements offered per decision (slots K)
-    episode: str = "game"
-    reward: str = "score"
-    reward_scale: float | None = None  # None: DEFAULT_REWARD_SCALE[reward]
-    render_mode: str | None = None
-    render_observer: int | None = None
+    num_players: int = documented(2, f"players at the table, {MIN_PLAYERS} to {MAX_PLAYERS}")
+    k_go_down: int = documented(
+        8, f"going-down arrangements offered per decision (actions 1645.., slots K), 1 to {MAX_GO_DOWN_SLOTS}"
+    )
+    episode: str = documented("game", "'game' (the six rounds) or 'round' (the first round only)")
+    reward: str = documented("score", "'score' (each round's penalties, zero-sum) or 'result' (+1 win, -1 loss)")
+    reward_scale: float | None = documented(None, "reward multiplier (None: 1/100 for score, 1 for result)")
+    render_mode: str | None = documented(None, "None, 'human', 'ansi' or 'rgb_array'")
+    render_observer: int | None = documented(None, "the seat whose hand render shows (None: the player to act)")
 
     def __post_init__(self) -> None:
         if not _is_int(self.num_players) or not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS:

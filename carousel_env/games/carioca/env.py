@@ -79,7 +79,7 @@ from pettingzoo import AECEnv
 
 from carousel_env.core.cards import card_str
 from carousel_env.envkit.aec import CardGameEnv
-from carousel_env.envkit.seats import AutoAction, rank_rewards, wrap
+from carousel_env.envkit.seats import rank_rewards, wrap
 from carousel_env.games.carioca import solver
 from carousel_env.games.carioca.config import CariocaEnvConfig
 from carousel_env.games.carioca.engine import (
@@ -246,7 +246,7 @@ class raw_env(CardGameEnv):
     def _make(self, agent: str, action: int) -> None:
         self._rounds = []
         self._last_step = (agent, action, self._describe(action))
-        self._state = apply(self._state, engine_move(self._state, action, self._suggestions))
+        self._state = self._apply(self._state, action)
         self._settle()
 
     def _to_act(self) -> int:
@@ -260,35 +260,24 @@ class raw_env(CardGameEnv):
             return str(engine_move(self._state, action, self._suggestions))
         return action_name(action)
 
-    def _settle(self) -> None:
-        """Advance to a real decision or the end: score and deal round ends, and take every
-        decision with a single legal action (reported in ``auto_actions``)."""
-        self._obs_cache: dict[str, dict] = {}
-        while True:
-            state = self._state
-            if state.over:
-                self._round_over(state.last_round, state)
-                if episode_ends(self.config, state):
-                    self._over = True
-                    self._mask, self._suggestions = self._zero_mask, ()
-                    self.terminations = dict.fromkeys(self.agents, True)
-                    return
-                self._state = next_round(state)
-                continue
-            self._mask, self._suggestions = decision(state, self.config.k_go_down)
-            self._over = False
-            legal = np.flatnonzero(self._mask)
-            if len(legal) != 1:
-                return
-            only = int(legal[0])
-            self._auto.append(AutoAction(self.possible_agents[state.current], only, self._describe(only)))
-            self._state = apply(state, engine_move(state, only, self._suggestions))
+    def _unit_over(self, state: CariocaState) -> bool:
+        return state.over
 
-    def _round_over(self, result: RoundResult, state: CariocaState) -> None:
-        self._rounds.append(result)
-        paid = round_rewards(self.config, result, state)
-        for seat, agent in enumerate(self.possible_agents):
-            self.rewards[agent] += paid[seat]
+    def _pay_unit(self, state: CariocaState) -> None:
+        self._rounds.append(state.last_round)
+        self._pay(round_rewards(self.config, state.last_round, state))
+
+    def _episode_ends(self, state: CariocaState) -> bool:
+        return episode_ends(self.config, state)
+
+    def _next_unit(self, state: CariocaState) -> CariocaState:
+        return next_round(state)
+
+    def _decide(self, state: CariocaState) -> tuple[np.ndarray, tuple]:
+        return decision(state, self.config.k_go_down)
+
+    def _apply(self, state: CariocaState, action: int) -> CariocaState:
+        return apply(state, engine_move(state, action, self._suggestions))
 
     def _publish_infos(self) -> None:
         penalties = np.zeros(self.config.num_players, np.int64)

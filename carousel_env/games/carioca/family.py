@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from carousel_env.core.errors import CarouselError
@@ -17,6 +16,7 @@ from carousel_env.envkit.family import (
     UnitEvents,
     record_positions,
 )
+from carousel_env.envkit.options import option_docs
 from carousel_env.games.carioca import policies
 from carousel_env.games.carioca.config import CariocaEnvConfig, CariocaEnvConfigError
 from carousel_env.games.carioca.env import raw_env
@@ -24,19 +24,12 @@ from carousel_env.games.carioca.players import PLAYERS, get_player
 from carousel_env.games.carioca.terminal import TERMINAL
 from carousel_env.games.carioca.vector import CariocaVectorEnv
 
-RENAMED = {"k_suggestions": "k_go_down"}  # the family's key name for Carioca's own
-CONFIG_KEY = {option: key for key, option in RENAMED.items()}
-
-
-def _options(keys: Mapping[str, Any]) -> dict[str, Any]:
-    return {RENAMED.get(key, key): value for key, value in keys.items()}
-
 
 def _check(options: dict[str, Any]) -> None:
     try:
         CariocaEnvConfig.from_kwargs(**options)
     except CariocaEnvConfigError as exc:
-        raise EnvKeyError(CONFIG_KEY.get(exc.key, exc.key), str(exc)) from None
+        raise EnvKeyError(exc.key, str(exc)) from None
 
 
 def _is_player(name: str) -> bool:
@@ -97,9 +90,16 @@ def _decide(policy: Any, d: CostDecision) -> int:
 
 FAMILY = FamilyGame(
     name="carioca",
-    defaults={"num_players": 2, "k_suggestions": 8, "episode": "game", "reward": "score", "reward_scale": None},
-    options=_options,
+    options_doc=option_docs(CariocaEnvConfig),
     check=_check,
+    train_options={},
+    legacy_keys={
+        "k_suggestions": "k_go_down",
+        "episode": "episode",
+        "reward": "reward",
+        "reward_scale": "reward_scale",
+    },
+    variant_key=None,
     unit="round",
     players=tuple(PLAYERS),
     is_player=_is_player,
@@ -112,7 +112,7 @@ FAMILY = FamilyGame(
     ),
     unit_events=_events,
     compile_ahead=_compile_ahead,
-    label=lambda keys: "Carioca",
+    label=lambda options: "Carioca",
     yardsticks=("random", "simple"),
     baselines=("simple", "random"),
     cost=CostPositions(_record, _decide),

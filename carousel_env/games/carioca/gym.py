@@ -12,7 +12,7 @@ compiled vector env (:class:`CariocaGymVectorEnv`, a Gymnasium ``VectorEnv``).
     envs = CariocaGymVectorEnv(num_envs=64, opponents="simple", learner_seat="random")
     envs = gymnasium.make_vec("Carioca-v0", num_envs=64, vectorization_mode="vector_entry_point")
 
-Importing this module (or :mod:`carousel_env.single_agent`) registers ``Carioca-v0``.
+Importing this module (or any game's Gymnasium module) registers ``Carioca-v0``.
 
 Options (both forms): ``opponents`` ("random"): a scripted player's name (``random``,
 ``simple``: :mod:`carousel_env.games.carioca.players`), a callable ``(observation,

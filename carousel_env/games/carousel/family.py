@@ -15,6 +15,7 @@ from carousel_env.envkit.family import (
     UnitEvents,
     record_positions,
 )
+from carousel_env.envkit.options import option_docs
 from carousel_env.games.carousel import solver
 from carousel_env.games.carousel.agents import match
 from carousel_env.games.carousel.agents.registry import (
@@ -84,24 +85,20 @@ def _guided_search(prior: Any, search: str, slots: int, seed: int | None, name: 
     return GuidedSearchPlayer(prior, samples=search_samples(search), seed=seed, name=name)
 
 
-def _label(keys: Mapping[str, Any]) -> str:
-    return keys["variant"].replace("_", " ").title()
+def _label(options: Mapping[str, Any]) -> str:
+    return options.get("variant", "carousel").replace("_", " ").title()
 
 
 FAMILY = FamilyGame(
     name="carousel",
-    defaults={
-        "num_players": 2,
-        "variant": "carousel",
-        "round_bonus": "losers",
-        "k_suggestions": 8,
-        "episode": "round",
-        "reward": "round_score",
-        "reward_scale": None,
-        "solve_time_budget": solver.TIME_BUDGET_S,
-    },
-    options=dict,
+    options_doc=option_docs(EnvConfig),
     check=_check,
+    train_options={"episode": "round"},  # a round's score is the learner's signal, sooner than a game's
+    legacy_keys={
+        key: key
+        for key in ("variant", "round_bonus", "k_suggestions", "episode", "reward", "reward_scale", "solve_time_budget")
+    },
+    variant_key="variant",
     unit="round",
     players=(*policy_names(), SEARCH),
     is_player=is_policy_name,

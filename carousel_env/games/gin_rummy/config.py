@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 
 from carousel_env.core.errors import CarouselError
+from carousel_env.envkit.options import documented
 from carousel_env.games.gin_rummy.rules import GameLength, GinRules, GinRulesError
 
 EPISODES = ("hand", "match")
@@ -28,14 +29,16 @@ class GinEnvConfigError(CarouselError):
 
 @dataclass(frozen=True)
 class GinEnvConfig:
-    preset: str = "book"
+    preset: str = documented("book", "the rules: 'book', 'openspiel' or 'eaai' (any rules option overrides it)")
     rules_options: dict = field(default_factory=dict)  # GinRules options over the preset
-    k_knocks: int = 8
-    episode: str | None = None  # None: the rules' game ("match" for book, "hand" for openspiel)
-    reward: str = "score"
-    reward_scale: float | None = None  # None: DEFAULT_REWARD_SCALE[reward]
-    render_mode: str | None = None
-    render_observer: int | None = None
+    k_knocks: int = documented(8, "knock arrangements offered per decision (actions 55.., slots K), 1 to 64")
+    episode: str | None = documented(
+        None, "'hand' or 'match' (None: the rules' game: a match for book and eaai, a hand for openspiel)"
+    )
+    reward: str = documented("score", "'score' (each hand's points, zero-sum) or 'result' (+1 win, -1 loss)")
+    reward_scale: float | None = documented(None, "reward multiplier (None: 1/100 for score, 1 for result)")
+    render_mode: str | None = documented(None, "None, 'human', 'ansi' or 'rgb_array'")
+    render_observer: int | None = documented(None, "the seat whose hand render shows (None: the player to act)")
     rules: GinRules = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -46,11 +49,13 @@ class GinEnvConfig:
         object.__setattr__(self, "rules", rules)
         if not isinstance(self.k_knocks, int) or isinstance(self.k_knocks, bool) or not 1 <= self.k_knocks <= 64:
             raise GinEnvConfigError("k_knocks", f"must be an int from 1 to 64, got {self.k_knocks!r}")
-        episode = self.episode if self.episode is not None else rules.game.value
+        episode = self.episode if self.episode is not None else rules.game_length.value
         if episode not in EPISODES:
             raise GinEnvConfigError("episode", f"must be one of {EPISODES}, got {self.episode!r}")
-        if episode == "match" and rules.game is GameLength.HAND:
-            raise GinEnvConfigError("episode", "'match' needs rules with game='match' (this preset plays single hands)")
+        if episode == "match" and rules.game_length is GameLength.HAND:
+            raise GinEnvConfigError(
+                "episode", "'match' needs rules with game_length='match' (this preset plays single hands)"
+            )
         object.__setattr__(self, "episode", episode)
         if self.reward not in REWARDS:
             raise GinEnvConfigError("reward", f"must be one of {REWARDS}, got {self.reward!r}")

@@ -432,14 +432,18 @@ def _score_hand(state: GinState, result: HandResult) -> GinState:
     won = result.winner
     hands_won = _set(state.hands_won, won, state.hands_won[won] + 1) if won >= 0 else state.hands_won
     after = _evolve(state, scores=scores, hands_won=hands_won, last_hand=result, taken=-1, current=-1)
-    if rules.game is GameLength.HAND or max(scores) >= rules.target or state.hand_index + 1 >= rules.match_hand_limit:
+    if (
+        rules.game_length is GameLength.HAND
+        or max(scores) >= rules.target
+        or state.hand_index + 1 >= rules.match_hand_limit
+    ):
         return _evolve(after, phase=Phase.GAME_OVER, game_result=_game_result(rules, scores, hands_won))
     return _evolve(after, phase=Phase.HAND_OVER)
 
 
 def _game_result(rules: GinRules, scores: tuple[int, int], hands_won: tuple[int, int]) -> GameResult:
     bonuses = [0, 0]
-    if rules.game is GameLength.MATCH and rules.match_bonuses:
+    if rules.game_length is GameLength.MATCH and rules.match_bonuses:
         if max(scores) >= rules.target:  # a match ended by its hand limit has no game bonus
             leader = 0 if scores[0] >= rules.target else 1
             bonuses[leader] += GAME_BONUS + (SHUTOUT_BONUS if scores[1 - leader] == 0 else 0)

@@ -28,7 +28,8 @@ breaking their own melds where that helps) and reported in ``hand_results``.
 Configuration (keyword arguments, validated; a bad value raises ``GinEnvConfigError`` naming the key)
 ----------------------------------------------------------------------------------------------------
 * ``preset`` ("book" | "openspiel" | "eaai") and any rules option of
-  :class:`~carousel_env.games.gin_rummy.rules.GinRules` by name (``knock_limit=7``...).
+  :class:`~carousel_env.games.gin_rummy.rules.GinRules` by name (``knock_limit=7``,
+  ``game_length="match"``...; ``carousel_env.options("gin_rummy")`` lists them all).
 * ``k_knocks`` (8): knock arrangements offered per decision (= slots ``K``).
 * ``episode`` (None = the rules' game: "match" for book and eaai, "hand" for openspiel):
   "hand" ends the episode with the first hand.
@@ -82,7 +83,7 @@ from pettingzoo import AECEnv
 
 from carousel_env.core.cards import NUM_CARDS, card_str
 from carousel_env.envkit.aec import CardGameEnv
-from carousel_env.envkit.seats import AutoAction, wrap
+from carousel_env.envkit.seats import wrap
 from carousel_env.games.gin_rummy import melds as gm
 from carousel_env.games.gin_rummy.config import GinEnvConfig
 from carousel_env.games.gin_rummy.engine import (
@@ -225,7 +226,7 @@ class raw_env(CardGameEnv):
     @property
     def knocks(self) -> tuple:
         """The knock suggestions at the current decision: ``(arrangement, spots)`` per slot."""
-        return self._knocks
+        return self._suggestions
 
     @property
     def hand_results(self) -> tuple[HandResult, ...]:
@@ -253,7 +254,7 @@ class raw_env(CardGameEnv):
             acting = seat == state.current and not self._over
             eleven = state.phase is Phase.DISCARD and seat == state.current
             own = own_deadwood(state.hands[seat], eleven)
-            vec = encode(state, seat, self._knocks if acting else (), own, self.observation_layout)
+            vec = encode(state, seat, self._suggestions if acting else (), own, self.observation_layout)
             obs = {"observation": vec, "action_mask": self._mask if acting else self._zero_mask}
             self._obs_cache[agent] = obs
         return obs
@@ -261,7 +262,7 @@ class raw_env(CardGameEnv):
     def _make(self, agent: str, action: int) -> None:
         self._hands = []
         self._last_step = (agent, action, self._describe(action))
-        self._state = apply(self._state, engine_move(action, self._knocks))
+        self._state = self._apply(self._state, action)
         self._settle()
 
     def _to_act(self) -> int:
@@ -272,39 +273,28 @@ class raw_env(CardGameEnv):
 
     def _describe(self, action: int) -> str:
         if action >= GinAction.FIRST_KNOCK:
-            return str(engine_move(action, self._knocks))
+            return str(engine_move(action, self._suggestions))
         return action_name(action)
 
-    def _settle(self) -> None:
-        """Advance to a real decision or the end: score and deal hand ends, and take every
-        decision with a single legal action (reported in ``auto_actions``)."""
-        self._obs_cache: dict[str, dict] = {}
-        while True:
-            state = self._state
-            if state.over:
-                self._hand_over(state.last_hand, state)
-                if episode_ends(self.config, state):
-                    self._over = True
-                    self._mask, self._knocks = self._zero_mask, ()
-                    self.terminations = dict.fromkeys(self.agents, True)
-                    return
-                self._state = next_hand(state)
-                continue
-            self._mask, self._knocks = decision(state, self.config.k_knocks)
-            self._over = False
-            legal = np.flatnonzero(self._mask)
-            if len(legal) != 1:
-                return
-            only = int(legal[0])
-            self._auto.append(AutoAction(self.possible_agents[state.current], only, self._describe(only)))
-            self._state = apply(state, engine_move(only, self._knocks))
+    def _unit_over(self, state: GinState) -> bool:
+        return state.over
 
-    def _hand_over(self, result: HandResult, state: GinState) -> None:
-        self._hands.append(result)
-        self._episode_hands.append(result)
-        paid = hand_rewards(self.config, result, state)
-        for seat, agent in enumerate(self.possible_agents):
-            self.rewards[agent] += paid[seat]
+    def _pay_unit(self, state: GinState) -> None:
+        self._hands.append(state.last_hand)
+        self._episode_hands.append(state.last_hand)
+        self._pay(hand_rewards(self.config, state.last_hand, state))
+
+    def _episode_ends(self, state: GinState) -> bool:
+        return episode_ends(self.config, state)
+
+    def _next_unit(self, state: GinState) -> GinState:
+        return next_hand(state)
+
+    def _decide(self, state: GinState) -> tuple[np.ndarray, tuple]:
+        return decision(state, self.config.k_knocks)
+
+    def _apply(self, state: GinState, action: int) -> GinState:
+        return apply(state, engine_move(action, self._suggestions))
 
     def _publish_infos(self) -> None:
         points = np.zeros(NUM_PLAYERS, np.int64)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from carousel_env.core.errors import CarouselError
@@ -17,6 +16,7 @@ from carousel_env.envkit.family import (
     UnitEvents,
     record_positions,
 )
+from carousel_env.envkit.options import OptionDoc, option_docs
 from carousel_env.games.gin_rummy import policies
 from carousel_env.games.gin_rummy.config import GinEnvConfig, GinEnvConfigError
 from carousel_env.games.gin_rummy.engine import HandEnd, Phase
@@ -24,26 +24,25 @@ from carousel_env.games.gin_rummy.env import decision, own_deadwood, raw_env
 from carousel_env.games.gin_rummy.guided import GUIDED_SAMPLES, GinGuidedSearch
 from carousel_env.games.gin_rummy.observation import encode
 from carousel_env.games.gin_rummy.players import PLAYERS, get_player
-from carousel_env.games.gin_rummy.rules import PRESETS
+from carousel_env.games.gin_rummy.rules import PRESETS, GinRules
 from carousel_env.games.gin_rummy.terminal import TERMINAL
 from carousel_env.games.gin_rummy.vector import GinVectorEnv
 
 COST_SLOTS = 8  # the knock slots of the positions decisions are timed on (the shipped agents')
 
-# The family's key names for Gin's own, and back (an error names the key the config has).
-RENAMED = {"variant": "preset", "k_suggestions": "k_knocks"}
-CONFIG_KEY = {option: key for key, option in RENAMED.items()}
-
-
-def _options(keys: Mapping[str, Any]) -> dict[str, Any]:
-    return {RENAMED.get(key, key): value for key, value in keys.items()}
+# The rules options over a preset are env options too (``knock_limit=7``), documented by the rules.
+OPTIONS_DOC = (
+    OptionDoc("num_players", 2, "players at the table: 2 (heads-up only)"),
+    *option_docs(GinEnvConfig),
+    *option_docs(GinRules),
+)
 
 
 def _check(options: dict[str, Any]) -> None:
     try:
         GinEnvConfig.from_kwargs(**options)
     except GinEnvConfigError as exc:
-        raise EnvKeyError(CONFIG_KEY.get(exc.key, exc.key), str(exc)) from None
+        raise EnvKeyError(exc.key, str(exc)) from None
 
 
 def _is_player(name: str) -> bool:
@@ -108,16 +107,17 @@ def _guided_search(prior: Any, search: str, slots: int, seed: int | None, name: 
 
 FAMILY = FamilyGame(
     name="gin_rummy",
-    defaults={
-        "num_players": 2,
-        "variant": next(iter(PRESETS)),
-        "k_suggestions": 8,
-        "episode": "hand",
-        "reward": "score",
-        "reward_scale": None,
-    },
-    options=_options,
+    options_doc=OPTIONS_DOC,
     check=_check,
+    train_options={"episode": "hand"},  # a hand's score is the learner's signal, sooner than a match's
+    legacy_keys={
+        "variant": "preset",
+        "k_suggestions": "k_knocks",
+        "episode": "episode",
+        "reward": "reward",
+        "reward_scale": "reward_scale",
+    },
+    variant_key="preset",
     unit="hand",
     players=tuple(PLAYERS),
     is_player=_is_player,
@@ -130,7 +130,7 @@ FAMILY = FamilyGame(
     ),
     unit_events=_events,
     compile_ahead=_compile_ahead,
-    label=lambda keys: f"Gin Rummy ({keys['variant']} rules)",
+    label=lambda options: f"Gin Rummy ({options.get('preset', next(iter(PRESETS)))} rules)",
     yardsticks=("greedy", "simple"),
     baselines=("greedy", "random"),
     cost=CostPositions(_record, _decide),

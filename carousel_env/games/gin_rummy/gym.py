@@ -16,7 +16,7 @@ vector env (:class:`GinGymVectorEnv`, a Gymnasium ``VectorEnv``).
     obs, infos = envs.reset(seed=0)                   # rows seeded 0..63, as env.reset(seed=i)
     envs = gymnasium.make_vec("GinRummy-v0", num_envs=64, vectorization_mode="vector_entry_point")
 
-Importing this module (or :mod:`carousel_env.single_agent`) registers ``GinRummy-v0``:
+Importing this module (or any game's Gymnasium module) registers ``GinRummy-v0``:
 ``gymnasium.make("GinRummy-v0", opponents="random", episode="hand")`` builds the single env,
 ``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")`` the vector form.
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, fields, replace
 from enum import Enum
 
 from carousel_env.core.errors import CarouselError
+from carousel_env.envkit.options import documented
 
 NUM_PLAYERS = 2
 HAND_SIZE = 10
@@ -47,17 +48,23 @@ class StockEnd(str, Enum):
 class GinRules:
     """Every Gin Rummy option of RULES.md; the defaults are the book's."""
 
-    knock_limit: int = 10
-    gin_bonus: int = 20
-    undercut_bonus: int = 10
-    tie_is_undercut: bool = True
-    discard_taken_upcard: bool = False
-    game: GameLength = GameLength.MATCH
-    target: int = 100
-    match_bonuses: bool = True  # game 100, shutout 100 more, line 20 per hand won
-    first_dealer: int | None = None  # None: drawn from the game's seed; then the deal alternates
-    stock_end: StockEnd = StockEnd.DEAD
-    upcard_limits: bool = False  # OpenSpiel's two limits on upcard draws (see OPENSPIEL_*); else UPCARD_DRAW_LIMIT
+    knock_limit: int = documented(10, "the most deadwood a knock may leave, 0 to 10 (0: gin only)")
+    gin_bonus: int = documented(20, "points for going gin, over the opponent's deadwood")
+    undercut_bonus: int = documented(10, "points for undercutting the knocker, over the difference")
+    tie_is_undercut: bool = documented(True, "equal deadwood after a knock is an undercut (else both score 0)")
+    discard_taken_upcard: bool = documented(False, "the upcard just taken may be discarded on the same turn")
+    game_length: GameLength = documented(
+        GameLength.MATCH, "'match' (hands until a total reaches the target) or 'hand' (RULES.md's option game)"
+    )
+    target: int = documented(100, "the total that ends a match")
+    match_bonuses: bool = documented(True, "a match's game bonus 100, shutout 100 more, line bonus 20 a hand won")
+    first_dealer: int | None = documented(None, "the first hand's dealer, 0 or 1 (None: drawn from the seed)")
+    stock_end: StockEnd = documented(
+        StockEnd.DEAD, "'dead' (2 cards left after a discard end the hand) or 'wall' (OpenSpiel's: a last knock)"
+    )
+    upcard_limits: bool = documented(
+        False, f"OpenSpiel's two limits on upcard draws (else the hand is dead at the {UPCARD_DRAW_LIMIT}th)"
+    )
 
     def __post_init__(self) -> None:
         for name in ("knock_limit", "gin_bonus", "undercut_bonus", "target"):
@@ -82,7 +89,7 @@ class GinRules:
             raise GinRulesError(
                 "first_dealer", f"must be None (drawn from the seed), 0 or 1, got {self.first_dealer!r}"
             )
-        object.__setattr__(self, "game", _member(GameLength, "game", self.game))
+        object.__setattr__(self, "game_length", _member(GameLength, "game_length", self.game_length))
         object.__setattr__(self, "stock_end", _member(StockEnd, "stock_end", self.stock_end))
 
     @property
@@ -97,7 +104,10 @@ class GinRules:
 
     @classmethod
     def from_options(cls, preset: str = "book", **options: object) -> GinRules:
-        """The rules of ``preset`` with ``options`` changed (names as the fields)."""
+        """The rules of ``preset`` with ``options`` changed (names as the fields; ``game``,
+        ``game_length``'s name before 0.4, is read for one version)."""
+        if "game" in options:
+            options["game_length"] = options.pop("game")
         if preset not in PRESETS:
             raise GinRulesError("preset", f"unknown preset {preset!r} (presets: {', '.join(PRESETS)})")
         known = {f.name for f in fields(cls)}
@@ -122,7 +132,7 @@ PRESETS: dict[str, GinRules] = {
         undercut_bonus=25,
         tie_is_undercut=False,
         discard_taken_upcard=True,
-        game=GameLength.HAND,
+        game_length=GameLength.HAND,
         first_dealer=1,  # OpenSpiel's player 0 always acts first: the non-dealer
         stock_end=StockEnd.WALL,
         upcard_limits=True,

@@ -61,10 +61,6 @@ def is_valid_meld_cached(meld: Meld, ace_low: bool, ace_high: bool) -> bool:
     return meld_kind(meld, ace_low, ace_high) is not None
 
 
-def invalid_melds(table: Table, rules: Rules) -> list[Meld]:
-    return [m for m in table if not is_valid_meld(m, rules)]
-
-
 def _run_position(unit: Unit, ace_high: bool) -> int:
     r = rank_of(unit)
     return 14 if (r == 1 and ace_high) else r

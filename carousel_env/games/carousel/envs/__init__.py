@@ -4,5 +4,5 @@
 wrappers), ``observation`` (the observation vector and its layout), ``config`` (the env's
 validated options) and the renderers ``render_text`` and ``render_image``. The single-agent
 Gymnasium form, which seats scripted opponents, sits above the agents in
-``carousel_env.single_agent``.
+``carousel_env.games.carousel.gym``.
 """

@@ -321,7 +321,7 @@ class raw_env(CardGameEnv):
         self._rounds = []
         # Named only when rendered: describing a play costs more than the rest of a step.
         self._last_step = (agent, action, self._suggestions)
-        self._state = apply(self._state, engine_action(action, self._suggestions))
+        self._state = self._apply(self._state, action)
         self._settle()
 
     def _to_act(self) -> int:
@@ -345,40 +345,30 @@ class raw_env(CardGameEnv):
         agent, action, suggestions = self._last_step
         return agent, action, self._describe(action, suggestions)
 
-    def _settle(self) -> None:
-        """Advance until a real decision or the end: pay and deal round ends, and take
-        every decision that has a single legal action (reported in ``auto_actions``)."""
-        self._obs_cache: dict[str, dict] = {}
-        while True:
-            state = self._state
-            # Every state the env reaches passes here once: report the draws its transition
-            # forced (Manipulation Rummy), one entry per card. The card stays unnamed: infos
-            # reach every agent, and only the drawer may see it.
-            for seat, _card in state.forced_draws:
-                self._auto.append(AutoAction(self.possible_agents[seat], DRAW_AGAIN, FORCED_DRAW_NAME))
-            if state.phase is Phase.ROUND_OVER or state.phase is Phase.GAME_OVER:
-                self._round_over(state)
-                if state.phase is Phase.GAME_OVER or self.config.episode == "round":
-                    self._over = True
-                    self._mask, self._suggestions = self._zero_mask, ()
-                    self.terminations = dict.fromkeys(self.agents, True)
-                    return
-                self._state = next_round(state)
-                continue
-            self._mask, self._suggestions = decision(state, self.config.k_suggestions, self.config.solve_time_budget)
-            self._over = False
-            legal = self._mask.tolist()
-            if legal.count(1) != 1:
-                return
-            only = legal.index(1)
-            self._auto.append(AutoAction(self.possible_agents[state.current], only, self._describe(only)))
-            self._state = apply(state, engine_action(only, self._suggestions))
+    def _arrived(self, state: GameState) -> None:
+        # Report the draws the transition into ``state`` forced (Manipulation Rummy), one entry
+        # per card. The card stays unnamed: infos reach every agent, and only the drawer may see it.
+        for seat, _card in state.forced_draws:
+            self._auto.append(AutoAction(self.possible_agents[seat], DRAW_AGAIN, FORCED_DRAW_NAME))
 
-    def _round_over(self, state: GameState) -> None:
+    def _unit_over(self, state: GameState) -> bool:
+        return state.phase is Phase.ROUND_OVER or state.phase is Phase.GAME_OVER
+
+    def _pay_unit(self, state: GameState) -> None:
         self._rounds.append(state.last_round)
-        paid = round_rewards(self.config, state.last_round, state.game_result)
-        for seat, agent in enumerate(self.possible_agents):
-            self.rewards[agent] += paid[seat]
+        self._pay(round_rewards(self.config, state.last_round, state.game_result))
+
+    def _episode_ends(self, state: GameState) -> bool:
+        return state.phase is Phase.GAME_OVER or self.config.episode == "round"
+
+    def _next_unit(self, state: GameState) -> GameState:
+        return next_round(state)
+
+    def _decide(self, state: GameState) -> tuple[np.ndarray, tuple]:
+        return decision(state, self.config.k_suggestions, self.config.solve_time_budget)
+
+    def _apply(self, state: GameState, action: int) -> GameState:
+        return apply(state, engine_action(action, self._suggestions))
 
     def _publish_infos(self) -> None:
         # Fixed keys and shapes at every step, so generic wrappers can batch them.

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from carousel_env.core.errors import CarouselError
+from carousel_env.envkit.options import documented
 from carousel_env.games.carousel.engine.rules import Rules
 from carousel_env.games.carousel.solver import TIME_BUDGET_S
 
@@ -34,16 +35,20 @@ def _is_int(value: object) -> bool:
 
 @dataclass(frozen=True)
 class EnvConfig:
-    num_players: int = 2
-    variant: str = "carousel"
-    round_bonus: str = "losers"
-    k_suggestions: int = 8
-    episode: str = "game"
-    reward: str = "round_score"
-    reward_scale: float | None = None  # None: DEFAULT_REWARD_SCALE[reward]
-    render_mode: str | None = None
-    render_observer: int | None = None  # seat whose hand render shows; None: the player to act
-    solve_time_budget: float = TIME_BUDGET_S  # seconds per solve before the best found is used
+    num_players: int = documented(2, "players at the table, 2 to 5 (3 to 5 for manipulation_rummy)")
+    variant: str = documented("carousel", "the rules: 'carousel' or 'manipulation_rummy' (source 004)")
+    round_bonus: str = documented("losers", "who scores a round's bonus: 'losers' or 'everyone'")
+    k_suggestions: int = documented(8, "the solver's plays offered per decision (actions 3.., slots K), 1 to 64")
+    episode: str = documented("game", "'game' (to the target score) or 'round' (one round an episode)")
+    reward: str = documented(
+        "round_score", "'round_score' (each round's points, zero-sum) or 'game_result' (+1 win, -1 loss, at the end)"
+    )
+    reward_scale: float | None = documented(None, "reward multiplier (None: 1/100 for round_score, 1 for game_result)")
+    render_mode: str | None = documented(None, "None, 'human', 'ansi' or 'rgb_array'")
+    render_observer: int | None = documented(None, "the seat whose hand render shows (None: the player to act)")
+    solve_time_budget: float = documented(
+        TIME_BUDGET_S, "seconds per solve before the solver offers the best plays it found"
+    )
 
     def __post_init__(self) -> None:
         if not _is_int(self.num_players) or not 2 <= self.num_players <= 5:

@@ -181,7 +181,7 @@ _NONE = SolveResult(None, None, ())
 # States of the unpruned sweep before ``solve`` hands the position to the integer programs
 # (``milp``). The budget bounds the sweep's time and memory; past it (hoarded hands of 25 to
 # 46 cards on crowded tables) the programs are far faster than the sweeps' pruned passes
-# and branch and bound were (the figures: benchmarks/RESULTS.md, issue 37).
+# and branch and bound were (the figures: benchmarks/RESULTS.md, 2026-11-25).
 FULL_SWEEP_STATES = 500_000
 # States of the unpruned sweep before ``solve`` first tries witnesses (``witness``): one
 # legal table for each best play that meets its upper bound, found depth first (with no

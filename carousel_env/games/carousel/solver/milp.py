@@ -63,7 +63,7 @@ _CARDS_ROW = 2 * FACES + 1
 _POINTS_ROW = 2 * FACES + 2
 _ROWS = 2 * FACES + 3
 # HiGHS's least useful time for one program: a budget spent by the sweeps still lets it
-# find a play (what programs take: benchmarks/RESULTS.md, issue 37).
+# find a play (what programs take: benchmarks/RESULTS.md, 2026-11-25).
 MIN_PROGRAM_SECONDS = 0.05
 _INTEGRAL = 1e-6  # how far from an integer a variable may come back
 

@@ -12,7 +12,7 @@ positions. When it passes ``level`` states, :func:`solve_packed` returns an empt
 larger sweeps, in rounds. Past the state budget (or the memory cap) it returns
 :data:`GAVE_UP`, and ``solve`` asks the integer programs (``milp``): on such positions
 (hoarded hands of 25 to 46 cards on crowded tables) they answer far faster than the
-sweeps' pruned passes and branch and bound did (benchmarks/RESULTS.md, issue 37).
+sweeps' pruned passes and branch and bound did (benchmarks/RESULTS.md, 2026-11-25).
 
 Compile time (a first solve with an empty cache compiles this module's entry points):
 numba compiles every jitted function called here as its own library and links each

@@ -120,10 +120,7 @@ class CarouselVectorEnv(VectorDriver):
         self.num_actions = NUM_FIXED_ACTIONS + self.k
         self.arrays = GameArrays.empty(num_envs, self.rules, self.k)
         rules = self.rules
-        limit = -1 if rules.knock_limit is None else rules.knock_limit
-        max_draws = 1 << 30 if rules.max_draws is None else rules.max_draws
-        budget_us = round(self.config.solve_time_budget * 1e6)
-        self._rule = np.array([limit, max_draws, rules.ace_low, rules.ace_high, rules.must_play, budget_us], np.int64)
+        self._rule = kernel.rule_array(rules, self.config.solve_time_budget)
         # Manipulation Rummy's deals draw for a player who cannot play: the engine asks the solver.
         self._can_play = can_play if rules.must_play else None
         # Copies per card (the observation's "unseen" channel), then the deck size.
@@ -301,7 +298,7 @@ class CarouselVectorEnv(VectorDriver):
         return out
 
     def _encode(self, out: np.ndarray, games: np.ndarray, observers: np.ndarray, acting: np.ndarray) -> None:
-        args = (self.arrays, out, games, observers, acting, self._deck, np.int64(self._rule[0]))
+        args = (self.arrays, out, games, observers, acting, self._deck, np.int64(self._rule[kernel.KNOCK_LIMIT_RULE]))
         compiled.first_call(encode.encode_games, *args)
 
     def _result(self, rewards: np.ndarray, terminated: np.ndarray, info: dict) -> VectorStep:

@@ -15,7 +15,7 @@ env (:class:`~carousel_env.games.carousel.vector.env.CarouselVectorEnv`).
         actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
         obs, rewards, terminated, truncated, infos = envs.step(actions)
 
-Each row is the single-agent env (:mod:`carousel_env.single_agent`) with the same options:
+Each row is the single-agent env (:mod:`carousel_env.games.carousel.gym`) with the same options:
 
 * ``opponents`` ("random"): a scripted policy's name (:mod:`carousel_env.games.carousel.agents.registry`,
   ``search@N`` included), a callable ``(observation, action_mask) -> action``, a view policy,

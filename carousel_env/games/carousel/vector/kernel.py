@@ -92,9 +92,21 @@ for _code, _phase in enumerate(PHASE_CODES):
 # Columns of the ``turn`` and ``board`` arrays (``arrays.GameArrays``).
 CURRENT, DRAWS, TURNS, FINAL_LEFT = range(4)  # FINAL_LEFT -1: the stock is not exhausted
 DEALER, ROUND_INDEX, HAS_LAST = range(3)
-# Entries of the ``rule`` array the env passes: knock limit (-1: none), max draws, ace low,
-# ace high, must play, the solver's time budget per solve (microseconds).
+# Entries of the ``rule`` array the env passes (:func:`rule_array`).
 KNOCK_LIMIT_RULE, MAX_DRAWS_RULE, ACE_LOW_RULE, ACE_HIGH_RULE, MUST_PLAY_RULE, SOLVE_BUDGET_RULE = range(6)
+NO_DRAW_LIMIT = 1 << 30
+
+
+def rule_array(rules, solve_time_budget: float) -> np.ndarray:
+    """The ``rule`` array of ``rules`` (``engine.rules.Rules``), each entry at its named index:
+    the knock limit (-1: none), the draws a turn, ace low, ace high, must play, and the
+    solver's time budget per solve in microseconds."""
+    rule = np.zeros(SOLVE_BUDGET_RULE + 1, np.int64)
+    rule[KNOCK_LIMIT_RULE] = -1 if rules.knock_limit is None else rules.knock_limit
+    rule[MAX_DRAWS_RULE] = NO_DRAW_LIMIT if rules.max_draws is None else rules.max_draws
+    rule[ACE_LOW_RULE], rule[ACE_HIGH_RULE], rule[MUST_PLAY_RULE] = rules.ace_low, rules.ace_high, rules.must_play
+    rule[SOLVE_BUDGET_RULE] = round(solve_time_budget * 1e6)
+    return rule
 
 
 @njit(cache=True)

@@ -1,0 +1,44 @@
+"""A game env's options, each documented where it is declared.
+
+A game's env config class (a frozen dataclass) declares every option with
+:func:`documented`, its default and its one-line documentation side by side;
+:func:`option_docs` reads them back, for ``help``, the command line's ``--print-config``,
+the docs pages and the training configs, which pass a game's options through whole.
+"""
+
+from __future__ import annotations
+
+from dataclasses import MISSING, field, fields
+from enum import Enum
+from typing import Any, NamedTuple
+
+
+class OptionDoc(NamedTuple):
+    """One env option: its keyword, its default and what it means."""
+
+    key: str
+    default: Any
+    doc: str
+
+
+def documented(default: Any, doc: str) -> Any:
+    """A config field whose (immutable) default and documentation are written together, once."""
+    return field(default=default, metadata={"doc": doc})
+
+
+def option_docs(config_class: type, skip: tuple[str, ...] = ()) -> tuple[OptionDoc, ...]:
+    """The documented options of ``config_class`` in declaration order (``skip``: left out)."""
+    docs = []
+    for f in fields(config_class):
+        if not f.init or f.name in skip or "doc" not in f.metadata:
+            continue
+        default = f.default if f.default is not MISSING else f.default_factory()  # type: ignore[misc]
+        if isinstance(default, Enum):  # as a config or a keyword argument writes it
+            default = default.value
+        docs.append(OptionDoc(f.name, default, f.metadata["doc"]))
+    return tuple(docs)
+
+
+def format_options(docs: tuple[OptionDoc, ...], indent: str = "    ") -> str:
+    """The options as ``help`` shows them: ``key=default``, then the documentation."""
+    return "\n".join(f"{indent}{d.key}={d.default!r}: {d.doc}" for d in docs)
