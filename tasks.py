@@ -2,7 +2,8 @@
 """Project tasks that need nothing but Python 3.10+ and pip.
 
     python3 tasks.py train    # the main job: a short self-play training run (default config)
-    python3 tasks.py test     # lint, format check, the layer contract and the test suite
+    python3 tasks.py test     # lint, format check, the layer contract and the test suite, on two workers
+    python3 tasks.py test --fast  # the same without the slow, integration and training tests
     python3 tasks.py format   # ruff's fixes and formatting, applied
     python3 tasks.py bench [NAME ...]  # benchmarks, printing figures (the names are listed below)
     python3 tasks.py demo     # one game between baseline players, printed
@@ -89,11 +90,22 @@ def train() -> None:
     )  # fmt: skip
 
 
-def test() -> None:
+# The tests run on two workers (pytest-xdist; tests/conftest.py: the groups that one worker
+# runs in turn, numba compiled once before the workers start). ``--fast`` is the inner loop:
+# no test marked slow, integration (a real RL library) or training (a training loop), and
+# pytest's cache kept, for ``pytest --lf`` after it. Measured: benchmarks/RESULTS.md, 2026-11-28.
+TEST_WORKERS = ("-n", "2", "--dist", "loadgroup")
+FAST_TESTS = "not slow and not integration and not training"
+
+
+def test(*options: str) -> None:
     run(BIN / "ruff", "check", ".")
     run(BIN / "ruff", "format", "--check", ".")
     run(BIN / "lint-imports")
-    run(PYTHON, "-m", "pytest", "-p", "no:cacheprovider")
+    if "--fast" in options:
+        run(PYTHON, "-m", "pytest", *TEST_WORKERS, "-m", FAST_TESTS)
+    else:
+        run(PYTHON, "-m", "pytest", "-p", "no:cacheprovider", *TEST_WORKERS, "--durations=20")
 
 
 def format_code() -> None:
@@ -107,6 +119,7 @@ BENCHMARKS = {
     "vector": ["benchmarks.bench_vector_env"],
     "solver": ["benchmarks.bench_solver"],
     "memory": ["benchmarks.bench_solver_memory"],
+    "env-memory": ["benchmarks.bench_env_memory"],  # each game's env process: its memory after many games
     "device": ["benchmarks.bench_device", "--check"],
     "train": ["benchmarks.bench_train"],
     "soak": ["benchmarks.soak", "--games", "10000"],
@@ -153,16 +166,23 @@ TASKS = {
 }
 # The extras each task installs first; a task not named here installs them all.
 TASK_EXTRAS: dict[str, tuple[str, ...]] = {"train": ("train",), "demo": ()}
+# The options a task takes (bench takes benchmark names, checked by bench itself).
+TASK_OPTIONS: dict[str, tuple[str, ...]] = {"test": ("--fast",)}
+
+
+def _bad_arguments(argv: list[str]) -> bool:
+    return argv[0] != "bench" and not set(argv[1:]) <= set(TASK_OPTIONS.get(argv[0], ()))
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in TASKS or (argv[1:] and argv[0] != "bench"):
+    if not argv or argv[0] not in TASKS or _bad_arguments(argv):
         print(__doc__)
         print(f"The benchmarks: {', '.join(BENCHMARKS)} (all of them: python3 tasks.py bench)")
         if argv and argv[0] not in TASKS:
             print(f"tasks.py: unknown task {argv[0]!r} (the tasks: {', '.join(TASKS)})", file=sys.stderr)
         elif argv:
-            print(f"tasks.py: {argv[0]} takes no arguments, got {' '.join(argv[1:])}", file=sys.stderr)
+            takes = f"only {' '.join(TASK_OPTIONS[argv[0]])}" if argv[0] in TASK_OPTIONS else "no arguments"
+            print(f"tasks.py: {argv[0]} takes {takes}, got {' '.join(argv[1:])}", file=sys.stderr)
         return 0 if not argv else 2
     try:
         setup(TASK_EXTRAS.get(argv[0], ALL_EXTRAS))

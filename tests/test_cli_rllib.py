@@ -16,6 +16,8 @@ torch = pytest.importorskip("torch")
 from carousel_cli.main import main  # noqa: E402
 from training import checkpoint  # noqa: E402
 
+pytestmark = pytest.mark.integration  # RLlib and Ray
+
 SMOKE = str(Path(__file__).resolve().parent.parent / "configs" / "rllib_smoke.yaml")
 # A warning- or error-level line of Python's logging (Ray's format: "... WARNING file.py:N --"),
 # of Ray's C++ core ("[date time E pid tid] file.cc:N: ..."), or of PettingZoo ("[WARNING]: ...").
@@ -27,6 +29,8 @@ def _rows(run: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(f))
 
 
+@pytest.mark.training
+@pytest.mark.xdist_group("ray")
 def test_rllib_backend_trains_checkpoints_resumes_and_its_agent_plays(tmp_path, capfd):
     capsys = capfd  # the terminal's file descriptors: Ray's C++ core writes there too
     run = tmp_path / "run"

@@ -182,6 +182,7 @@ def test_where_the_cache_cannot_be_asked_a_slow_first_call_says_it_compiles(monk
     assert capsys.readouterr().err == ""
 
 
+@pytest.mark.xdist_group("cores")
 def test_a_second_process_compiles_into_the_cache_and_this_one_loads_it(tmp_path, monkeypatch):
     (tmp_path / "tiny_child.py").write_text(
         "import numpy as np\nfrom numba import njit\n\n\n@njit(cache=True)\ndef entry(a, b):\n    return a.sum() + b\n"
@@ -234,6 +235,7 @@ def helpers(monkeypatch):
     return started
 
 
+@pytest.mark.xdist_group("cores")
 def test_compile_ahead_compiles_the_witness_search_in_a_second_process(helpers):
     here = []
     solver.compile_ahead(lambda: here.append(len(helpers)))
@@ -241,6 +243,7 @@ def test_compile_ahead_compiles_the_witness_search_in_a_second_process(helpers):
     assert helpers[0].returncode == 0  # it ran, and compile_ahead waited for it
 
 
+@pytest.mark.xdist_group("cores")
 def test_the_vector_env_and_a_first_solve_compile_ahead_the_same_way(helpers):
     from carousel_env.games.carousel.vector import CarouselVectorEnv
 
@@ -249,6 +252,7 @@ def test_the_vector_env_and_a_first_solve_compile_ahead_the_same_way(helpers):
     assert [h.returncode for h in helpers] == [0, 0]
 
 
+@pytest.mark.xdist_group("cores")
 def test_compile_ahead_stops_its_helper_when_this_process_fails(helpers):
     def interrupted():
         raise KeyboardInterrupt

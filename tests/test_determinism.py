@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 import torch
 
 import carousel_env
@@ -58,6 +59,7 @@ def _in_subprocess(hash_seed: int) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
 
 
+@pytest.mark.xdist_group("cores")
 def test_trajectories_do_not_depend_on_the_process_or_its_hash_seed():
     runs = [_in_subprocess(1), _in_subprocess(2)]  # both at once: one per core
     here = trajectory_digest()
@@ -82,6 +84,8 @@ def _metrics(run_dir: Path) -> list[tuple[str, str, str]]:
         return [(r["step"], r["name"], r["value"]) for r in csv.DictReader(f) if r["name"] not in timing]
 
 
+@pytest.mark.training
+@pytest.mark.xdist_group("cores")
 def test_training_on_the_real_env_does_not_depend_on_the_number_of_workers(tmp_path):
     """Two tiny updates on the real environment (network, pool and scripted seats)."""
     runs = {}

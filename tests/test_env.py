@@ -277,6 +277,7 @@ def test_round_result_info_and_round_rewards():
     assert e.rewards["player_0"] == pytest.approx(0.5 * (p[0] - p[1]))
 
 
+@pytest.mark.xdist_group("cores")
 def test_a_plain_import_registers_every_game_with_pettingzoo_and_gymnasium():
     # A fresh interpreter: nothing but ``import carousel_env`` before ``pettingzoo.make``.
     code = (
@@ -294,6 +295,7 @@ def test_a_plain_import_registers_every_game_with_pettingzoo_and_gymnasium():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+@pytest.mark.xdist_group("cores")
 def test_importing_the_package_stays_light():
     # The PettingZoo registration names each env by path: no game, numba or torch is loaded.
     code = (

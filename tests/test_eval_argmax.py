@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 import torch
 
 from carousel_cli.main import main
@@ -49,6 +50,7 @@ def test_an_argmax_network_plays_its_most_likely_legal_action_whatever_its_seed(
     assert differs > 0  # sampling does leave the mode sometimes: the option changes play
 
 
+@pytest.mark.integration
 def test_eval_argmax_plays_the_networks_mode_and_says_so(capsys):
     by_name = evaluate(GIN_NET, "simple", games=4, seed=3, env_spec=OPENSPIEL, argmax=True)
     greedy = NetworkPolicy(load_network_policy(GIN_NET).agent, greedy=True)

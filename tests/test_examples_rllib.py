@@ -14,6 +14,8 @@ pytest.importorskip("ray")
 
 from training.policies import load_network_policy
 
+pytestmark = [pytest.mark.integration, pytest.mark.training, pytest.mark.xdist_group("ray")]
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # A warning- or error-level line of Python's logging (Ray's format: "... WARNING file.py:N --"),

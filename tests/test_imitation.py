@@ -29,6 +29,7 @@ def test_demonstrations_are_the_teachers_legal_moves_at_real_decisions():
     np.testing.assert_array_equal(again.actions, data.actions)  # seeded
 
 
+@pytest.mark.training
 def test_the_network_learns_the_teachers_moves_and_plays_in_its_game(tmp_path):
     heard = []
     keys = {"game": "gin_rummy", "variant": "openspiel"}
@@ -44,6 +45,7 @@ def test_the_network_learns_the_teachers_moves_and_plays_in_its_game(tmp_path):
     assert evaluate(str(tmp_path), "greedy", games=2).games == 2  # its own game and rules, from its config
 
 
+@pytest.mark.training
 def test_carousel_agents_imitate_too_and_errors_are_named(tmp_path, capsys):
     assert main(["imitate", "--teacher", "greedy", "--decisions", "300", "--epochs", "1", "--out", str(tmp_path)]) == 0
     printed = capsys.readouterr().out
@@ -58,6 +60,7 @@ def test_the_teacher_is_a_scripted_player(teacher, tmp_path):
         imitate(teacher, tmp_path, decisions=10)
 
 
+@pytest.mark.training
 def test_init_starts_from_a_checkpoints_network_in_its_game(tmp_path, capsys):
     """Expert iteration's start: ``--init`` takes a network (and its game) instead of a new one."""
     shipped = checkpoint.load(checkpoint.find_checkpoint("checkpoints/ppo_2p"))
@@ -72,6 +75,7 @@ def test_init_starts_from_a_checkpoints_network_in_its_game(tmp_path, capsys):
     assert "runs/nowhere" in capsys.readouterr().err and not (tmp_path / "bad" / "latest.pt").exists()
 
 
+@pytest.mark.training
 def test_one_network_learns_several_table_sizes(tmp_path, capsys):
     heard = []
     result = imitate(

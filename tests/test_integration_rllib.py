@@ -31,6 +31,8 @@ from training.rllib.config import from_dict, load_config  # noqa: E402
 from training.rllib.module import agent_from_state, export_checkpoint, module_spec, module_state  # noqa: E402
 from training.rllib.train import RESTARTS_NOTE, algorithm_config, load_run_config, restore_run, train  # noqa: E402
 
+pytestmark = pytest.mark.integration  # RLlib and Ray
+
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ROOT / "checkpoints" / "ppo_2p"
 TINY = {"hidden_size": 16, "slot_hidden_size": 8, "pool_size": 2, "eval_games": 0, "num_envs_per_env_runner": 1}
@@ -185,6 +187,8 @@ def test_config_is_strict_and_documented(tmp_path):
             from_dict(bad)
 
 
+@pytest.mark.training
+@pytest.mark.xdist_group("ray")
 def test_one_iteration_on_local_ray_then_export_and_play(tmp_path, capfd):
     # One env runner: a Ray actor on the local instance train() starts (and shuts down).
     config = from_dict(

@@ -19,6 +19,8 @@ from tests.support.ray_cluster import TwoNodeCluster
 from training import checkpoint
 from training.rllib.train import RESTARTS_NOTE
 
+pytestmark = [pytest.mark.integration, pytest.mark.training, pytest.mark.xdist_group("ray")]
+
 ROOT = Path(__file__).resolve().parent.parent
 CAROUSEL = Path(sys.executable).with_name("carousel")
 # A warning- or error-level line of Python's logging (Ray's format: "... WARNING file.py:N --"),

@@ -15,9 +15,12 @@ from tianshou.env import DummyVectorEnv
 
 import carousel_env
 from carousel_env.core.errors import IllegalAction
+from carousel_env.envkit.family import family_game
 from carousel_env.games.carousel.agents.baselines import greedy
 from carousel_env.integrations.tianshou import SETTLE_ACTION, OwnTurnRewards, tianshou_env
 from tests.support.examples import load_example
+
+pytestmark = pytest.mark.integration  # Tianshou
 
 
 def _true_returns(totals: tuple[int, ...], scale: float = 0.01) -> list[float]:
@@ -92,9 +95,45 @@ def test_collector_credits_every_seat_with_its_round_return():
     assert checked >= 6
 
 
+@pytest.mark.training
 def test_example_trains_at_a_tiny_budget():
     result = load_example("tianshou_dqn").main(epochs=1, steps_per_epoch=100, num_envs=2)
     assert result["env_steps"] >= 100 and np.isfinite(result["best_reward"])
+
+
+@pytest.mark.parametrize(("game", "options"), [("gin_rummy", {"preset": "openspiel"}), ("carioca", {"num_players": 3})])
+def test_every_game_pays_each_seat_its_return_on_its_own_turns(game, options):
+    """The same seeded games and actions (the game's simple player at every seat) through the
+    adapter and the bare env: the rewards on each seat's own turns add up to its return."""
+    family = family_game(game)
+    paid = 0
+    for seed in range(3):
+        env = tianshou_env(game=game, **options).env
+        env.reset(seed=seed)
+        credited = dict.fromkeys(env.possible_agents, 0.0)
+        actions, simple = [], family.player("simple", seed)
+        while not env.terminations[env.agent_selection]:
+            agent = env.agent_selection
+            obs = env.observe(agent)
+            seat = env.possible_agents.index(agent)
+            settling = env.env.terminations[env.env.agent_selection]
+            action = (
+                SETTLE_ACTION if settling else family.act(simple, env, seat, obs["observation"], obs["action_mask"])
+            )
+            if not settling:
+                actions.append(action)
+            env.step(action)
+            credited[agent] += env.rewards[agent]
+        bare = carousel_env.env(game=game, **options)
+        bare.reset(seed=seed)
+        returns = dict.fromkeys(bare.possible_agents, 0.0)
+        for action in actions:
+            bare.step(action)
+            for agent, reward in bare.rewards.items():
+                returns[agent] += reward
+        assert credited == pytest.approx(returns, abs=1e-9)
+        paid += any(returns.values())
+    assert paid  # not every hand was dead
 
 
 def test_the_adapter_passes_pettingzoo_api_test():

@@ -18,6 +18,8 @@ from torchrl.envs.utils import check_env_specs
 import carousel_env
 from tests.support.examples import load_example
 
+pytestmark = pytest.mark.integration  # TorchRL
+
 
 @pytest.fixture(scope="module")
 def example():

@@ -214,6 +214,8 @@ def test_the_default_roster_is_the_baselines_and_every_shipped_agent(tmp_path):
     assert default_roster(tmp_path, game="gin_rummy")[-2:] == (gin, f"search@{GUIDED_BUDGET}+{gin}")
 
 
+@pytest.mark.integration
+@pytest.mark.training
 def test_gin_rummy_has_its_own_leaderboard_with_openspiels_bots(tmp_path):
     pytest.importorskip("pyspiel")
     network = tmp_path / "gin_net"
@@ -273,6 +275,7 @@ def test_a_leaderboard_refuses_agents_of_another_game(tmp_path):
         make_leaderboard(["random", f"search@2+{SHIPPED}"], tmp_path / "x.md", 2, 0, game="gin_rummy", **quiet)
 
 
+@pytest.mark.training
 def test_carioca_has_its_own_leaderboard_heads_up_and_at_four_players(tmp_path):
     network = tmp_path / "carioca_net"
     imitate("simple", network, {"game": "carioca"}, decisions=200, epochs=1, tables=(2, 4))

@@ -12,18 +12,23 @@ from carousel_env.core.cards import parse_table
 from carousel_env.games.carousel.engine.game import GameState
 from tests.support import soak, soak_checks
 
-# 1,000 complete games over both variants, 2-5 players and the three scripted players, on
-# both of CI's cores; about 25-50 s here (python -m benchmarks.soak prints the rate).
+# 1,000 complete games over both variants, 2-5 players and the three scripted players (games
+# 0-999), in four slices of 250 that pytest-xdist's workers share; the first slice plays on two
+# worker processes of its own (run_soak's pool), the others in the test's process. About
+# 25-50 s of one core each (python -m benchmarks.soak prints the rate).
 SOAK_GAMES = 1000
-SOAK_WORKERS = 2
+SOAK_SLICES = 4
 SOAK_SEED = 0
 
 
-def test_soak_games_break_no_invariant():
-    report = soak.run_soak(SOAK_GAMES, workers=SOAK_WORKERS, seed=SOAK_SEED)
+@pytest.mark.parametrize("part", [pytest.param(0, marks=pytest.mark.xdist_group("cores")), *range(1, SOAK_SLICES)])
+def test_soak_games_break_no_invariant(part):
+    games = SOAK_GAMES // SOAK_SLICES
+    workers = 2 if part == 0 else 0
+    report = soak.run_soak(games, workers=workers, seed=SOAK_SEED + part * games)
     assert not report.violations, "\n".join(map(str, report.violations[:20]))
-    assert report.games == SOAK_GAMES
-    # Every kind of table was played (the seeds draw them).
+    assert report.games == games
+    # Every kind of table was played (the seeds draw them; each slice's draw them all).
     variants = {table.split()[0] for table in report.tables}
     assert variants == {"carousel/losers", "carousel/everyone", "manipulation_rummy"}
     assert {int(table.split()[1][0]) for table in report.tables} == {2, 3, 4, 5}

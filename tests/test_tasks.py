@@ -26,8 +26,10 @@ def test_an_unknown_task_is_named():
 
 
 def test_a_task_that_takes_no_arguments_says_so():
-    done = _tasks("test", "now")
-    assert done.returncode == 2 and "tasks.py: test takes no arguments, got now" in done.stderr
+    done = _tasks("demo", "now")
+    assert done.returncode == 2 and "tasks.py: demo takes no arguments, got now" in done.stderr
+    done = _tasks("test", "--fast", "now")
+    assert done.returncode == 2 and "tasks.py: test takes only --fast, got --fast now" in done.stderr
 
 
 def _load_tasks(monkeypatch, tmp_path):
@@ -74,3 +76,19 @@ def test_the_tests_install_every_extra_keeping_what_is_there(monkeypatch, tmp_pa
     commands.clear()
     tasks.setup(tasks.TASK_EXTRAS["train"])  # a subset of what is installed
     assert commands == []
+
+
+def test_the_tests_run_on_two_workers_and_fast_leaves_out_the_long_marks(monkeypatch, tmp_path):
+    tasks, commands = _load_tasks(monkeypatch, tmp_path)
+    tasks.STAMP.parent.mkdir(parents=True)
+    tasks.STAMP.write_text(" ".join(tasks.ALL_EXTRAS))  # installed: main runs the task alone
+    assert tasks.main(["test"]) == 0
+    *lint, suite = commands
+    assert [c[0].rsplit("/", 1)[-1] for c in lint] == ["ruff", "ruff", "lint-imports"]
+    assert suite[1:3] == ("-m", "pytest") and "-n 2 --dist loadgroup" in " ".join(suite)
+    assert "no:cacheprovider" in suite and "-m" not in suite[3:]  # everything, with nothing cached
+    commands.clear()
+    assert tasks.main(["test", "--fast"]) == 0
+    suite = commands[-1]
+    assert "-n 2 --dist loadgroup" in " ".join(suite) and "no:cacheprovider" not in suite
+    assert suite[suite.index("-m", 3) + 1] == "not slow and not integration and not training"

@@ -50,11 +50,13 @@ def test_a_gpu_torch_cannot_see_is_an_error_naming_the_key(value):
         resolve_device(value)
 
 
+@pytest.mark.training
 def test_the_run_says_where_its_learner_trains(tmp_path, capsys):
     train(_config("device=cpu"), tmp_path / "run")
     assert "carousel train: learner on cpu, game copies and rollouts on the CPU" in capsys.readouterr().out
 
 
+@pytest.mark.training
 @needs_gpu
 def test_a_gpu_run_trains_there_and_its_checkpoint_resumes_on_the_cpu(tmp_path, capsys, monkeypatch):
     seen: list[torch.device] = []
@@ -78,6 +80,7 @@ def test_a_gpu_run_trains_there_and_its_checkpoint_resumes_on_the_cpu(tmp_path, 
     assert seen and all(d.type == "cpu" for d in seen)
 
 
+@pytest.mark.training
 @needs_gpu
 def test_a_cpu_run_resumes_on_the_gpu(tmp_path):
     train(_config("device=cpu", "total_timesteps=48"), tmp_path / "run")

@@ -154,6 +154,7 @@ def _rows(run_dir: Path) -> list[tuple]:
         return [(r["step"], r["name"], r["value"]) for r in csv.DictReader(f) if r["name"] not in timing]
 
 
+@pytest.mark.training
 def test_resume_continues_exactly(tmp_path):
     config = _config("eval_interval=1", "checkpoint_interval=1")
     assert config.num_updates == 4
@@ -175,6 +176,7 @@ def test_resume_continues_exactly(tmp_path):
     assert manifest and all((tmp_path / "pieces" / m["path"]).exists() for m in manifest)
 
 
+@pytest.mark.training
 def test_resume_refuses_a_corrupt_checkpoint(tmp_path):
     config = _config("total_timesteps=48")
     train(config, tmp_path / "run")
@@ -183,6 +185,8 @@ def test_resume_refuses_a_corrupt_checkpoint(tmp_path):
         train(config, tmp_path / "run", resume=True)
 
 
+@pytest.mark.training
+@pytest.mark.xdist_group("cores")
 def test_workers_give_the_same_run_as_in_process(tmp_path):
     base = ["total_timesteps=96", "eval_games=0"]
     train(_config(*base, "num_workers=0"), tmp_path / "w0")
@@ -191,6 +195,7 @@ def test_workers_give_the_same_run_as_in_process(tmp_path):
     assert _rows(tmp_path / "w0") == _rows(tmp_path / "w2")
 
 
+@pytest.mark.training
 def test_same_seed_same_run_and_other_seed_differs(tmp_path):
     base = ["total_timesteps=96", "eval_games=0"]
     train(_config(*base), tmp_path / "a")
@@ -200,6 +205,7 @@ def test_same_seed_same_run_and_other_seed_differs(tmp_path):
     assert not torch.equal(_params(tmp_path / "a"), _params(tmp_path / "c"))
 
 
+@pytest.mark.training
 def test_init_checkpoint_starts_a_new_run_from_another_runs_network(tmp_path):
     train(_config("total_timesteps=48", "eval_games=0"), tmp_path / "source")
     train(_config("total_timesteps=48", "eval_games=0", f"init_checkpoint={tmp_path / 'source'}"), tmp_path / "warm")
@@ -211,6 +217,7 @@ def test_init_checkpoint_starts_a_new_run_from_another_runs_network(tmp_path):
     assert not all(torch.equal(start[k], fresh[k]) for k in fresh)
 
 
+@pytest.mark.training
 @pytest.mark.parametrize(
     ("extra", "message"),
     [

@@ -96,6 +96,7 @@ def test_the_driver_compiles_each_games_code_before_its_first_step(monkeypatch):
     assert calls == ["carousel vector", "solver", "gin vector"]
 
 
+@pytest.mark.xdist_group("cores")
 def test_worker_processes_step_vector_runners_with_the_same_games():
     spec = EnvSpec.of(2, k_suggestions=4, episode="round")
     controllers = (LEARNER, Controller.scripted("greedy"))

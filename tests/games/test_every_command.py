@@ -15,6 +15,8 @@ from carousel_cli.main import main
 from carousel_env.core.registry import GAMES
 from carousel_env.envkit.family import family_game
 
+pytestmark = pytest.mark.training  # every test starts from a tiny training run (the trained fixture)
+
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 TINY = ["--set", "total_timesteps=64", "--set", "num_envs=2", "--set", "eval_games=0"]
 

@@ -119,15 +119,15 @@ def test_load_refuses_bad_rows_and_states_and_moves_no_row():
 # ---------------------------------------------------------------- the guided search
 
 
-def test_it_plays_legal_moves_to_the_end_of_hands_under_both_presets():
-    for rules in (OPENSPIEL, BOOK):
-        guided = GinGuidedSearch(linear_prior(1), samples=2, seed=0)
-        for seed in range(2):
-            state = ge.new_game(rules, seed)
-            while not state.over:
-                move = guided(state) if state.current == seed % 2 else simple_move(state)
-                state = ge.apply(state, move)  # apply refuses an illegal move
-        assert guided.decisions > 0 and guided.rollouts >= 2 * guided.decisions
+@pytest.mark.parametrize("rules", [OPENSPIEL, BOOK], ids=["openspiel", "book"])
+def test_it_plays_legal_moves_to_the_end_of_hands_under_both_presets(rules):
+    guided = GinGuidedSearch(linear_prior(1), samples=2, seed=0)
+    for seed in range(2):
+        state = ge.new_game(rules, seed)
+        while not state.over:
+            move = guided(state) if state.current == seed % 2 else simple_move(state)
+            state = ge.apply(state, move)  # apply refuses an illegal move
+    assert guided.decisions > 0 and guided.rollouts >= 2 * guided.decisions
 
 
 def test_it_decides_the_same_whatever_the_hidden_cards():
@@ -211,6 +211,7 @@ def gin_network(tmp_path_factory):
     return str(path)
 
 
+@pytest.mark.training
 def test_a_guided_name_is_a_gin_player_of_its_checkpoint(gin_network):
     from carousel_env.games.gin_rummy.policies import ScriptedPolicy
     from training.checkpoint_names import CheckpointError
@@ -230,6 +231,8 @@ def test_a_guided_name_is_a_gin_player_of_its_checkpoint(gin_network):
         scripted_player("gin_rummy", "search@2+checkpoints/ppo_2p", 0)
 
 
+@pytest.mark.integration
+@pytest.mark.training
 def test_evaluation_and_openspiels_runner_seat_a_guided_gin_player(gin_network):
     from training.envs import EnvSpec
     from training.evaluate import evaluate

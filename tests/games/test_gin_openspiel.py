@@ -7,7 +7,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from tests.support.openspiel_gin import DIFFERENCES, play
+
+pytestmark = pytest.mark.integration  # the real OpenSpiel
 
 GAMES = 2000
 

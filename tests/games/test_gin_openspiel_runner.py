@@ -13,6 +13,8 @@ from carousel_env.core.errors import CarouselError
 from carousel_env.games.gin_rummy.players import get_player
 from carousel_env.integrations import openspiel_gin as og
 
+pytestmark = pytest.mark.integration  # the real OpenSpiel and its bots
+
 
 def test_mirrored_deals_and_alternating_seats_against_the_simple_bot(monkeypatch):
     decks = []
