@@ -11,7 +11,9 @@ import argparse
 import importlib
 import sys
 
+from carousel_env import __version__
 from carousel_env.core.errors import CarouselError
+from carousel_env.core.registry import GAMES
 
 COMMAND_MODULES = (
     "carousel_cli.demo",
@@ -35,8 +37,9 @@ class DefaultsHelpFormatter(argparse.HelpFormatter):
 def build_parser() -> tuple[argparse.ArgumentParser, list[str]]:
     parser = argparse.ArgumentParser(
         prog="carousel",
-        description="The rummy family (Carousel, Manipulation Rummy, Gin Rummy): engines, solvers, RL tools",
+        description=f"The rummy family ({', '.join(s.title for s in GAMES.values())}): engines, solvers, RL tools",
     )
+    parser.add_argument("--version", action="version", version=f"carousel-rl {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     unavailable = []
     for name in COMMAND_MODULES:

@@ -139,7 +139,7 @@ def play(
             terminal.view(env, seat),
             terminal.choices(env, mask),
             lambda text: terminal.parse(env, text, mask),
-            terminal.hint,
+            "type " + " or ".join(", ".join(terminal.keys(env, mask)).rsplit(", ", 1)),
             input_fn,
             out,
         )

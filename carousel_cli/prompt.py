@@ -16,7 +16,8 @@ def ask_choice(
     out,
 ) -> int | None:
     """Show ``view`` and the ``choices``, then read lines until ``parse`` makes one an action
-    (``hint`` answers any other line); None when the player quits (``q``, end of input)."""
+    (``hint``, what may be typed, answers any other line); None when the player quits (``q``,
+    end of input)."""
     print("\n" + view, file=out)
     print("Your choices:", file=out)
     for line in choices:

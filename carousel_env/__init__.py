@@ -20,7 +20,7 @@ importing any game: ``pettingzoo.make("aec", "carousel/gin_rummy_v0")``,
 ``gymnasium.make("GinRummy-v0")``.
 """
 
-__version__ = "0.3.0"
+__version__ = "0.5.0"  # CHANGELOG.md says what changed
 
 __all__ = ["env", "options", "raw_env", "vector_env"]
 

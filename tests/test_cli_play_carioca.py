@@ -6,8 +6,10 @@ import io
 
 import numpy as np
 
+import carousel_env
 from carousel_cli.main import main
 from carousel_cli.play import play
+from carousel_env.envkit.family import family_game
 from carousel_env.games.carioca.env import CariocaAction
 from carousel_env.games.carioca.terminal import parse_choice
 
@@ -55,3 +57,29 @@ def test_choices_parse_to_legal_actions_only():
 def test_the_command_refuses_a_variant(capsys):
     assert main(["play", "--game", "carioca", "--checkpoint", "simple", "--variant", "book"]) != 0
     assert "--variant: Carioca has no variants" in capsys.readouterr().err
+
+
+def test_a_lay_off_on_a_trio_names_no_end():
+    """Lay-offs offered in simple's games: one on a trio names no end, one on an escalera does."""
+    from carousel_env.games.carioca.terminal import describe_choices
+
+    family = family_game("carioca")
+    env = carousel_env.env(game="carioca", num_players=2)
+    shown: list[str] = []
+    for seed in range(40):
+        env.reset(seed=seed)
+        simple = family.player("simple", seed)
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            shown += [line for line in describe_choices(env, obs["action_mask"]) if line.startswith("l")]
+            seat = env.unwrapped.possible_agents.index(agent)
+            env.step(family.act(simple, env, seat, obs["observation"], obs["action_mask"]))
+        if any(line.endswith(" end)") for line in shown) and any(not line.endswith(" end)") for line in shown):
+            break
+    trios = [line.split(" on ", 1)[1].split(" (player")[0] for line in shown if not line.endswith(" end)")]
+    assert trios and any(line.endswith(" end)") for line in shown)
+    for meld in trios:  # every real card of one rank: a trio
+        assert len({card[:-1] for card in meld.split() if not card.startswith("JK")}) == 1, meld

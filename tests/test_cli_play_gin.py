@@ -55,3 +55,27 @@ def test_the_game_is_refused_options_it_has_not(capsys):
     assert "unknown Gin Rummy policy 'smart'" in capsys.readouterr().err
     assert main(["play", "--checkpoint", "greedy", "--variant", "openspiel"]) == 2
     assert "--variant: " in capsys.readouterr().err  # Carousel has no variant of that name
+
+
+def test_a_wrong_entry_is_answered_with_the_keys_legal_now(capsys, monkeypatch):
+    answers = iter(["zz", "q"])
+    monkeypatch.setattr("builtins.input", lambda prompt: next(answers))
+    assert main(["play", "--game", "gin_rummy", "--checkpoint", "simple", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "not a choice here: type u or p (q quits)" in out and "Your deadwood: 46" in out
+
+
+def test_the_narration_names_your_draw_and_the_knock_and_lay_offs():
+    answer, _ = _stubborn_player()
+    out = io.StringIO()
+    assert play(["simple"], "gin_rummy", seat=1, seed=4, variant="openspiel", input_fn=answer, out=out) == 0
+    text = out.getvalue()
+    assert "you drew " in text and " knocked: " in text and " laid off " in text
+
+
+def test_play_takes_the_game_and_rules_from_a_checkpoint(capsys, monkeypatch):
+    monkeypatch.setattr("builtins.input", lambda prompt: "q")
+    assert main(["play", "--checkpoint", "checkpoints/gin_2p"]) == 0  # no --game: Gin Rummy, OpenSpiel's rules
+    assert "Opponents: player 1 = checkpoints/gin_2p. Gin Rummy." in capsys.readouterr().out
+    assert main(["play", "--checkpoint", "checkpoints/gin_2p", "--game", "carousel"]) == 2
+    assert "the checkpoint checkpoints/gin_2p plays gin_rummy" in capsys.readouterr().err

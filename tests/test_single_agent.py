@@ -107,7 +107,8 @@ def test_maskable_ppo_trains():
 
 @pytest.mark.integration
 @pytest.mark.training
-def test_sb3_example_runs_at_a_tiny_budget():
+@pytest.mark.parametrize("game", ["carousel", "gin_rummy", "carioca"])
+def test_sb3_example_runs_at_a_tiny_budget_for_every_game(game):
     pytest.importorskip("sb3_contrib")
     example = load_example("sb3_maskable_ppo")
-    assert 0.0 <= example.main(timesteps=256, eval_games=2) <= 1.0
+    assert 0.0 <= example.main(timesteps=256, eval_games=2, game=game) <= 1.0

@@ -65,7 +65,7 @@ def saved_env_keys(name: str | Path) -> EnvKeys:
     """The env keys of the config a checkpoint was trained with: the in-house trainer's
     ``config`` or RLlib's ``rllib_config`` (the defaults for a checkpoint without one). A
     checkpoint from before the family has no ``game`` key: it is Carousel's; one from before
-    0.4 has its env options as keys of their own, read into ``env``."""
+    0.5 has its env options as keys of their own, read into ``env``."""
     return trained_env_keys(load(find_checkpoint(name)))
 
 

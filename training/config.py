@@ -89,7 +89,7 @@ class EnvKeys:
         return getattr(self, "eval_opponent", None) or self.family().yardsticks[0]
 
 
-# The env keys of the configs before 0.4, each read once into ``env`` under the game's name
+# The env keys of the configs before 0.5, each read once into ``env`` under the game's name
 # for it (the game's ``legacy_keys``); a null one is dropped.
 LEGACY_ENV_KEYS = ("variant", "round_bonus", "k_suggestions", "episode", "reward", "reward_scale", "solve_time_budget")
 

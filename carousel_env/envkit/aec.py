@@ -3,9 +3,10 @@ step (check the action, make it, take the automatic decisions, publish the infos
 rewards), the report of automatic decisions, the reset seeds and the render modes.
 
 A game's env subclasses :class:`CardGameEnv` and supplies the game through the hooks:
-``_start`` (deal game ``seed``), ``_make`` (make a checked action), ``_publish_infos``,
-``_to_act`` (the seat to act, or -1), ``_action_name``, ``_last_action``, and the renderers
-``_state_text`` and ``_picture``.
+``_new_game`` (deal game ``seed``), ``_encode`` (a seat's observation), ``_publish_infos``,
+``_action_name``, and the renderers ``_state_text`` and ``_picture``. The base keeps the
+engine state (``game_state``), the current decision's mask and ``suggestions``, the units
+(rounds or hands) the last step ended (``_units``) and the last action (``_last_step``).
 
 Between two real decisions, :meth:`CardGameEnv._settle` runs the game the same way for every
 game: at the end of a scoring unit (a round or a hand) it pays the unit and deals the next,
@@ -63,26 +64,65 @@ class CardGameEnv(AECEnv):
         """The actions the env took on its own in the last step (or reset), in order."""
         return tuple(self._auto)
 
+    @property
+    def game_state(self):
+        """The engine state (full information: for tests, demos and debugging only)."""
+        assert self._state is not None, "call reset() first"
+        return self._state
+
+    @property
+    def suggestions(self) -> tuple:
+        """What the current decision's suggestion slots offer, by slot."""
+        return self._suggestions
+
+    def observe(self, agent: str) -> dict:
+        obs = self._obs_cache.get(agent)
+        if obs is None:
+            seat = self._seat[agent]
+            acting = seat == self._state.current and not self._over
+            obs = {"observation": self._encode(seat, acting), "action_mask": self._mask if acting else self._zero_mask}
+            self._obs_cache[agent] = obs
+        return obs
+
     # ------------------------------------------------------------ hooks
 
-    def _start(self, game_seed: int) -> None:
+    def _new_game(self, game_seed: int):
+        """The first state of game ``game_seed``."""
         raise NotImplementedError
 
-    def _make(self, agent: str, action: int) -> None:
+    def _encode(self, seat: int, acting: bool) -> np.ndarray:
+        """``seat``'s observation (``acting``: it is the seat to decide)."""
         raise NotImplementedError
 
     def _publish_infos(self) -> None:
         raise NotImplementedError
 
-    def _to_act(self) -> int:
-        raise NotImplementedError
-
     def _action_name(self, action: int) -> str:
         raise NotImplementedError
 
+    def _start(self, game_seed: int) -> None:
+        self._units: list = []
+        self._last_step: tuple | None = None
+        self._state = self._new_game(game_seed)
+        self._settle()
+
+    def _make(self, agent: str, action: int) -> None:
+        """Make the checked ``action`` of ``agent`` and settle."""
+        self._units = []
+        self._last_step = self._record_step(agent, action)
+        self._state = self._apply(self._state, action)
+        self._settle()
+
+    def _record_step(self, agent: str, action: int) -> tuple:
+        """What the last step keeps of its action, before it is made."""
+        return agent, action, self._describe(action)
+
     def _last_action(self) -> tuple[str, int, str] | None:
         """``(agent, action, name)`` of the last step's action (None after a reset)."""
-        raise NotImplementedError
+        return self._last_step
+
+    def _to_act(self) -> int:
+        return self._state.current
 
     def _state_text(self, observer: int) -> str:
         raise NotImplementedError
@@ -95,9 +135,20 @@ class CardGameEnv(AECEnv):
     def _unit_over(self, state) -> bool:
         raise NotImplementedError
 
+    def _unit_result(self, state):
+        """The result of the unit ``state`` ended (``RoundScore``, ``HandResult``...)."""
+        raise NotImplementedError
+
+    def _unit_rewards(self, state) -> list[float]:
+        """Every seat's reward for the unit ``state`` ended."""
+        raise NotImplementedError
+
     def _pay_unit(self, state) -> None:
         """Record the unit ``state`` ended and add its rewards to ``self.rewards``."""
-        raise NotImplementedError
+        self._units.append(self._unit_result(state))
+        paid = self._unit_rewards(state)
+        for seat, agent in enumerate(self.possible_agents):
+            self.rewards[agent] += paid[seat]
 
     def _episode_ends(self, state) -> bool:
         raise NotImplementedError
@@ -144,11 +195,6 @@ class CardGameEnv(AECEnv):
             only = int(legal[0])
             self._auto.append(AutoAction(self.possible_agents[state.current], only, self._describe(only)))
             self._state = self._apply(state, only)
-
-    def _pay(self, paid) -> None:
-        """Add each seat's ``paid`` reward to ``self.rewards``."""
-        for seat, agent in enumerate(self.possible_agents):
-            self.rewards[agent] += paid[seat]
 
     # ------------------------------------------------------------ the AEC API
 

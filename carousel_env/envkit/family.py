@@ -123,7 +123,8 @@ class Terminal:
 
     ``view(env, seat)``: the table as ``seat`` sees it (None: every hand shown);
     ``choices(env, mask)``: the lines listing the legal choices; ``parse(env, text, mask)``:
-    the action an input line names (None: not a legal choice); ``hint``: what to type;
+    the action an input line names (None: not a legal choice); ``keys(env, mask)``: what may
+    be typed now, every legal choice's key (a wrong entry is answered with them);
     ``narrator(you, say)``: the narration (``you``: the human's seat, None in a demo);
     ``game_over(env, you)``: the last line.
     """
@@ -131,7 +132,7 @@ class Terminal:
     view: Callable[[Any, int | None], str]
     choices: Callable[[Any, np.ndarray], list[str]]
     parse: Callable[[Any, str, np.ndarray], int | None]
-    hint: str
+    keys: Callable[[Any, np.ndarray], list[str]]
     narrator: Callable[[int | None, Callable[[str], None]], Narrator]
     game_over: Callable[[Any, int | None], str]
 
@@ -139,6 +140,26 @@ class Terminal:
 def seat_name(seat: int, you: int | None) -> str:
     """How the narration names a seat."""
     return f"player {seat} (you)" if seat == you else f"player {seat}"
+
+
+def auto_action_lines(env: Any, you: int | None) -> list[str]:
+    """The decisions the env took alone in its last step, a line each."""
+    raw = env.unwrapped
+    return [
+        f"{seat_name(raw.possible_agents.index(auto.agent), you)}: {auto.name.lower().replace('_', ' ')} (only choice)"
+        for auto in raw.auto_actions
+    ]
+
+
+def observer_of(env: Any, seat: int | None) -> int:
+    """Whose view a picture of the table shows: ``seat``, or the seat to act (None)."""
+    return seat if seat is not None else max(env.unwrapped.game_state.current, 0)
+
+
+def game_over_line(winners: tuple[int, ...], totals: tuple[int, ...], you: int | None) -> str:
+    """The game's last line: who won (nobody, where ``winners`` is empty) and the totals."""
+    who = " and ".join(seat_name(w, you) for w in winners) or "nobody"
+    return f"\nGame over: {who} won. Final totals {list(totals)}"
 
 
 # A guided search player: (prior, samples or None for the game's default, suggestion slots,
@@ -157,7 +178,9 @@ class FamilyGame:
     options_doc: tuple[OptionDoc, ...]  # every option the env takes, with its default and meaning
     check: Callable[[dict[str, Any]], None]  # the env config's own checks; raises EnvKeyError naming the option
     train_options: Mapping[str, Any]  # the options training plays under where its config sets none
-    legacy_keys: Mapping[str, str]  # the training configs' older env keys -> the game's options (read for 0.4)
+    legacy_keys: Mapping[
+        str, str
+    ]  # the training configs' older env keys -> the game's options (read for one version, until 0.6)
     variant_key: str | None  # the option naming the registry's variants (None: the game has none)
     unit: str  # "round" or "hand": the scoring unit, and the ``episode`` that plays one
     players: tuple[str, ...]  # scripted players by name (``search@N`` aside)
@@ -214,6 +237,39 @@ def record_positions(env: Any, reference: Callable[[Any, dict], int], count: int
         game += 1
     env.close()
     return positions
+
+
+def config_check(config_class: type, error_class: type[Exception]) -> Callable[[dict[str, Any]], None]:
+    """A game's ``check``: its env config class built from the options, its error (which
+    names its key) raised as an :class:`EnvKeyError`."""
+
+    def check(options: dict[str, Any]) -> None:
+        try:
+            config_class.from_kwargs(**options)
+        except error_class as exc:
+            raise EnvKeyError(exc.key, str(exc)) from None
+
+    return check
+
+
+def named_players(
+    title: str, names: tuple[str, ...], get_player: Callable[[str], Any]
+) -> tuple[Callable[[str], bool], Callable[[str, str], Exception]]:
+    """A game's ``is_player`` and ``unknown_player`` from its ``get_player``, which raises a
+    ``CarouselError`` for a name it has not (``names``: its players, for the error)."""
+
+    def is_player(name: str) -> bool:
+        try:
+            get_player(name)
+        except CarouselError:
+            return False
+        return True
+
+    def unknown_player(name: str, also_not: str) -> Exception:
+        tried = f"not {also_not}, and " if also_not else ""
+        return CarouselError(f"unknown {title} policy {name!r}: {tried}not a player ({', '.join(names)}, search@N)")
+
+    return is_player, unknown_player
 
 
 def family_game(name: str = DEFAULT_GAME) -> FamilyGame:

@@ -39,6 +39,29 @@ def option_docs(config_class: type, skip: tuple[str, ...] = ()) -> tuple[OptionD
     return tuple(docs)
 
 
+RENDER_MODES = ("human", "ansi", "rgb_array")
+
+
+def checked_reward_scale(reward_scale: object, default: float, error: type[Exception]) -> float:
+    """Option ``reward_scale``: a positive number, or None for the reward's ``default``;
+    ``error(key, message)`` otherwise."""
+    if reward_scale is None:
+        return default
+    if isinstance(reward_scale, bool) or not isinstance(reward_scale, (int, float)) or not reward_scale > 0:
+        raise error("reward_scale", f"must be a positive number, got {reward_scale!r}")
+    return float(reward_scale)
+
+
+def check_render(render_mode: object, render_observer: object, num_players: int, error: type[Exception]) -> None:
+    """Options ``render_mode`` (None or one of :data:`RENDER_MODES`) and ``render_observer``
+    (None or a seat); ``error(key, message)`` otherwise."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise error("render_mode", f"must be None or one of {RENDER_MODES}, got {render_mode!r}")
+    seat = isinstance(render_observer, int) and not isinstance(render_observer, bool)
+    if render_observer is not None and not (seat and 0 <= render_observer < num_players):
+        raise error("render_observer", f"must be None or a seat 0..{num_players - 1}, got {render_observer!r}")
+
+
 def format_options(docs: tuple[OptionDoc, ...], indent: str = "    ") -> str:
     """The options as ``help`` shows them: ``key=default``, then the documentation."""
     return "\n".join(f"{indent}{d.key}={d.default!r}: {d.doc}" for d in docs)

@@ -103,6 +103,49 @@ class VectorDriver:
         """Before the first deal of ``reset_rows``: every row waits, over, with an empty mask."""
         self._over[:] = True
 
+    # the end of a unit (a round or a hand), for a driver that ends them in Python
+
+    def _pay_unit(self, g: int, state: Any, rewards: np.ndarray, info: dict) -> None:
+        """Pay the unit that ended in row ``g``'s ``state``, and count it in ``info``."""
+        raise NotImplementedError
+
+    def _episode_ends(self, state: Any) -> bool:
+        raise NotImplementedError
+
+    def _game_over(self, state: Any) -> bool:
+        """Whether the game (not only the episode) is over in ``state``."""
+        raise NotImplementedError
+
+    def _next_unit(self, state: Any) -> Any:
+        raise NotImplementedError
+
+    def _write(self, g: int, state: Any) -> None:
+        """Write the engine's ``state`` into row ``g``."""
+        raise NotImplementedError
+
+    def _finished_game(self, g: int, state: Any) -> Any:
+        """What row ``g``'s finished episode leaves in ``info["finished"]`` (its state written)."""
+        raise NotImplementedError
+
+    def _end_unit(self, g: int, state: Any, rewards: np.ndarray, info: dict, terminated: np.ndarray) -> bool:
+        """Pay the unit that ended in row ``g``'s ``state``, then deal the next unit, or end the
+        episode: the next game with autoreset (True: the row is dealt), else the row waits over
+        (False)."""
+        self._pay_unit(g, state, rewards, info)
+        if not self._episode_ends(state):
+            self._write(g, self._next_unit(state))
+            return True
+        info["game_over"][g] = self._game_over(state)
+        self._write(g, state)
+        info["finished"].append(self._finished_game(g, state))
+        terminated[g] = True
+        self._over[g] = True
+        if self.autoreset:
+            self._start_game(g, self._next_seed(g))
+            return True
+        self.arrays.mask[g] = 0
+        return False
+
     # ------------------------------------------------------------ API
 
     def reset(self, seed: int | list[int] | None = None):

@@ -1,4 +1,4 @@
-"""Carousel for Tianshou 2.x: every seat's rewards credited on its own transitions.
+"""Every game of the family for Tianshou 2.x: every seat's rewards credited on its own transitions.
 
 .. code-block:: python
 
@@ -6,10 +6,11 @@
     from carousel_env.integrations.tianshou import tianshou_env
 
     envs = DummyVectorEnv([lambda: tianshou_env(num_players=2) for _ in range(4)])
+    gin = tianshou_env(game="gin_rummy", preset="openspiel")
 
 Tianshou's multi-agent algorithms credit a seat only with the reward recorded on the
-transitions that seat made (``rew[t, seat]`` where ``obs.agent_id`` is the seat). Carousel
-pays round points to every seat on whichever step ends the round, so most of a seat's
+transitions that seat made (``rew[t, seat]`` where ``obs.agent_id`` is the seat). The games
+pay a round's or a hand's points to every seat on whichever step ends it, so most of a seat's
 reward would land on other seats' transitions and never reach its learner.
 :class:`OwnTurnRewards` holds each seat's rewards until that seat's next transition, and
 when the game is over gives every other seat one *settlement turn* (its only legal action
@@ -26,7 +27,7 @@ from pettingzoo import AECEnv
 from tianshou.env import PettingZooEnv
 
 from carousel_env.core.errors import IllegalAction
-from carousel_env.games.carousel.envs.aec import env as carousel_aec_env
+from carousel_env.core.registry import DEFAULT_GAME, env_module
 
 SETTLE_ACTION = 0  # the one legal action of a settlement turn
 
@@ -125,7 +126,7 @@ class OwnTurnRewards(AECEnv):
         self.env.close()
 
 
-def tianshou_env(**config: object) -> PettingZooEnv:
-    """``carousel_env.env(**config)`` as Tianshou's ``PettingZooEnv``, rewards credited
-    to the seat that earned them (:class:`OwnTurnRewards`)."""
-    return PettingZooEnv(OwnTurnRewards(carousel_aec_env(**config)))
+def tianshou_env(game: str = DEFAULT_GAME, **config: object) -> PettingZooEnv:
+    """``carousel_env.env(game=game, **config)`` as Tianshou's ``PettingZooEnv``, rewards
+    credited to the seat that earned them (:class:`OwnTurnRewards`)."""
+    return PettingZooEnv(OwnTurnRewards(env_module(game).env(**config)))

@@ -8,12 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from carousel_env.core.errors import CarouselError
-from carousel_env.envkit.options import documented
+from carousel_env.envkit.options import check_render, checked_reward_scale, documented
 from carousel_env.games.carioca.rules import MAX_PLAYERS, MIN_PLAYERS
 
 EPISODES = ("game", "round")
 REWARDS = ("score", "result")
-RENDER_MODES = ("human", "ansi", "rgb_array")
 # A round's penalties run to a few hundred points: 1/100 keeps a round's reward near [-2, 2].
 DEFAULT_REWARD_SCALE = {"score": 0.01, "result": 1.0}
 MAX_GO_DOWN_SLOTS = 64
@@ -56,25 +55,12 @@ class CariocaEnvConfig:
             raise CariocaEnvConfigError("episode", f"must be one of {EPISODES}, got {self.episode!r}")
         if self.reward not in REWARDS:
             raise CariocaEnvConfigError("reward", f"must be one of {REWARDS}, got {self.reward!r}")
-        if self.reward_scale is None:
-            object.__setattr__(self, "reward_scale", DEFAULT_REWARD_SCALE[self.reward])
-        elif (
-            isinstance(self.reward_scale, bool)
-            or not isinstance(self.reward_scale, (int, float))
-            or not self.reward_scale > 0
-        ):
-            raise CariocaEnvConfigError("reward_scale", f"must be a positive number, got {self.reward_scale!r}")
-        if self.render_mode is not None and self.render_mode not in RENDER_MODES:
-            raise CariocaEnvConfigError(
-                "render_mode", f"must be None or one of {RENDER_MODES}, got {self.render_mode!r}"
-            )
-        if self.render_observer is not None and (
-            not _is_int(self.render_observer) or not 0 <= self.render_observer < self.num_players
-        ):
-            raise CariocaEnvConfigError(
-                "render_observer",
-                f"must be None or a seat 0..{self.num_players - 1}, got {self.render_observer!r}",
-            )
+        object.__setattr__(
+            self,
+            "reward_scale",
+            checked_reward_scale(self.reward_scale, DEFAULT_REWARD_SCALE[self.reward], CariocaEnvConfigError),
+        )
+        check_render(self.render_mode, self.render_observer, self.num_players, CariocaEnvConfigError)
 
     @classmethod
     def from_kwargs(cls, **config: object) -> CariocaEnvConfig:

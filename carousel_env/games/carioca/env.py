@@ -209,48 +209,18 @@ class raw_env(CardGameEnv):
         self._init_seats(self.config.num_players, 1.0, self.observation_layout.size, NUM_FIXED_ACTIONS + k)
 
     @property
-    def game_state(self) -> CariocaState:
-        """The engine state (full information: for tests, demos and debugging only)."""
-        assert self._state is not None, "call reset() first"
-        return self._state
-
-    @property
-    def suggestions(self) -> tuple:
-        """The going-down arrangements offered at the current decision, by slot."""
-        return self._suggestions
-
-    @property
     def round_results(self) -> tuple[RoundResult, ...]:
         """The rounds that ended in the last step (or reset), in order."""
-        return tuple(self._rounds)
+        return tuple(self._units)
 
-    def _start(self, game_seed: int) -> None:
-        self._rounds: list[RoundResult] = []
-        self._last_step: tuple[str, int, str] | None = None
-        self._state = new_game(self.config.num_players, game_seed)
-        self._settle()
+    def _new_game(self, game_seed: int) -> CariocaState:
+        return new_game(self.config.num_players, game_seed)
 
-    def observe(self, agent: str) -> dict:
-        obs = self._obs_cache.get(agent)
-        if obs is None:
-            seat = self._seat[agent]
-            state = self._state
-            acting = seat == state.current and not self._over
-            distance = solver.distance(state.hands[seat], state.contract)
-            lays = acting and bool(self._mask[CariocaAction.FIRST_LAY_OFF : CariocaAction.FIRST_GO_DOWN].any())
-            vec = encode(state, seat, self._suggestions if acting else (), distance, lays, self.observation_layout)
-            obs = {"observation": vec, "action_mask": self._mask if acting else self._zero_mask}
-            self._obs_cache[agent] = obs
-        return obs
-
-    def _make(self, agent: str, action: int) -> None:
-        self._rounds = []
-        self._last_step = (agent, action, self._describe(action))
-        self._state = self._apply(self._state, action)
-        self._settle()
-
-    def _to_act(self) -> int:
-        return self._state.current
+    def _encode(self, seat: int, acting: bool) -> np.ndarray:
+        state = self._state
+        distance = solver.distance(state.hands[seat], state.contract)
+        lays = acting and bool(self._mask[CariocaAction.FIRST_LAY_OFF : CariocaAction.FIRST_GO_DOWN].any())
+        return encode(state, seat, self._suggestions if acting else (), distance, lays, self.observation_layout)
 
     def _action_name(self, action: int) -> str:
         return action_name(action)
@@ -263,9 +233,11 @@ class raw_env(CardGameEnv):
     def _unit_over(self, state: CariocaState) -> bool:
         return state.over
 
-    def _pay_unit(self, state: CariocaState) -> None:
-        self._rounds.append(state.last_round)
-        self._pay(round_rewards(self.config, state.last_round, state))
+    def _unit_result(self, state: CariocaState) -> RoundResult:
+        return state.last_round
+
+    def _unit_rewards(self, state: CariocaState) -> list[float]:
+        return round_rewards(self.config, state.last_round, state)
 
     def _episode_ends(self, state: CariocaState) -> bool:
         return episode_ends(self.config, state)
@@ -281,11 +253,11 @@ class raw_env(CardGameEnv):
 
     def _publish_infos(self) -> None:
         penalties = np.zeros(self.config.num_players, np.int64)
-        for result in self._rounds:
+        for result in self._units:
             penalties += result.penalties
-        game_over = self._state.phase is Phase.GAME_OVER and bool(self._rounds)
+        game_over = self._state.phase is Phase.GAME_OVER and bool(self._units)
         self.infos = {
-            a: dict(zip(INFO_KEYS, (len(self._auto), len(self._rounds), penalties.copy(), game_over)))
+            a: dict(zip(INFO_KEYS, (len(self._auto), len(self._units), penalties.copy(), game_over)))
             for a in self.agents
         }
 
@@ -293,9 +265,6 @@ class raw_env(CardGameEnv):
         from carousel_env.games.carioca.render import draw_state
 
         return draw_state(self._state, observer, self._last_action(), tuple(self._auto))
-
-    def _last_action(self) -> tuple[str, int, str] | None:
-        return self._last_step
 
     def _state_text(self, observer: int) -> str:
         from carousel_env.games.carioca.render import render_text

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from carousel_env.core.errors import CarouselError
 from carousel_env.envkit.episodes import Episode, EpisodeResult
 from carousel_env.envkit.family import (
     CostDecision,
     CostPositions,
-    EnvKeyError,
     EventNames,
     FamilyGame,
     LeaderboardFacts,
     UnitEvents,
+    config_check,
+    named_players,
     record_positions,
 )
 from carousel_env.envkit.options import option_docs
@@ -24,25 +24,7 @@ from carousel_env.games.carioca.players import PLAYERS, get_player
 from carousel_env.games.carioca.terminal import TERMINAL
 from carousel_env.games.carioca.vector import CariocaVectorEnv
 
-
-def _check(options: dict[str, Any]) -> None:
-    try:
-        CariocaEnvConfig.from_kwargs(**options)
-    except CariocaEnvConfigError as exc:
-        raise EnvKeyError(exc.key, str(exc)) from None
-
-
-def _is_player(name: str) -> bool:
-    try:
-        get_player(name)
-    except CarouselError:
-        return False
-    return True
-
-
-def _unknown_player(name: str, also_not: str) -> Exception:
-    tried = f"not {also_not}, and " if also_not else ""
-    return CarouselError(f"unknown Carioca policy {name!r}: {tried}not a player ({', '.join(PLAYERS)}, search@N)")
+_is_player, _unknown_player = named_players("Carioca", tuple(PLAYERS), get_player)
 
 
 def _act(policy: Any, env: Any, seat: int, observation: Any, mask: Any) -> int:
@@ -91,7 +73,7 @@ def _decide(policy: Any, d: CostDecision) -> int:
 FAMILY = FamilyGame(
     name="carioca",
     options_doc=option_docs(CariocaEnvConfig),
-    check=_check,
+    check=config_check(CariocaEnvConfig, CariocaEnvConfigError),
     train_options={},
     legacy_keys={
         "k_suggestions": "k_go_down",

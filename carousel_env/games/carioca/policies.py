@@ -16,12 +16,12 @@ as the first slot.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 
+from carousel_env.envkit import policies as envkit_policies
+from carousel_env.envkit.policies import ObservationPolicy, policy_action
 from carousel_env.games.carioca.engine import CariocaState, Move, MoveKind
 from carousel_env.games.carioca.env import CariocaAction, layoff_action
 from carousel_env.games.carioca.players import CariocaPlayer, get_player
@@ -34,30 +34,22 @@ class CariocaDecision(NamedTuple):
     suggestions: tuple
 
 
-@dataclass(frozen=True)
-class ScriptedPolicy:
-    """A scripted engine player at the env's decisions (its ``name`` for messages)."""
+class ScriptedPolicy(envkit_policies.ScriptedPolicy):
+    """A scripted Carioca player at the env's decisions (its ``name`` for messages)."""
 
-    name: str
     player: CariocaPlayer
 
     def action(self, decision: CariocaDecision) -> int:
         return move_action(self.player(decision.state), decision)
 
 
-ObservationPolicy = Callable[[np.ndarray, np.ndarray], int]
 CariocaPolicy = ScriptedPolicy | ObservationPolicy
 
 
 def resolve_policy(spec: str | CariocaPolicy, seed: int | None = None) -> CariocaPolicy:
     """A policy from a scripted player's name (built with ``seed``), or a policy as it is."""
-    if isinstance(spec, str):
-        return ScriptedPolicy(spec, get_player(spec, seed))
-    if isinstance(spec, ScriptedPolicy) or callable(spec):
-        return spec
-    raise TypeError(
-        f"a Carioca policy is a scripted player's name or a callable (observation, action_mask) -> action, got {spec!r}"
-    )
+    scripted = lambda name, seed: ScriptedPolicy(name, get_player(name, seed))  # noqa: E731
+    return envkit_policies.resolve_policy(spec, seed, scripted, "a Carioca policy")
 
 
 def move_action(move: Move, decision: CariocaDecision) -> int:
@@ -72,14 +64,6 @@ def move_action(move: Move, decision: CariocaDecision) -> int:
     if move.kind is MoveKind.DISCARD:
         return CariocaAction.FIRST_DISCARD + move.card
     return int(CariocaAction[move.kind.name])
-
-
-def policy_action(policy: CariocaPolicy, decision: Callable[[], CariocaDecision], observation: np.ndarray, mask) -> int:
-    """What ``policy`` plays at a decision: a scripted policy from ``decision()`` (asked only
-    for it: a vector env builds the state from its arrays), a callable from the observation."""
-    if isinstance(policy, ScriptedPolicy):
-        return policy.action(decision())
-    return int(policy(observation, mask))
 
 
 def env_action(policy: CariocaPolicy, env, observation: np.ndarray, mask) -> int:

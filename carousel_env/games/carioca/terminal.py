@@ -16,11 +16,18 @@ import numpy as np
 
 from carousel_env.core.cards import card_str, parse_card
 from carousel_env.core.errors import NotationError
-from carousel_env.envkit.family import Terminal, seat_name
+from carousel_env.envkit.family import Terminal, auto_action_lines, game_over_line, observer_of, seat_name
+from carousel_env.games.carioca.engine import RoundEnd
 from carousel_env.games.carioca.env import CariocaAction, layoff_of
+from carousel_env.games.carioca.melds import MeldKind
 from carousel_env.games.carioca.render import render_text
+from carousel_env.games.carioca.rules import PILE_DRAW_LIMIT
 
 KEYS = {"s": CariocaAction.DRAW_STOCK, "t": CariocaAction.TAKE_DISCARD}
+ROUND_ENDS = {
+    RoundEnd.STOCK: "the stock ran out",
+    RoundEnd.PILE_LIMIT: f"the pile was drawn from {PILE_DRAW_LIMIT} times",
+}
 
 
 def _layoffs(mask: np.ndarray) -> list[int]:
@@ -41,8 +48,9 @@ def describe_choices(env: Any, mask: np.ndarray) -> list[str]:
             lines.append(f"d{k + 1}  go down: " + " | ".join(str(m) for m in arrangement))
     for i, action in enumerate(_layoffs(mask)):
         layoff = layoff_of(action, state.current, state.num_players)
-        lines.append(f"l{i + 1}  lay off {card_str(layoff.card)} on {state.melds[layoff.seat][layoff.meld]} "
-                     f"(player {layoff.seat}, {layoff.end.name.lower()} end)")  # fmt: skip
+        target = state.melds[layoff.seat][layoff.meld]
+        end = f", {layoff.end.name.lower()} end" if target.kind is MeldKind.ESCALERA else ""  # a trio has no ends
+        lines.append(f"l{i + 1}  lay off {card_str(layoff.card)} on {target} (player {layoff.seat}{end})")
     discards = [
         card_str(int(a) - CariocaAction.FIRST_DISCARD)
         for a in np.flatnonzero(mask)
@@ -70,6 +78,15 @@ def parse_choice(text: str, mask: np.ndarray) -> int | None:
         except NotationError:
             return None
     return action if 0 <= action < len(mask) and mask[action] else None
+
+
+def legal_keys(env: Any, mask: np.ndarray) -> list[str]:
+    """What may be typed now: s / t where legal, d1.., l1.., each card that may be discarded."""
+    keys = [key for key, action in KEYS.items() if mask[action]]
+    keys += [f"d{k + 1}" for k in range(len(env.unwrapped.suggestions)) if mask[CariocaAction.FIRST_GO_DOWN + k]]
+    keys += [f"l{i + 1}" for i in range(len(_layoffs(mask)))]
+    discards = np.flatnonzero(mask[CariocaAction.FIRST_DISCARD : CariocaAction.FIRST_LAY_OFF])
+    return keys + [card_str(int(card)) for card in discards]
 
 
 def move_text(env: Any, action: int) -> str:
@@ -101,12 +118,11 @@ class Narrator:
 
     def after(self, env: Any) -> None:
         raw = env.unwrapped
-        for auto in raw.auto_actions:
-            seat = raw.possible_agents.index(auto.agent)
-            self.say(f"{seat_name(seat, self.you)}: {auto.name.lower().replace('_', ' ')} (only choice)")
+        for line in auto_action_lines(env, self.you):
+            self.say(line)
         state = raw.game_state
         for result in raw.round_results:
-            how = "the stock ran out" if result.out < 0 else f"{seat_name(result.out, self.you)} went out"
+            how = ROUND_ENDS[result.end] if result.out < 0 else f"{seat_name(result.out, self.you)} went out"
             self.say(f"\n== round {result.round} over: {how}; penalties {list(result.penalties)}, "
                      f"totals {list(state.scores)}")  # fmt: skip
             if not state.over:
@@ -118,23 +134,19 @@ class Narrator:
 
 def view(env: Any, seat: int | None) -> str:
     state = env.unwrapped.game_state
-    observer = seat if seat is not None else max(state.current, 0)
-    return f"Round {state.round + 1}: {state.contract}\n" + render_text(state, observer=observer)
+    return f"Round {state.round + 1}: {state.contract}\n" + render_text(state, observer=observer_of(env, seat))
 
 
 def game_over(env: Any, you: int | None) -> str:
     result = env.unwrapped.game_state.game_result
-    if result is None:
-        return "Game over."
-    winners = " and ".join(seat_name(w, you) for w in result.winners)
-    return f"\nGame over: {winners} won. Final totals {list(result.totals)}"
+    return "Game over." if result is None else game_over_line(tuple(result.winners), result.totals, you)
 
 
 TERMINAL = Terminal(
     view=view,
     choices=describe_choices,
     parse=lambda env, text, mask: parse_choice(text, mask),
-    hint="s, t, d1.., l1.. or a card to discard (e.g. 7H) as listed",
+    keys=legal_keys,
     narrator=Narrator,
     game_over=game_over,
 )

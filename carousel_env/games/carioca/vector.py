@@ -284,7 +284,7 @@ class CariocaVectorEnv(VectorDriver):
                 if not state.over:
                     self._write(g, state)
                     actions[g] = DEALT
-                elif self._end_round(g, state, rewards, info, terminated):
+                elif self._end_unit(g, state, rewards, info, terminated):
                     actions[g] = DEALT
             if (actions == SKIP).all():
                 break
@@ -292,30 +292,25 @@ class CariocaVectorEnv(VectorDriver):
         self._list_suggestions(np.flatnonzero(moved).tolist())
         return terminated
 
-    def _end_round(self, g: int, state: CariocaState, rewards, info, terminated) -> bool:
-        """Pay the round that ended in ``state``; deal the next round or game (True), or leave
-        the row over, waiting (False)."""
+    def _pay_unit(self, g: int, state: CariocaState, rewards: np.ndarray, info: dict) -> None:
         result = state.last_round
         rewards[g] += round_rewards(self.config, result, state)
         info["rounds_ended"][g] += 1
         info["round_penalties"][g] += result.penalties
-        if not episode_ends(self.config, state):
-            self._write(g, next_round(state))
-            return True
-        info["game_over"][g] = state.phase is Phase.GAME_OVER
-        final = final_observations(state, self.observation_layout)
-        info["finished"].append(
-            CariocaFinishedGame(g, int(self._seeds[g]), state.rounds, state.scores, state.game_result, final)
-        )
-        terminated[g] = True
-        self._over[g] = True
-        if self.autoreset:
-            self._start_game(g, self._next_seed(g))
-            return True
-        self._write(g, state)
+
+    def _episode_ends(self, state: CariocaState) -> bool:
+        return episode_ends(self.config, state)
+
+    def _game_over(self, state: CariocaState) -> bool:
+        return state.phase is Phase.GAME_OVER
+
+    def _next_unit(self, state: CariocaState) -> CariocaState:
+        return next_round(state)
+
+    def _finished_game(self, g: int, state: CariocaState) -> CariocaFinishedGame:
         self._final[g] = state
-        self.arrays.mask[g] = 0
-        return False
+        final = final_observations(state, self.observation_layout)
+        return CariocaFinishedGame(g, int(self._seeds[g]), state.rounds, state.scores, state.game_result, final)
 
     def _list_suggestions(self, rows: list[int]) -> None:
         """The solver's going-down arrangements in ``rows`` where the contract is held (the

@@ -9,10 +9,10 @@ from carousel_env.envkit.episodes import Episode, EpisodeResult
 from carousel_env.envkit.family import (
     CostDecision,
     CostPositions,
-    EnvKeyError,
     FamilyGame,
     LeaderboardFacts,
     UnitEvents,
+    config_check,
     record_positions,
 )
 from carousel_env.envkit.options import option_docs
@@ -34,13 +34,6 @@ from carousel_env.games.carousel.vector import CarouselVectorEnv
 from carousel_env.games.carousel.vector.guided import GuidedSearchPlayer
 
 COST_SLOTS = 8  # the suggestion slots of the positions decisions are timed on (the shipped agents')
-
-
-def _check(options: dict[str, Any]) -> None:
-    try:
-        EnvConfig.from_kwargs(**options)
-    except EnvConfigError as exc:
-        raise EnvKeyError(exc.key, str(exc)) from None
 
 
 def _result(episode: Episode, returns: Any, env: Any) -> EpisodeResult:
@@ -92,7 +85,7 @@ def _label(options: Mapping[str, Any]) -> str:
 FAMILY = FamilyGame(
     name="carousel",
     options_doc=option_docs(EnvConfig),
-    check=_check,
+    check=config_check(EnvConfig, EnvConfigError),
     train_options={"episode": "round"},  # a round's score is the learner's signal, sooner than a game's
     legacy_keys={
         key: key

@@ -16,7 +16,7 @@ import numpy as np
 
 from carousel_env.core.cards import hand_str, table_str
 from carousel_env.core.text import plural
-from carousel_env.envkit.family import Terminal, seat_name
+from carousel_env.envkit.family import Terminal, game_over_line, seat_name
 from carousel_env.games.carousel.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK
 from carousel_env.games.carousel.envs.render_text import render_text
 
@@ -112,6 +112,12 @@ def parse_choice(text: str, mask: np.ndarray) -> int | None:
     return action if 0 <= action < len(mask) and mask[action] else None
 
 
+def legal_keys(env: Any, mask: np.ndarray) -> list[str]:
+    """What may be typed now: each legal play's number, then d / k / e where legal."""
+    plays = [str(k + 1) for k in range(len(env.unwrapped.suggestions)) if mask[FIRST_SUGGESTION + k]]
+    return plays + [key for key, action in KEYS.items() if mask[action]]
+
+
 def view(env: Any, seat: int | None) -> str:
     state = env.unwrapped.game_state
     return render_text(state, reveal_all=True) if seat is None else render_text(state, observer=seat)
@@ -119,16 +125,14 @@ def view(env: Any, seat: int | None) -> str:
 
 def game_over(env: Any, you: int | None) -> str:
     result = env.unwrapped.game_state.game_result
-    if result is None:
-        return "Game over."
-    return f"\nGame over: {seat_name(result.winner, you)} wins. Final totals {list(result.totals)}"
+    return "Game over." if result is None else game_over_line((result.winner,), result.totals, you)
 
 
 TERMINAL = Terminal(
     view=view,
     choices=describe_choices,
     parse=lambda env, text, mask: parse_choice(text, mask),
-    hint="type a play's number, or d / k / e as listed",
+    keys=legal_keys,
     narrator=Narrator,
     game_over=game_over,
 )

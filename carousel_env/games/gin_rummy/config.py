@@ -8,12 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 
 from carousel_env.core.errors import CarouselError
-from carousel_env.envkit.options import documented
-from carousel_env.games.gin_rummy.rules import GameLength, GinRules, GinRulesError
+from carousel_env.envkit.options import check_render, checked_reward_scale, documented
+from carousel_env.games.gin_rummy.rules import NUM_PLAYERS, GameLength, GinRules, GinRulesError
 
 EPISODES = ("hand", "match")
 REWARDS = ("score", "result")
-RENDER_MODES = ("human", "ansi", "rgb_array")
 # Hands are worth tens of points: 1/100 keeps a hand's reward near [-1, 1].
 DEFAULT_REWARD_SCALE = {"score": 0.01, "result": 1.0}
 _RULE_KEYS = frozenset(f.name for f in fields(GinRules))
@@ -59,18 +58,12 @@ class GinEnvConfig:
         object.__setattr__(self, "episode", episode)
         if self.reward not in REWARDS:
             raise GinEnvConfigError("reward", f"must be one of {REWARDS}, got {self.reward!r}")
-        if self.reward_scale is None:
-            object.__setattr__(self, "reward_scale", DEFAULT_REWARD_SCALE[self.reward])
-        elif (
-            isinstance(self.reward_scale, bool)
-            or not isinstance(self.reward_scale, (int, float))
-            or not self.reward_scale > 0
-        ):
-            raise GinEnvConfigError("reward_scale", f"must be a positive number, got {self.reward_scale!r}")
-        if self.render_mode is not None and self.render_mode not in RENDER_MODES:
-            raise GinEnvConfigError("render_mode", f"must be None or one of {RENDER_MODES}, got {self.render_mode!r}")
-        if self.render_observer is not None and self.render_observer not in (0, 1):
-            raise GinEnvConfigError("render_observer", f"must be None or a seat 0..1, got {self.render_observer!r}")
+        object.__setattr__(
+            self,
+            "reward_scale",
+            checked_reward_scale(self.reward_scale, DEFAULT_REWARD_SCALE[self.reward], GinEnvConfigError),
+        )
+        check_render(self.render_mode, self.render_observer, NUM_PLAYERS, GinEnvConfigError)
 
     @classmethod
     def from_kwargs(cls, **config: object) -> GinEnvConfig:

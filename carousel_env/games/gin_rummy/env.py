@@ -218,12 +218,6 @@ class raw_env(CardGameEnv):
         self._init_seats(NUM_PLAYERS, 1.0, self.observation_layout.size, NUM_FIXED_ACTIONS + k)
 
     @property
-    def game_state(self) -> GinState:
-        """The engine state (full information: for tests, demos and debugging only)."""
-        assert self._state is not None, "call reset() first"
-        return self._state
-
-    @property
     def knocks(self) -> tuple:
         """The knock suggestions at the current decision: ``(arrangement, spots)`` per slot."""
         return self._suggestions
@@ -231,7 +225,7 @@ class raw_env(CardGameEnv):
     @property
     def hand_results(self) -> tuple[HandResult, ...]:
         """The hands that ended in the last step (or reset), in order."""
-        return tuple(self._hands)
+        return tuple(self._units)
 
     @property
     def episode_hands(self) -> tuple[HandResult, ...]:
@@ -240,33 +234,16 @@ class raw_env(CardGameEnv):
         return tuple(self._episode_hands)
 
     def _start(self, game_seed: int) -> None:
-        self._hands: list[HandResult] = []
         self._episode_hands: list[HandResult] = []
-        self._last_step: tuple[str, int, str] | None = None
-        self._state = new_game(self.rules, game_seed)
-        self._settle()
+        super()._start(game_seed)
 
-    def observe(self, agent: str) -> dict:
-        obs = self._obs_cache.get(agent)
-        if obs is None:
-            seat = self._seat[agent]
-            state = self._state
-            acting = seat == state.current and not self._over
-            eleven = state.phase is Phase.DISCARD and seat == state.current
-            own = own_deadwood(state.hands[seat], eleven)
-            vec = encode(state, seat, self._suggestions if acting else (), own, self.observation_layout)
-            obs = {"observation": vec, "action_mask": self._mask if acting else self._zero_mask}
-            self._obs_cache[agent] = obs
-        return obs
+    def _new_game(self, game_seed: int) -> GinState:
+        return new_game(self.rules, game_seed)
 
-    def _make(self, agent: str, action: int) -> None:
-        self._hands = []
-        self._last_step = (agent, action, self._describe(action))
-        self._state = self._apply(self._state, action)
-        self._settle()
-
-    def _to_act(self) -> int:
-        return self._state.current
+    def _encode(self, seat: int, acting: bool) -> np.ndarray:
+        state = self._state
+        own = own_deadwood(state.hands[seat], state.phase is Phase.DISCARD and seat == state.current)
+        return encode(state, seat, self._suggestions if acting else (), own, self.observation_layout)
 
     def _action_name(self, action: int) -> str:
         return action_name(action)
@@ -279,10 +256,12 @@ class raw_env(CardGameEnv):
     def _unit_over(self, state: GinState) -> bool:
         return state.over
 
-    def _pay_unit(self, state: GinState) -> None:
-        self._hands.append(state.last_hand)
+    def _unit_result(self, state: GinState) -> HandResult:
         self._episode_hands.append(state.last_hand)
-        self._pay(hand_rewards(self.config, state.last_hand, state))
+        return state.last_hand
+
+    def _unit_rewards(self, state: GinState) -> list[float]:
+        return hand_rewards(self.config, state.last_hand, state)
 
     def _episode_ends(self, state: GinState) -> bool:
         return episode_ends(self.config, state)
@@ -298,19 +277,16 @@ class raw_env(CardGameEnv):
 
     def _publish_infos(self) -> None:
         points = np.zeros(NUM_PLAYERS, np.int64)
-        for result in self._hands:
+        for result in self._units:
             points += result.points
-        game_over = self._state.phase is Phase.GAME_OVER and bool(self._hands)
-        auto, ended = len(self._auto), len(self._hands)
+        game_over = self._state.phase is Phase.GAME_OVER and bool(self._units)
+        auto, ended = len(self._auto), len(self._units)
         self.infos = {a: {_AUTO: auto, _ENDED: ended, _POINTS: points.copy(), _OVER: game_over} for a in self.agents}
 
     def _picture(self, observer: int) -> np.ndarray:
         from carousel_env.games.gin_rummy.render import draw_state
 
         return draw_state(self._state, observer, self._last_action(), tuple(self._auto))
-
-    def _last_action(self) -> tuple[str, int, str] | None:
-        return self._last_step
 
     def _state_text(self, observer: int) -> str:
         from carousel_env.games.gin_rummy.render import render_text

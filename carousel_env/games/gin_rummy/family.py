@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from carousel_env.core.errors import CarouselError
 from carousel_env.envkit.episodes import Episode, EpisodeResult
 from carousel_env.envkit.family import (
     CostDecision,
     CostPositions,
-    EnvKeyError,
     EventNames,
     FamilyGame,
     LeaderboardFacts,
     UnitEvents,
+    config_check,
+    named_players,
     record_positions,
 )
 from carousel_env.envkit.options import OptionDoc, option_docs
@@ -38,24 +38,7 @@ OPTIONS_DOC = (
 )
 
 
-def _check(options: dict[str, Any]) -> None:
-    try:
-        GinEnvConfig.from_kwargs(**options)
-    except GinEnvConfigError as exc:
-        raise EnvKeyError(exc.key, str(exc)) from None
-
-
-def _is_player(name: str) -> bool:
-    try:
-        get_player(name)
-    except CarouselError:
-        return False
-    return True
-
-
-def _unknown_player(name: str, also_not: str) -> Exception:
-    tried = f"not {also_not}, and " if also_not else ""
-    return CarouselError(f"unknown Gin Rummy policy {name!r}: {tried}not a player ({', '.join(PLAYERS)}, search@N)")
+_is_player, _unknown_player = named_players("Gin Rummy", tuple(PLAYERS), get_player)
 
 
 def _act(policy: Any, env: Any, seat: int, observation: Any, mask: Any) -> int:
@@ -108,7 +91,7 @@ def _guided_search(prior: Any, search: str, slots: int, seed: int | None, name: 
 FAMILY = FamilyGame(
     name="gin_rummy",
     options_doc=OPTIONS_DOC,
-    check=_check,
+    check=config_check(GinEnvConfig, GinEnvConfigError),
     train_options={"episode": "hand"},  # a hand's score is the learner's signal, sooner than a match's
     legacy_keys={
         "variant": "preset",

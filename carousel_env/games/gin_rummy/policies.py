@@ -25,12 +25,12 @@ of least deadwood.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 
+from carousel_env.envkit import policies as envkit_policies
+from carousel_env.envkit.policies import ObservationPolicy, policy_action
 from carousel_env.games.gin_rummy.engine import GinState, Move, MoveKind
 from carousel_env.games.gin_rummy.env import GinAction
 from carousel_env.games.gin_rummy.players import GinPlayer, get_player
@@ -43,31 +43,22 @@ class GinDecision(NamedTuple):
     knocks: tuple  # (arrangement, lay-off spots) per slot, as the AEC env's ``knocks``
 
 
-@dataclass(frozen=True)
-class ScriptedPolicy:
-    """A scripted engine player at the env's decisions (its ``name`` for messages)."""
+class ScriptedPolicy(envkit_policies.ScriptedPolicy):
+    """A scripted Gin player at the env's decisions (its ``name`` for messages)."""
 
-    name: str
     player: GinPlayer
 
     def action(self, decision: GinDecision) -> int:
         return move_action(self.player(decision.state), decision.knocks)
 
 
-ObservationPolicy = Callable[[np.ndarray, np.ndarray], int]
 GinPolicy = ScriptedPolicy | ObservationPolicy
 
 
 def resolve_policy(spec: str | GinPolicy, seed: int | None = None) -> GinPolicy:
     """A policy from a scripted player's name (built with ``seed``), or a policy as it is."""
-    if isinstance(spec, str):
-        return ScriptedPolicy(spec, get_player(spec, seed))
-    if isinstance(spec, ScriptedPolicy) or callable(spec):
-        return spec
-    raise TypeError(
-        "a Gin Rummy policy is a scripted player's name or a callable (observation, action_mask) -> action, "
-        f"got {spec!r}"
-    )
+    scripted = lambda name, seed: ScriptedPolicy(name, get_player(name, seed))  # noqa: E731
+    return envkit_policies.resolve_policy(spec, seed, scripted, "a Gin Rummy policy")
 
 
 def move_action(move: Move, knocks: tuple) -> int:
@@ -79,14 +70,6 @@ def move_action(move: Move, knocks: tuple) -> int:
     if move.kind is MoveKind.DISCARD:
         return GinAction.FIRST_DISCARD + move.card
     return int(GinAction[move.kind.name])
-
-
-def policy_action(policy: GinPolicy, decision: Callable[[], GinDecision], observation: np.ndarray, mask) -> int:
-    """What ``policy`` plays at a decision: a scripted policy from ``decision()`` (asked only
-    for it: a vector env builds the state from its arrays), a callable from the observation."""
-    if isinstance(policy, ScriptedPolicy):
-        return policy.action(decision())
-    return int(policy(observation, mask))
 
 
 def env_action(policy: GinPolicy, env, observation: np.ndarray, mask) -> int:

@@ -105,7 +105,7 @@ class GinRules:
     @classmethod
     def from_options(cls, preset: str = "book", **options: object) -> GinRules:
         """The rules of ``preset`` with ``options`` changed (names as the fields; ``game``,
-        ``game_length``'s name before 0.4, is read for one version)."""
+        ``game_length``'s name before 0.5, is read for one version)."""
         if "game" in options:
             options["game_length"] = options.pop("game")
         if preset not in PRESETS:

@@ -16,8 +16,9 @@ import numpy as np
 
 from carousel_env.core.cards import card_str, parse_card
 from carousel_env.core.errors import NotationError
-from carousel_env.envkit.family import Terminal, seat_name
-from carousel_env.games.gin_rummy.env import GinAction
+from carousel_env.envkit.family import Terminal, auto_action_lines, game_over_line, observer_of, seat_name
+from carousel_env.games.gin_rummy.engine import Phase
+from carousel_env.games.gin_rummy.env import GinAction, own_deadwood
 from carousel_env.games.gin_rummy.render import render_text
 
 KEYS = {"s": GinAction.DRAW_STOCK, "u": GinAction.TAKE_UPCARD, "p": GinAction.PASS}
@@ -66,6 +67,14 @@ def parse_choice(text: str, mask: np.ndarray) -> int | None:
     return action if 0 <= action < len(mask) and mask[action] else None
 
 
+def legal_keys(env: Any, mask: np.ndarray) -> list[str]:
+    """What may be typed now: s / u / p where legal, each card that may be discarded, k1.."""
+    keys = [key for key, action in KEYS.items() if mask[action]]
+    discards = np.flatnonzero(mask[GinAction.FIRST_DISCARD : GinAction.FIRST_KNOCK])
+    keys += [card_str(int(card)) for card in discards]
+    return keys + [f"k{k + 1}" for k in range(len(env.unwrapped.knocks)) if mask[GinAction.FIRST_KNOCK + k]]
+
+
 def move_text(env: Any, action: int) -> str:
     """What ``action`` is, said before it is made (a knock names its arrangement)."""
     raw = env.unwrapped
@@ -80,50 +89,83 @@ def move_text(env: Any, action: int) -> str:
 
 
 class Narrator:
-    """One line per move; your own moves are not repeated, except a knock (its arrangement)."""
+    """One line per move; your own moves are not repeated, except a knock (its arrangement)
+    and the card your draw from the stock gave you. A hand's end shows the knocker's melds,
+    the other hand's lay-offs and melds, and both deadwoods."""
 
     def __init__(self, you: int | None, say: Callable[[str], None]) -> None:
         self.you, self.say = you, say
+        self._hand_before: int | None = None  # your hand before your draw from the stock
 
     def before(self, env: Any, seat: int, action: int) -> None:
         if seat != self.you or action >= GinAction.FIRST_KNOCK:
             self.say(f"{seat_name(seat, self.you)} {move_text(env, action)}")
+        if seat == self.you and action == GinAction.DRAW_STOCK:
+            self._hand_before = env.unwrapped.game_state.hands[seat]
 
     def after(self, env: Any) -> None:
         raw = env.unwrapped
-        for auto in raw.auto_actions:
-            seat = raw.possible_agents.index(auto.agent)
-            self.say(f"{seat_name(seat, self.you)}: {auto.name.lower().replace('_', ' ')} (only choice)")
+        if self._hand_before is not None:
+            drawn = raw.game_state.hands[self.you] & ~self._hand_before
+            self._hand_before = None
+            if drawn:  # none when the draw ended the hand
+                self.say(f"you drew {card_str(drawn.bit_length() - 1)}")
+        for line in auto_action_lines(env, self.you):
+            self.say(line)
         for hand in raw.hand_results:
             undercut = " (you were undercut)" if hand.undercut and hand.knocker == self.you else ""
             self.say(
                 f"\n== hand over ({hand.end.value}): points {list(hand.points)}, "
                 f"scores {list(raw.game_state.scores)}{undercut}"
             )
+            for line in knock_lines(hand, self.you):
+                self.say(line)
 
     def flush(self) -> None:
         pass
 
 
+def knock_lines(hand: Any, you: int | None) -> list[str]:
+    """A knocked hand's end: the knocker's melds and deadwood, the other's lay-offs, melds
+    and deadwood (no lines for a dead hand)."""
+    if hand.arrangement is None or hand.knocker < 0:
+        return []
+    knocker, other = hand.knocker, 1 - hand.knocker
+    melds = " | ".join(str(m) for m in hand.arrangement.melds) or "-"
+    lines = [f"  {seat_name(knocker, you)} knocked: {melds}; deadwood {hand.arrangement.deadwood}"]
+    if hand.layoffs is not None:
+        laid = ", ".join(f"{card_str(card)} on {hand.arrangement.melds[meld]}" for card, meld in hand.layoffs.laid_off)
+        own = " | ".join(str(m) for m in hand.layoffs.melds) or "-"
+        lines.append(
+            f"  {seat_name(other, you)} laid off {laid or 'nothing'}; melds {own}; deadwood {hand.layoffs.deadwood}"
+        )
+    return lines
+
+
 def view(env: Any, seat: int | None) -> str:
+    """The table as ``seat`` sees it and, for a seat, its deadwood (after its best discard
+    when it holds eleven cards)."""
     state = env.unwrapped.game_state
-    observer = seat if seat is not None else max(state.current, 0)
-    return render_text(state, observer=observer)
+    text = render_text(state, observer=observer_of(env, seat))
+    if seat is None:
+        return text
+    eleven = state.phase is Phase.DISCARD and state.current == seat
+    best = " after your best discard" if eleven else ""
+    return f"{text}\nYour deadwood{best}: {own_deadwood(state.hands[seat], eleven)}"
 
 
 def game_over(env: Any, you: int | None) -> str:
     result = env.unwrapped.game_state.game_result
     if result is None:
         return "Game over."
-    winner = "nobody" if result.winner < 0 else seat_name(result.winner, you)
-    return f"\nGame over: {winner} won. Final totals {list(result.totals)}"
+    return game_over_line(() if result.winner < 0 else (result.winner,), result.totals, you)
 
 
 TERMINAL = Terminal(
     view=view,
     choices=describe_choices,
     parse=lambda env, text, mask: parse_choice(text, mask),
-    hint="s, u, p, a card to discard (e.g. 7H) or k1.. as listed",
+    keys=legal_keys,
     narrator=Narrator,
     game_over=game_over,
 )

@@ -282,7 +282,7 @@ class GinVectorEnv(VectorDriver):
                 pending = int(a.pending[g])
                 a.pending[g] = kernel.NO_MOVE
                 move = moves.pop(g, None) or engine_move(pending, ())
-                if self._end_hand(g, apply(self.game_state(g), move), rewards, info, terminated):
+                if self._end_unit(g, apply(self.game_state(g), move), rewards, info, terminated):
                     actions[g] = DEALT
             if (actions == SKIP).all():
                 break
@@ -290,31 +290,26 @@ class GinVectorEnv(VectorDriver):
         self._list_knocks(np.flatnonzero(moved).tolist())
         return terminated
 
-    def _end_hand(self, g: int, state: GinState, rewards, info, terminated) -> bool:
-        """Pay the hand that ended in ``state``; deal the next hand or game (True), or leave
-        the row over, waiting (False)."""
+    def _pay_unit(self, g: int, state: GinState, rewards: np.ndarray, info: dict) -> None:
         result = state.last_hand
         self._hands[g].append(result)
         rewards[g] += hand_rewards(self.config, result, state)
         info["hands_ended"][g] += 1
         info["hand_points"][g] += result.points
-        if not episode_ends(self.config, state):
-            self._write(g, deal_next_hand(state))
-            return True
-        info["game_over"][g] = state.phase is Phase.GAME_OVER
-        self._write(g, state)
+
+    def _episode_ends(self, state: GinState) -> bool:
+        return episode_ends(self.config, state)
+
+    def _game_over(self, state: GinState) -> bool:
+        return state.phase is Phase.GAME_OVER
+
+    def _next_unit(self, state: GinState) -> GinState:
+        return deal_next_hand(state)
+
+    def _finished_game(self, g: int, state: GinState) -> GinFinishedGame:
         final = np.stack([encode(state, seat, (), own_deadwood(state.hands[seat], False), self.observation_layout)
                           for seat in range(NUM_PLAYERS)])  # fmt: skip
-        info["finished"].append(
-            GinFinishedGame(g, int(self._seeds[g]), tuple(self._hands[g]), state.scores, state.game_result, final)
-        )
-        terminated[g] = True
-        self._over[g] = True
-        if self.autoreset:
-            self._start_game(g, self._next_seed(g))
-            return True
-        self.arrays.mask[g] = 0
-        return False
+        return GinFinishedGame(g, int(self._seeds[g]), tuple(self._hands[g]), state.scores, state.game_result, final)
 
     def _list_knocks(self, rows: list[int]) -> None:
         """The engine's knock suggestions in ``rows`` where a knock is legal (the slots and

@@ -281,51 +281,30 @@ class raw_env(CardGameEnv):
     # ------------------------------------------------------------ read-only views
 
     @property
-    def game_state(self) -> GameState:
-        """The engine state (full information: for tests, demos and debugging only)."""
-        assert self._state is not None, "call reset() first"
-        return self._state
-
-    @property
-    def suggestions(self) -> tuple:
-        """The solver's suggestions at the current decision (slot ``k`` = action ``3 + k``)."""
-        return self._suggestions
-
-    @property
     def round_results(self) -> tuple[RoundScore, ...]:
         """The rounds that ended in the last step (or reset), in order."""
-        return tuple(self._rounds)
+        return tuple(self._units)
 
     # ------------------------------------------------------------ AEC API
 
     def _start(self, game_seed: int) -> None:
         self._inexact_at = solve_counts().inexact  # the solver's count when this step began
-        self._rounds: list[RoundScore] = []
-        self._last_step: tuple[str, int, tuple] | None = None
-        # The must-play hook only sees positions the engine built: no position check.
-        self._state = new_game(self.rules, game_seed, can_play=can_play)
-        self._settle()
+        super()._start(game_seed)
 
-    def observe(self, agent: str) -> dict:
-        obs = self._obs_cache.get(agent)
-        if obs is None:
-            seat = self._seat[agent]
-            acting = seat == self._state.current and not self._over
-            vec = encode(self._state, seat, self._suggestions if acting else (), self.observation_layout)
-            obs = {"observation": vec, "action_mask": self._mask if acting else self._zero_mask}
-            self._obs_cache[agent] = obs
-        return obs
+    def _new_game(self, game_seed: int) -> GameState:
+        # The must-play hook only sees positions the engine built: no position check.
+        return new_game(self.rules, game_seed, can_play=can_play)
+
+    def _encode(self, seat: int, acting: bool) -> np.ndarray:
+        return encode(self._state, seat, self._suggestions if acting else (), self.observation_layout)
 
     def _make(self, agent: str, action: int) -> None:
         self._inexact_at = solve_counts().inexact
-        self._rounds = []
-        # Named only when rendered: describing a play costs more than the rest of a step.
-        self._last_step = (agent, action, self._suggestions)
-        self._state = self._apply(self._state, action)
-        self._settle()
+        super()._make(agent, action)
 
-    def _to_act(self) -> int:
-        return self._state.current
+    def _record_step(self, agent: str, action: int) -> tuple:
+        # Named only when rendered: describing a play costs more than the rest of a step.
+        return agent, action, self._suggestions
 
     def _action_name(self, action: int) -> str:
         return action_name(action)
@@ -354,9 +333,11 @@ class raw_env(CardGameEnv):
     def _unit_over(self, state: GameState) -> bool:
         return state.phase is Phase.ROUND_OVER or state.phase is Phase.GAME_OVER
 
-    def _pay_unit(self, state: GameState) -> None:
-        self._rounds.append(state.last_round)
-        self._pay(round_rewards(self.config, state.last_round, state.game_result))
+    def _unit_result(self, state: GameState) -> RoundScore:
+        return state.last_round
+
+    def _unit_rewards(self, state: GameState) -> list[float]:
+        return round_rewards(self.config, state.last_round, state.game_result)
 
     def _episode_ends(self, state: GameState) -> bool:
         return state.phase is Phase.GAME_OVER or self.config.episode == "round"
@@ -373,12 +354,12 @@ class raw_env(CardGameEnv):
     def _publish_infos(self) -> None:
         # Fixed keys and shapes at every step, so generic wrappers can batch them.
         points = np.zeros(len(self.possible_agents), np.int64)
-        for result in self._rounds:
+        for result in self._units:
             points += result.points
-        game_over = self._state.phase is Phase.GAME_OVER and bool(self._rounds)
+        game_over = self._state.phase is Phase.GAME_OVER and bool(self._units)
         inexact = solve_counts().inexact - self._inexact_at
         self.infos = {
-            a: dict(zip(INFO_KEYS, (len(self._auto), len(self._rounds), points.copy(), game_over, inexact)))
+            a: dict(zip(INFO_KEYS, (len(self._auto), len(self._units), points.copy(), game_over, inexact)))
             for a in self.agents
         }
 

@@ -9,13 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from carousel_env.core.errors import CarouselError
-from carousel_env.envkit.options import documented
+from carousel_env.envkit.options import check_render, checked_reward_scale, documented
 from carousel_env.games.carousel.engine.rules import Rules
 from carousel_env.games.carousel.solver import TIME_BUDGET_S
 
 EPISODES = ("game", "round")
 REWARDS = ("round_score", "game_result")
-RENDER_MODES = ("human", "ansi", "rgb_array")
 # Default reward_scale per reward kind: round_score differences are tens of points, so
 # 1/100 keeps per-round rewards near [-1, 1]; game_result is already in [-1, 1].
 DEFAULT_REWARD_SCALE = {"round_score": 0.01, "game_result": 1.0}
@@ -66,23 +65,15 @@ class EnvConfig:
             raise EnvConfigError("episode", f"must be one of {EPISODES}, got {self.episode!r}")
         if self.reward not in REWARDS:
             raise EnvConfigError("reward", f"must be one of {REWARDS}, got {self.reward!r}")
-        if self.reward_scale is None:
-            object.__setattr__(self, "reward_scale", DEFAULT_REWARD_SCALE[self.reward])
-        elif isinstance(self.reward_scale, bool) or not isinstance(self.reward_scale, (int, float)):
-            raise EnvConfigError("reward_scale", f"must be a number, got {self.reward_scale!r}")
-        elif not self.reward_scale > 0:
-            raise EnvConfigError("reward_scale", f"must be positive, got {self.reward_scale!r}")
+        object.__setattr__(
+            self,
+            "reward_scale",
+            checked_reward_scale(self.reward_scale, DEFAULT_REWARD_SCALE[self.reward], EnvConfigError),
+        )
         budget = self.solve_time_budget
         if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not 0.001 <= budget <= 3600:
             raise EnvConfigError("solve_time_budget", f"must be a number of seconds from 0.001 to 3600, got {budget!r}")
-        if self.render_mode is not None and self.render_mode not in RENDER_MODES:
-            raise EnvConfigError("render_mode", f"must be None or one of {RENDER_MODES}, got {self.render_mode!r}")
-        if self.render_observer is not None and (
-            not _is_int(self.render_observer) or not 0 <= self.render_observer < self.num_players
-        ):
-            raise EnvConfigError(
-                "render_observer", f"must be None or a seat 0..{self.num_players - 1}, got {self.render_observer!r}"
-            )
+        check_render(self.render_mode, self.render_observer, self.num_players, EnvConfigError)
 
     @property
     def rules(self) -> Rules:

@@ -1,0 +1,47 @@
+"""Policies at a game's env decisions, for the games whose scripted players are engine
+players (a move from the game's state): a scripted policy is the player with the rule that
+makes its move the env's action; any other policy is a callable ``(observation,
+action_mask) -> action`` handed its seat's observation vector and mask."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+ObservationPolicy = Callable[[np.ndarray, np.ndarray], int]
+
+
+@dataclass(frozen=True)
+class ScriptedPolicy:
+    """A scripted engine player at the env's decisions (its ``name`` for messages); a game
+    says how its move becomes the env's action (``action``)."""
+
+    name: str
+    player: Callable[[Any], Any]
+
+    def action(self, decision: Any) -> int:
+        """The env's action for the player's move at ``decision`` (the state and the offers)."""
+        raise NotImplementedError
+
+
+def resolve_policy(spec: Any, seed: int | None, scripted: Callable[[str, int | None], ScriptedPolicy], what: str):
+    """A policy from a scripted player's name (``scripted(name, seed)``), or a policy as it
+    is; ``what`` names the game's policies in the error for anything else."""
+    if isinstance(spec, str):
+        return scripted(spec, seed)
+    if isinstance(spec, ScriptedPolicy) or callable(spec):
+        return spec
+    raise TypeError(
+        f"{what} is a scripted player's name or a callable (observation, action_mask) -> action, got {spec!r}"
+    )
+
+
+def policy_action(policy: Any, decision: Callable[[], Any], observation: np.ndarray, mask) -> int:
+    """What ``policy`` plays at a decision: a scripted policy from ``decision()`` (asked only
+    for it: a vector env builds the state from its arrays), a callable from the observation."""
+    if isinstance(policy, ScriptedPolicy):
+        return policy.action(decision())
+    return int(policy(observation, mask))
