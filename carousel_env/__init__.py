@@ -5,13 +5,11 @@ The layers, lowest first, each importing only the ones before it (``lint-imports
 
 * ``carousel_env.core``: what belongs to no game: cards and notation, the shared errors,
   the registry of games.
-* ``carousel_env.envkit``: what every game's env shares: wrappers, seats, seeds, drawing.
-* ``carousel_env.games``: a folder per game, none importing another:
-  ``games.carousel`` (engine, solver, envs, agents, vector), ``games.gin_rummy`` (rules,
-  melds, engine, observation, env, vector) and ``games.carioca`` (rules, melds, solver,
-  engine, observation, env, vector).
-* ``carousel_env.single_agent`` and ``carousel_env.integrations``: one learning seat as a
-  Gymnasium env, and the RL libraries' adapters.
+* ``carousel_env.envkit``: what every game's env shares: wrappers, seats, seeds, drawing,
+  the AEC and vector plumbing, documented options, and the family contract every game fills
+  (``envkit.family``).
+* ``carousel_env.games``: a folder per game, none importing another (``docs/architecture.md``).
+* ``carousel_env.integrations``: the RL libraries' adapters.
 
 ``carousel_env.env(game=...)`` and ``carousel_env.raw_env(game=...)`` are the environments'
 entry points (Carousel by default). Importing the package registers every game with

@@ -244,3 +244,14 @@ def test_one_iteration_on_local_ray_then_export_and_play(tmp_path, capfd):
         algorithm.stop()
     finally:
         ray.shutdown()
+
+
+def test_a_progress_line_says_when_no_episode_ended():
+    from training.rllib.train import _progress_line
+
+    config = from_dict({"game": "gin_rummy", "iterations": 3})
+    result = {"training_iteration": 1, "env_runners": {"num_episodes_lifetime": 0}}
+    line, _ = _progress_line(config, result, 1.0)
+    assert "no episode ended in this iteration yet" in line and "nan" not in line
+    result["env_runners"].update(module_episode_returns_mean={"main": 0.25}, main_win_rate=0.5)
+    assert "return +0.250, win rate 0.50" in _progress_line(config, result, 1.0)[0]

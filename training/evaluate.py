@@ -16,8 +16,8 @@ which holds although a deal's N games share their cards (it needs some
 round-score difference (candidate's round points minus the opponents' mean), and the
 candidate's knock, go-out and undercut rates (undercut: share of its knocks that were undercut).
 
-The games run on training's driver (``episodes.play_episodes``), not on the match runner
-of ``carousel_env.games.carousel.agents.match``: a network candidate decides in batches across game
+The games run on training's driver (``episodes.play_episodes``), not on a game's own match
+runner (Carousel's ``agents.match``): a network candidate decides in batches across game
 copies. Both leave the same ``EpisodeResult``, whose ``score`` (win, draw share, loss)
 the win rate counts.
 """

@@ -28,9 +28,7 @@ What the adapter does over the PettingZoo AEC env (``carousel_env.env``, wrapped
   with the mask applied they never happen.
 
 ``env_config`` keys are ``carousel_env.env``'s: ``game`` (Carousel by default) and the game
-env's keyword arguments (Carousel's ``num_players``, ``variant``, ``round_bonus``,
-``k_suggestions``, ``episode``, ``reward``, ``reward_scale``: ``carousel_env.games.carousel.envs.aec``;
-Gin Rummy's: ``carousel_env.games.gin_rummy.env``), plus ``seed``: the seed of the first reset when
+env's keyword arguments (``carousel_env.options(game)`` lists them), plus ``seed``: the seed of the first reset when
 RLlib passes none (``config.debugging(seed=...)`` unset). Later resets draw their deals
 from the env's own generator, so a seeded run deals the same games again. An env that
 RLlib builds (its config is an ``EnvContext``) mixes its runner's ``worker_index`` and its

@@ -224,3 +224,11 @@ def test_observation_shows_the_deadwood_each_move_would_leave():
     assert left == pytest.approx({card: d / 100 for card, d in expected.items()}, abs=1e-6)
     assert obs[after_discard : after_discard + 52].astype(bool).sum() == 11  # the hand's cards only
     assert not encode(state, 1, (), 0, lay)[after_discard : after_discard + 52].any()  # the observer's own move
+
+
+def test_variant_is_the_presets_other_name():
+    import carousel_env
+
+    assert carousel_env.raw_env(game="gin_rummy", variant="openspiel").config.preset == "openspiel"
+    with pytest.raises(GinEnvConfigError, match="'variant': is the preset's other name"):
+        carousel_env.raw_env(game="gin_rummy", variant="openspiel", preset="book")

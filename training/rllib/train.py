@@ -196,10 +196,15 @@ def _progress_line(config: RllibConfig, result: dict, seconds: float) -> tuple[s
         "main_win_rate": runners.get("main_win_rate", float("nan")),
         "env_steps_per_s": runners.get("num_env_steps_sampled", 0) / seconds if seconds > 0 else 0.0,
     }
+    # An iteration in which no episode ended (long Gin matches) has no return or win rate to show.
+    versus = (
+        f"main vs pool: return {row['main_return']:+.3f}, win rate {row['main_win_rate']:.2f}"
+        if math.isfinite(row["main_return"]) and math.isfinite(row["main_win_rate"])
+        else "main vs pool: no episode ended in this iteration yet"
+    )
     line = (
         f"iter {row['iteration']}/{config.iterations}: {row['env_steps']:,} env steps, "
-        f"{row['episodes']:,} episodes, main vs pool: return {row['main_return']:+.3f}, "
-        f"win rate {row['main_win_rate']:.2f}; {row['env_steps_per_s']:.0f} steps/s"
+        f"{row['episodes']:,} episodes, {versus}; {row['env_steps_per_s']:.0f} steps/s"
         + (f"; snapshot into {result['snapshot']}" if "snapshot" in result else "")
     )
     return line, row

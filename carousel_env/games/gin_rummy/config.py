@@ -69,6 +69,10 @@ class GinEnvConfig:
     def from_kwargs(cls, **config: object) -> GinEnvConfig:
         """The config from env keyword arguments: the env's keys, and any rules option by name."""
         own = {f.name for f in fields(cls) if f.init and f.name != "rules_options"}
+        if "variant" in config:  # the family's word for a game's rules (the command line's --variant)
+            variant = config.pop("variant")
+            if config.setdefault("preset", variant) != variant:
+                raise GinEnvConfigError("variant", f"is the preset's other name: give one of them, not {variant!r} too")
         # The family's common key: Gin is heads-up only.
         if "num_players" in config and config.pop("num_players") != 2:
             raise GinEnvConfigError("num_players", "Gin Rummy is played by 2 players")

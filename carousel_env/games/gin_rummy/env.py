@@ -27,7 +27,7 @@ breaking their own melds where that helps) and reported in ``hand_results``.
 
 Configuration (keyword arguments, validated; a bad value raises ``GinEnvConfigError`` naming the key)
 ----------------------------------------------------------------------------------------------------
-* ``preset`` ("book" | "openspiel" | "eaai") and any rules option of
+* ``preset`` ("book" | "openspiel" | "eaai"; ``variant``, the family's word, is read as it) and any rules option of
   :class:`~carousel_env.games.gin_rummy.rules.GinRules` by name (``knock_limit=7``,
   ``game_length="match"``...; ``carousel_env.options("gin_rummy")`` lists them all).
 * ``k_knocks`` (8): knock arrangements offered per decision (= slots ``K``).
