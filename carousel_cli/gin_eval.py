@@ -59,8 +59,10 @@ def _print_match(res) -> None:
     )
     w_lo, w_hi = res.win_rate_ci
     wd_lo, wd_hi = res.win_rate_ci_deals
+    s_lo, s_hi = res.win_share_ci
     print(
-        f"  win rate {res.win_rate:.3f} among {plural(res.decided, 'decided hand')} "
+        f"  win rate {res.win_share:.3f} of all hands, a dead hand half, as against our players (95% CI "
+        f"{s_lo:.3f}-{s_hi:.3f}); {res.win_rate:.3f} among {plural(res.decided, 'decided hand')} "
         f"(95% CI {w_lo:.3f}-{w_hi:.3f} over hands, {wd_lo:.3f}-{wd_hi:.3f} over deals); "
         f"{res.seconds_per_hand * 1000:.0f} ms a hand"
     )
@@ -86,27 +88,43 @@ def _agent(name: str, runner, seed: int, argmax: bool = False):
     return network_callable(name, ObservationLayout.of(layout(runner.K_KNOCKS)), seed, argmax)
 
 
-def cmd_eval_gin(args: argparse.Namespace) -> int:
-    import sys
-
+def parse_bots(args: argparse.Namespace, bots: list[str]) -> list:
+    """OpenSpiel's ``bots`` by name, each checked (a bad one is an error naming it)."""
     _check_options(args)
+    return [_openspiel().parse_opponent(spec) for spec in bots]
+
+
+def openspiel_matches(args: argparse.Namespace, bots: list[str]) -> list:
+    """The agent of ``--checkpoint`` against each of OpenSpiel's ``bots``, inside OpenSpiel's game."""
     runner = _openspiel()
-    opponents = [runner.parse_opponent(spec.strip()) for spec in args.opponents.split(",") if spec.strip()]
+    opponents = parse_bots(args, bots)
     if not opponents:
         raise CarouselError("eval --game gin_rummy: --opponents names none (openspiel:simple, openspiel:ismcts@N)")
     agent = _agent(args.checkpoint, runner, args.seed, args.argmax)
     runner.check_agent(agent)
+    return [runner.play_openspiel(agent, opponent, (args.games + 1) // 2, seed=args.seed) for opponent in opponents]
+
+
+def print_matches(results: list, args: argparse.Namespace) -> None:
+    """What :func:`openspiel_matches` found, as lines (a note on stderr if the deals are few)."""
+    import sys
+
+    for res in results:
+        _print_match(res)
     deals = (args.games + 1) // 2
-    results = [runner.play_openspiel(agent, opponent, deals, seed=args.seed) for opponent in opponents]
-    if args.json:
-        print(json.dumps({"game": "gin_rummy", "matches": [res.as_json() for res in results]}))
-    else:
-        for res in results:
-            _print_match(res)
     if deals < MIN_DEALS_FOR_INTERVAL:  # on stderr: --json's output stays one JSON object
         print(
             f"note: {plural(deals, 'deal')} is too few to trust the intervals over deals (they need about "
             f"{MIN_DEALS_FOR_INTERVAL}); raise --games to {MIN_DEALS_FOR_INTERVAL * 2} or more",
             file=sys.stderr,
         )
+
+
+def cmd_eval_gin(args: argparse.Namespace) -> int:
+    bots = [spec.strip() for spec in args.opponents.split(",") if spec.strip()]
+    results = openspiel_matches(args, bots)
+    if args.json:
+        print(json.dumps({"game": "gin_rummy", "matches": [res.as_json() for res in results]}))
+    else:
+        print_matches(results, args)
     return 0

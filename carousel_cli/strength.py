@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from carousel_cli.gin_eval import cmd_eval_gin
+from carousel_cli.gin_eval import cmd_eval_gin, openspiel_matches, parse_bots, print_matches
 from carousel_cli.options import game_options, new_run_dir
 from carousel_env.core.errors import CarouselError
 from carousel_env.core.registry import DEFAULT_GAME, GAMES
@@ -33,10 +33,12 @@ def _print_eval(res: EvalResult) -> None:
         f"win rate {res.win_rate:.3f} (fair share {res.fair_share:.3f}; 95% CI {lo:.3f}-{hi:.3f} over games, "
         f"{deal_lo:.3f}-{deal_hi:.3f} over deals)"
     )
-    print(f"  rounds {res.rounds}, mean round-score difference {res.mean_round_score_diff:+.2f}")
     from training.games import training_game
 
-    names = training_game(res.game).event_names  # what the game calls its rounds' events
+    family = training_game(res.game)
+    unit = family.unit  # Gin Rummy scores hands, the others rounds
+    print(f"  {unit}s {res.rounds}, mean {unit}-score difference {res.mean_round_score_diff:+.2f}")
+    names = family.event_names  # what the game calls its units' events
     rates = [f"{names.knocked} rate {res.knock_rate:.3f}", f"{names.went_out} rate {res.go_out_rate:.3f}"]
     if names.undercut:
         rates.append(f"{names.undercut} rate (of {names.knocked}s) {res.undercut_rate:.3f}")
@@ -47,12 +49,17 @@ def _print_eval(res: EvalResult) -> None:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
-    if any(o.startswith(OPENSPIEL_PREFIX) for o in opponents):
+    bots = [o for o in opponents if o.startswith(OPENSPIEL_PREFIX)]
+    opponents = [o for o in opponents if not o.startswith(OPENSPIEL_PREFIX)]
+    if bots:  # OpenSpiel's bots play in OpenSpiel's game; our players beside them, under its rules
         if args.game not in (None, "gin_rummy") or args.variant not in (None, "openspiel"):
             raise CarouselError(
                 "OpenSpiel's bots play Gin Rummy under its own rules: --game gin_rummy (preset openspiel)"
             )
-        return cmd_eval_gin(args)
+        if not opponents:
+            return cmd_eval_gin(args)
+        parse_bots(args, bots)  # a bad bot is named before any game is played
+        args.game, args.variant = "gin_rummy", "openspiel"
     import sys
 
     from carousel_env.core.stats import MIN_DEALS_FOR_INTERVAL
@@ -68,10 +75,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
         num_workers=args.workers,
         argmax=args.argmax,
     )
-    if args.json:
-        print(json.dumps(res.as_json()))
+    matches = openspiel_matches(args, bots) if bots else []
+    if args.json:  # one object: OpenSpiel's matches beside ours
+        print(json.dumps({**res.as_json(), **({"matches": [m.as_json() for m in matches]} if matches else {})}))
     else:
         _print_eval(res)
+        print_matches(matches, args)
     if res.deals < MIN_DEALS_FOR_INTERVAL:  # on stderr: --json's output stays one JSON object
         print(
             f"note: {plural(res.deals, 'deal')} is too few to trust the interval over deals (it needs about "

@@ -332,3 +332,11 @@ def test_every_option_of_every_command_says_what_it_takes_and_its_default():
     # Defaults are values, not the names of Python constants.
     leaderboard = " ".join(subparsers.choices["leaderboard"].format_help().split())
     assert "training.leaderboard." not in leaderboard and "(default: 60)" in leaderboard
+
+
+def test_eval_with_a_variant_alone_keeps_the_checkpoints_game(capsys):
+    argv = ["eval", "--checkpoint", "checkpoints/gin_2p", "--opponents", "simple", "--games", "2", "--json"]
+    assert main([*argv, "--variant", "openspiel"]) == 0
+    assert json.loads(capsys.readouterr().out)["game"] == "gin_rummy"
+    assert main([*argv, "--variant", "manipulation_rummy"]) == 2
+    assert "--variant: " in (err := capsys.readouterr().err) and "unknown preset 'manipulation_rummy'" in err

@@ -308,3 +308,18 @@ def test_carioca_has_its_own_leaderboard_heads_up_and_at_four_players(tmp_path):
         str(tmp_path / "shipped" / "net"),
     )
     assert str(tmp_path / "shipped" / "net") not in default_roster(tmp_path / "shipped")
+
+
+def test_a_smaller_run_does_not_replace_the_published_page_unless_told(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)  # the published page and README are relative to where it runs
+    (tmp_path / "README.md").write_text(README)
+    base = ["leaderboard", "--agents", "random,greedy", "--heads-up-games", "2", "--four-player-games", "0"]
+    assert main(base) == 2  # the default --out and --readme: the published ones
+    err = capsys.readouterr().err
+    assert "--heads-up-games 2 (published: 60)" in err and "--publish" in err and "--out PATH --no-readme" in err
+    assert not (tmp_path / "docs").exists() and (tmp_path / "README.md").read_text() == README
+    assert main([*base, "--out", "small.md", "--readme", "README.md"]) == 2  # the published README still
+    assert main([*base, "--out", "small.md", "--no-readme"]) == 0  # elsewhere: fine
+    assert (tmp_path / "small.md").is_file() and (tmp_path / "README.md").read_text() == README
+    assert main([*base, "--publish"]) == 0
+    assert (tmp_path / "docs" / "LEADERBOARD.md").is_file() and (tmp_path / "README.md").read_text() != README

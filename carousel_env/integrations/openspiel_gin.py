@@ -395,6 +395,9 @@ class OpenSpielMatch:
     win_rate_ci_deals: tuple[float, float]  # normal, over the deals' win shares
     refused_knocks: int
     seconds_per_hand: float
+    # The share of every hand won, a dead hand half: the win rate our evaluation reports.
+    win_share: float = 0.0
+    win_share_ci: tuple[float, float] = (0.0, 0.0)  # Wilson, over hands
 
     def as_json(self) -> dict[str, Any]:
         out = {name: getattr(self, name) for name in self.__dataclass_fields__ if name != "hands"}
@@ -432,6 +435,8 @@ def summarise(agent: str, opponent: str, hands: Sequence[HandRecord]) -> OpenSpi
         win_rate_ci_deals=mean_interval(deal_shares, clip=(0.0, 1.0)),
         refused_knocks=sum(h.refused_knocks for h in hands),
         seconds_per_hand=sum(h.seconds for h in hands) / n if n else 0.0,
+        win_share=(wins + (n - len(decided)) / 2) / n if n else 0.0,
+        win_share_ci=wilson_interval(wins + (n - len(decided)) / 2, n),
     )
 
 

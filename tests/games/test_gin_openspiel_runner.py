@@ -86,7 +86,7 @@ def test_cli_eval_gin_rummy_end_to_end(capsys):
     ("extra", "message"),
     [
         (["--opponents", "openspiel:ismcts@0"], "openspiel:ismcts@N needs N"),
-        (["--opponents", "openspiel:simple,greedy"], "unknown Gin Rummy opponent 'greedy'"),
+        (["--opponents", "openspiel:simple,nobody"], "unknown Gin Rummy policy 'nobody'"),
         (["--opponents", "openspiel:simple", "--variant", "book"], "OpenSpiel's bots play Gin Rummy under its own"),
         (["--opponents", "openspiel:simple", "--checkpoint", "smart"], "unknown Gin Rummy player 'smart'"),
         (["--opponents", "openspiel:simple", "--players", "3"], "--players is a Carousel option"),
@@ -97,6 +97,18 @@ def test_cli_eval_gin_rummy_errors(capsys, extra, message):
     argv = ["eval", "--game", "gin_rummy", "--checkpoint", "simple", "--games", "2", *extra]
     assert main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_cli_eval_takes_our_players_and_openspiels_bots_together(capsys):
+    argv = ["eval", "--checkpoint", "simple", "--game", "gin_rummy", "--games", "4"]
+    assert main([*argv, "--opponents", "greedy,openspiel:simple", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert set(result["by_opponent"]) == {"greedy"} and result["games"] == 4  # ours, in our env
+    [match] = result["matches"]  # OpenSpiel's bot, in OpenSpiel's game
+    assert match["opponent"] == "openspiel:simple" and 0.0 <= match["win_share"] <= 1.0
+    assert main([*argv, "--opponents", "greedy,openspiel:simple"]) == 0
+    out = capsys.readouterr().out
+    assert "hands 4, mean hand-score difference" in out and "of all hands, a dead hand half" in out
 
 
 def test_cli_eval_gin_rummy_between_our_players_plays_in_our_env(capsys):
