@@ -14,8 +14,8 @@ from tests.support import soak, soak_checks
 
 # 1,000 complete games over both variants, 2-5 players and the three scripted players (games
 # 0-999), in four slices of 250 that pytest-xdist's workers share; the first slice plays on two
-# worker processes of its own (run_soak's pool), the others in the test's process. About
-# 25-50 s of one core each (python -m benchmarks.soak prints the rate).
+# worker processes of its own (run_soak's pool), the others in the test's process (python -m
+# benchmarks.soak prints the rate).
 SOAK_GAMES = 1000
 SOAK_SLICES = 4
 SOAK_SEED = 0

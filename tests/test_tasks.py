@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -13,18 +15,21 @@ def _tasks(*argv: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, str(ROOT / "tasks.py"), *argv], capture_output=True, text=True, timeout=60)
 
 
+@pytest.mark.xdist_group("cores")
 def test_no_task_lists_them():
     done = _tasks()
     assert done.returncode == 0 and "python3 tasks.py train" in done.stdout and not done.stderr
     assert "The benchmarks: env, vector, solver" in done.stdout
 
 
+@pytest.mark.xdist_group("cores")
 def test_an_unknown_task_is_named():
     done = _tasks("trian")
     assert done.returncode == 2
     assert "tasks.py: unknown task 'trian'" in done.stderr and "train" in done.stderr
 
 
+@pytest.mark.xdist_group("cores")
 def test_a_task_that_takes_no_arguments_says_so():
     done = _tasks("demo", "now")
     assert done.returncode == 2 and "tasks.py: demo takes no arguments, got now" in done.stderr
