@@ -138,7 +138,7 @@ def play(
         return ask_choice(
             terminal.view(env, seat),
             terminal.choices(env, mask),
-            lambda text: terminal.parse(env, text, mask),
+            lambda text: terminal.parse(text, mask),
             "type " + " or ".join(", ".join(terminal.keys(env, mask)).rsplit(", ", 1)),
             input_fn,
             out,

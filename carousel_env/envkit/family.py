@@ -32,7 +32,8 @@ from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
-from carousel_env.core.errors import CarouselError
+from carousel_env.core.cards import parse_card
+from carousel_env.core.errors import CarouselError, NotationError
 from carousel_env.core.registry import DEFAULT_GAME, game_spec, load_named
 from carousel_env.envkit.episodes import Act, Episode, EpisodeResult
 from carousel_env.envkit.options import OptionDoc
@@ -122,7 +123,7 @@ class Terminal:
     """A game's text at the terminal, for the one play loop and the one demo loop.
 
     ``view(env, seat)``: the table as ``seat`` sees it (None: every hand shown);
-    ``choices(env, mask)``: the lines listing the legal choices; ``parse(env, text, mask)``:
+    ``choices(env, mask)``: the lines listing the legal choices; ``parse(text, mask)``:
     the action an input line names (None: not a legal choice); ``keys(env, mask)``: what may
     be typed now, every legal choice's key (a wrong entry is answered with them);
     ``narrator(you, say)``: the narration (``you``: the human's seat, None in a demo);
@@ -131,10 +132,25 @@ class Terminal:
 
     view: Callable[[Any, int | None], str]
     choices: Callable[[Any, np.ndarray], list[str]]
-    parse: Callable[[Any, str, np.ndarray], int | None]
+    parse: Callable[[str, np.ndarray], int | None]
     keys: Callable[[Any, np.ndarray], list[str]]
     narrator: Callable[[int | None, Callable[[str], None]], Narrator]
     game_over: Callable[[Any, int | None], str]
+
+
+def numbered(text: str, prefix: str) -> int | None:
+    """The 0-based index an input like ``k2`` names (``prefix`` then a number from 1), else None."""
+    text = text.strip().lower()
+    number = text[len(prefix) :]
+    return int(number) - 1 if text.startswith(prefix) and number.isdigit() and int(number) >= 1 else None
+
+
+def card_named(text: str) -> int | None:
+    """The card an input like ``7h`` names (any case), else None."""
+    try:
+        return parse_card(text.strip().upper())
+    except NotationError:
+        return None
 
 
 def seat_name(seat: int, you: int | None) -> str:

@@ -14,9 +14,16 @@ from typing import Any
 
 import numpy as np
 
-from carousel_env.core.cards import card_str, parse_card
-from carousel_env.core.errors import NotationError
-from carousel_env.envkit.family import Terminal, auto_action_lines, game_over_line, observer_of, seat_name
+from carousel_env.core.cards import card_str
+from carousel_env.envkit.family import (
+    Terminal,
+    auto_action_lines,
+    card_named,
+    game_over_line,
+    numbered,
+    observer_of,
+    seat_name,
+)
 from carousel_env.games.carioca.engine import RoundEnd
 from carousel_env.games.carioca.env import CariocaAction, layoff_of
 from carousel_env.games.carioca.melds import MeldKind
@@ -63,20 +70,18 @@ def describe_choices(env: Any, mask: np.ndarray) -> list[str]:
 
 def parse_choice(text: str, mask: np.ndarray) -> int | None:
     """The action for an input line, or None if it is not a legal choice."""
-    lowered = text.strip().lower()
+    lowered, down, layoff, card = text.strip().lower(), numbered(text, "d"), numbered(text, "l"), card_named(text)
     if lowered in KEYS:
         action = int(KEYS[lowered])
-    elif lowered[:1] == "d" and lowered[1:].isdigit() and int(lowered[1:]) >= 1:
-        action = CariocaAction.FIRST_GO_DOWN + int(lowered[1:]) - 1
-    elif lowered[:1] == "l" and lowered[1:].isdigit() and int(lowered[1:]) >= 1:
+    elif down is not None:
+        action = CariocaAction.FIRST_GO_DOWN + down
+    elif layoff is not None:
         layoffs = _layoffs(mask)
-        index = int(lowered[1:]) - 1
-        return layoffs[index] if index < len(layoffs) else None
+        return layoffs[layoff] if layoff < len(layoffs) else None
+    elif card is not None:
+        action = CariocaAction.FIRST_DISCARD + card
     else:
-        try:
-            action = CariocaAction.FIRST_DISCARD + parse_card(text.strip().upper())
-        except NotationError:
-            return None
+        return None
     return action if 0 <= action < len(mask) and mask[action] else None
 
 
@@ -145,7 +150,7 @@ def game_over(env: Any, you: int | None) -> str:
 TERMINAL = Terminal(
     view=view,
     choices=describe_choices,
-    parse=lambda env, text, mask: parse_choice(text, mask),
+    parse=parse_choice,
     keys=legal_keys,
     narrator=Narrator,
     game_over=game_over,

@@ -131,7 +131,7 @@ def game_over(env: Any, you: int | None) -> str:
 TERMINAL = Terminal(
     view=view,
     choices=describe_choices,
-    parse=lambda env, text, mask: parse_choice(text, mask),
+    parse=parse_choice,
     keys=legal_keys,
     narrator=Narrator,
     game_over=game_over,

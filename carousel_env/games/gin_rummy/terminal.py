@@ -14,9 +14,16 @@ from typing import Any
 
 import numpy as np
 
-from carousel_env.core.cards import card_str, parse_card
-from carousel_env.core.errors import NotationError
-from carousel_env.envkit.family import Terminal, auto_action_lines, game_over_line, observer_of, seat_name
+from carousel_env.core.cards import card_str
+from carousel_env.envkit.family import (
+    Terminal,
+    auto_action_lines,
+    card_named,
+    game_over_line,
+    numbered,
+    observer_of,
+    seat_name,
+)
 from carousel_env.games.gin_rummy.engine import Phase
 from carousel_env.games.gin_rummy.env import GinAction, own_deadwood
 from carousel_env.games.gin_rummy.render import render_text
@@ -54,16 +61,15 @@ def describe_choices(env: Any, mask: np.ndarray) -> list[str]:
 
 def parse_choice(text: str, mask: np.ndarray) -> int | None:
     """The action for an input line, or None if it is not a legal choice."""
-    lowered = text.strip().lower()
+    lowered, knock, card = text.strip().lower(), numbered(text, "k"), card_named(text)
     if lowered in KEYS:
         action = int(KEYS[lowered])
-    elif lowered.startswith("k") and lowered[1:].isdigit() and int(lowered[1:]) >= 1:
-        action = GinAction.FIRST_KNOCK + int(lowered[1:]) - 1
+    elif knock is not None:
+        action = GinAction.FIRST_KNOCK + knock
+    elif card is not None:
+        action = GinAction.FIRST_DISCARD + card
     else:
-        try:
-            action = GinAction.FIRST_DISCARD + parse_card(text.strip().upper())
-        except NotationError:
-            return None
+        return None
     return action if 0 <= action < len(mask) and mask[action] else None
 
 
@@ -164,7 +170,7 @@ def game_over(env: Any, you: int | None) -> str:
 TERMINAL = Terminal(
     view=view,
     choices=describe_choices,
-    parse=lambda env, text, mask: parse_choice(text, mask),
+    parse=parse_choice,
     keys=legal_keys,
     narrator=Narrator,
     game_over=game_over,
