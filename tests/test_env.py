@@ -308,3 +308,8 @@ def test_importing_the_package_stays_light():
 
 def test_knock_and_end_turn_constants():
     assert (DRAW_AGAIN, KNOCK, END_TURN, FIRST_SUGGESTION) == (0, 1, 2, 3)
+
+
+def test_the_families_reward_names_are_read_as_carousels():
+    assert carousel_env.raw_env(reward="score").config.reward == "round_score"
+    assert carousel_env.raw_env(reward="result").config.reward == "game_result"

@@ -15,6 +15,8 @@ from carousel_env.games.carousel.solver import TIME_BUDGET_S
 
 EPISODES = ("game", "round")
 REWARDS = ("round_score", "game_result")
+# The family's names for the same rewards (Gin Rummy's and Carioca's), read as Carousel's.
+REWARD_ALIASES = {"score": "round_score", "result": "game_result"}
 # Default reward_scale per reward kind: round_score differences are tens of points, so
 # 1/100 keeps per-round rewards near [-1, 1]; game_result is already in [-1, 1].
 DEFAULT_REWARD_SCALE = {"round_score": 0.01, "game_result": 1.0}
@@ -40,7 +42,9 @@ class EnvConfig:
     k_suggestions: int = documented(8, "the solver's plays offered per decision (actions 3.., slots K), 1 to 64")
     episode: str = documented("game", "'game' (to the target score) or 'round' (one round an episode)")
     reward: str = documented(
-        "round_score", "'round_score' (each round's points, zero-sum) or 'game_result' (+1 win, -1 loss, at the end)"
+        "round_score",
+        "'round_score' (each round's points, zero-sum) or 'game_result' (+1 win, -1 loss, at the end); 'score' and"
+        " 'result', the other games' names, are read as them",
     )
     reward_scale: float | None = documented(None, "reward multiplier (None: 1/100 for round_score, 1 for game_result)")
     render_mode: str | None = documented(None, "None, 'human', 'ansi' or 'rgb_array'")
@@ -63,8 +67,11 @@ class EnvConfig:
             raise EnvConfigError("k_suggestions", f"must be an int from 1 to 64, got {self.k_suggestions!r}")
         if self.episode not in EPISODES:
             raise EnvConfigError("episode", f"must be one of {EPISODES}, got {self.episode!r}")
+        object.__setattr__(self, "reward", REWARD_ALIASES.get(self.reward, self.reward))
         if self.reward not in REWARDS:
-            raise EnvConfigError("reward", f"must be one of {REWARDS}, got {self.reward!r}")
+            raise EnvConfigError(
+                "reward", f"must be one of {REWARDS} (or {tuple(REWARD_ALIASES)}), got {self.reward!r}"
+            )
         object.__setattr__(
             self,
             "reward_scale",
