@@ -7,6 +7,8 @@
     python3 tasks.py format   # ruff's fixes and formatting, applied
     python3 tasks.py bench [NAME ...]  # benchmarks, printing figures (the names are listed below)
     python3 tasks.py demo     # one game between baseline players, printed
+    python3 tasks.py docs     # the docs site (mkdocs.yml), built by mkdocs build --strict into build/site
+    python3 tasks.py docs --write  # the same after rewriting the game pages from the code
     python3 tasks.py setup    # only create/refresh the virtual environment
     python3 tasks.py          # this list
 
@@ -156,6 +158,14 @@ def demo() -> None:
     run(BIN / "carousel", "demo", "--players", "3", "--seed", "1")
 
 
+# The docs site: the game pages generated from the env docstrings and options
+# (docs/gen_game_pages.py; a stale page fails unless --write rewrites it), then a strict
+# build (a broken link or anchor, or a page missing from mkdocs.yml's nav, fails).
+def docs(*options: str) -> None:
+    run(PYTHON, ROOT / "docs" / "gen_game_pages.py", *(() if "--write" in options else ("--check",)))
+    run(BIN / "mkdocs", "build", "--strict", "--site-dir", ROOT / "build" / "site")
+
+
 TASKS = {
     "setup": lambda: None,
     "train": train,
@@ -163,11 +173,12 @@ TASKS = {
     "format": format_code,
     "bench": bench,
     "demo": demo,
+    "docs": docs,
 }
 # The extras each task installs first; a task not named here installs them all.
-TASK_EXTRAS: dict[str, tuple[str, ...]] = {"train": ("train",), "demo": ()}
+TASK_EXTRAS: dict[str, tuple[str, ...]] = {"train": ("train",), "demo": (), "docs": ("dev",)}
 # The options a task takes (bench takes benchmark names, checked by bench itself).
-TASK_OPTIONS: dict[str, tuple[str, ...]] = {"test": ("--fast",)}
+TASK_OPTIONS: dict[str, tuple[str, ...]] = {"test": ("--fast",), "docs": ("--write",)}
 
 
 def _bad_arguments(argv: list[str]) -> bool:
