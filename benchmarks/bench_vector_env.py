@@ -75,12 +75,12 @@ def breakdown(num_envs: int, players: int, seconds: float) -> None:
         return call
 
     vector_play(num_envs, players, 1.0)  # loads the compiled code
-    kernel_entry, encode_entry = kernel.step_games, encode.encode_games
-    kernel.step_games, encode.encode_games = timed("kernel", kernel_entry), timed("encode", encode_entry)
+    kernel_entry, encode_entry = kernel.step_games, encode.encode_rows
+    kernel.step_games, encode.encode_rows = timed("kernel", kernel_entry), timed("encode", encode_entry)
     try:
         result = vector_play(num_envs, players, seconds)
     finally:
-        kernel.step_games, encode.encode_games = kernel_entry, encode_entry
+        kernel.step_games, encode.encode_rows = kernel_entry, encode_entry
     steps, wall = result["steps"], result["steps"] / result["steps_per_s"]
     per = {name: 1e6 * t / steps for name, t in spent.items()}
     print(

@@ -127,6 +127,7 @@ def test_a_cold_first_call_says_so_in_one_line_before_compiling(monkeypatch, cap
         said.append(capsys.readouterr().err)
         return x + 1
 
+    solve_packed.__module__ = pipeline.__name__  # the solver's, as its notice knows it
     assert _cache.first_call(solve_packed, 1) == 2
     assert said == [_cache.compile_notice(solve_packed) + "\n"]  # before the call, one line
     assert "compiling the solver with numba, once: up to 20 s" in said[0]
@@ -135,23 +136,24 @@ def test_a_cold_first_call_says_so_in_one_line_before_compiling(monkeypatch, cap
 
 
 def test_the_notices_name_the_real_entry_points():
-    # ENTRY_POINTS is keyed by name (``compiled`` cannot import what it caches): a renamed
-    # entry point would fall back to the generic notice, so the keys must be these names
-    # (every compiled module is imported here, so each has named its own).
+    # ENTRY_POINTS is keyed by module and name (``compiled`` cannot import what it caches; every
+    # game's kernels share the role names): a renamed entry point would fall back to the generic
+    # notice, so the keys must be these (every compiled module is imported here, so each has
+    # named its own).
     entries = (
         pipeline.solve_packed,
         pipeline.has_play_packed,
         witness.witnessed,
         answer.pack_suggestion,
         vector_kernel.step_games,
-        vector_encode.encode_games,
-        gin_kernel.gin_step_games,
-        gin_kernel.gin_encode_rows,
-        carioca_kernel.carioca_step_games,
-        carioca_kernel.carioca_encode_rows,
+        vector_encode.encode_rows,
+        gin_kernel.step_games,
+        gin_kernel.encode_rows,
+        carioca_kernel.step_games,
+        carioca_kernel.encode_rows,
         carioca_distance.distance,
     )
-    assert set(_cache.ENTRY_POINTS) == {entry.__name__ for entry in entries}
+    assert set(_cache.ENTRY_POINTS) == {_cache.entry_key(entry) for entry in entries}
     notices = {_cache.compile_notice(entry) for entry in entries}
     assert len(notices) == len(entries)  # each says what it compiles
 

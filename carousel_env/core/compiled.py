@@ -62,7 +62,8 @@ def drop_stale_cache(cache: Path, sources: tuple[Path, ...]) -> bool:
     return True
 
 
-# The compiled entry points by name: what each is, for the line that says it is being
+# The compiled entry points by ``module.name`` (every game's kernels share the role names
+# ``step_games`` and ``encode_rows``): what each is, for the line that says it is being
 # compiled, and how long its first compile may take (each module names its own).
 ENTRY_POINTS: dict[str, tuple[str, int]] = {}
 # Where numba's cache cannot be asked (see ``compiled_in_cache``), a first call that takes
@@ -74,9 +75,14 @@ _first_call_seconds = 0.0  # the time their first calls took (see first_call_sec
 R = TypeVar("R")
 
 
-def name_entry_points(entries: dict[str, tuple[str, int]]) -> None:
-    """Name a compiled module's entry points: ``{function name: (what it is, compile seconds)}``."""
-    ENTRY_POINTS.update(entries)
+def name_entry_points(module: str, entries: dict[str, tuple[str, int]]) -> None:
+    """Name the entry points of compiled ``module``: ``{function name: (what it is, compile seconds)}``."""
+    ENTRY_POINTS.update({f"{module}.{name}": named for name, named in entries.items()})
+
+
+def entry_key(entry: Callable) -> str:
+    """What :data:`ENTRY_POINTS` knows ``entry`` by."""
+    return f"{getattr(entry, '__module__', '')}.{getattr(entry, '__name__', '')}"
 
 
 def compiled_in_cache(entry: Callable, args: tuple) -> bool | None:
@@ -99,7 +105,7 @@ def compiled_in_cache(entry: Callable, args: tuple) -> bool | None:
 
 def compile_notice(entry: Callable) -> str:
     """The one line said before ``entry`` is compiled."""
-    what, seconds = ENTRY_POINTS.get(getattr(entry, "__name__", ""), ("compiled code", 15))
+    what, seconds = ENTRY_POINTS.get(entry_key(entry), ("compiled code", 15))
     return (
         f"carousel_env: compiling {what} with numba, once: up to {seconds} s on a 2-core CPU "
         "(later runs load it from the cache)"

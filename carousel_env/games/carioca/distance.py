@@ -34,7 +34,7 @@ SOURCES = (
     ),
     compiled.PACKAGE / "core" / "cards.py",
 )
-compiled.name_entry_points({"distance": ("Carioca's distance to the contract", 8)})
+compiled.name_entry_points(__name__, {"distance": ("Carioca's distance to the contract", 8)})
 compiled.drop_stale_cache(_HERE / "__pycache__", SOURCES)
 
 TRIO, ESCALERA = 1, 2  # a target meld's kind (and a meld slot's in the kernel; 0: none)

@@ -59,10 +59,8 @@ from carousel_env.games.carioca.rules import (
 )
 
 compiled.name_entry_points(
-    {
-        "carioca_step_games": ("Carioca's vector turns", 20),
-        "carioca_encode_rows": ("Carioca's vector observations", 10),
-    }
+    __name__,
+    {"step_games": ("Carioca's vector turns", 20), "encode_rows": ("Carioca's vector observations", 10)},
 )
 compiled.drop_stale_cache(distance_module.SOURCES[0].parent / "__pycache__", distance_module.SOURCES)
 
@@ -287,7 +285,7 @@ def _decide(a, g, players):
 
 
 @njit(cache=True)
-def carioca_step_games(a, actions, players):
+def step_games(a, actions, players):
     """For every row but the ``SKIP`` ones: make ``actions[g]`` (none when ``DEALT``), then
     take every decision with one legal action, until a real decision. A move the engine makes
     is left in ``pending[g]`` instead (``auto[g]`` counts it when the kernel chose it)."""
@@ -342,7 +340,7 @@ def _count(v, at, card, n):
 
 
 @njit(cache=True)
-def carioca_encode_rows(out, a, players, slots):
+def encode_rows(out, a, players, slots):
     """Row ``g``'s acting seat's observation into ``out[g]`` (as ``observation.encode`` of a
     round under way); ``slots``: (count, jokers, kept value, laid cards) per row and go-down
     slot, from the engine's solver."""

@@ -273,7 +273,7 @@ class CariocaVectorEnv(VectorDriver):
         moved = actions != SKIP
         downs = {int(g): self._suggestions[g] for g in np.flatnonzero(actions >= CariocaAction.FIRST_GO_DOWN)}
         while True:
-            compiled.first_call(kernel.carioca_step_games, a, actions, self.num_players)
+            compiled.first_call(kernel.step_games, a, actions, self.num_players)
             info["num_auto_actions"] += np.where((actions != SKIP) & ~terminated, a.auto, 0)
             actions = np.full(self.num_envs, SKIP, np.int64)
             for g in np.flatnonzero(a.pending != kernel.NO_MOVE).tolist():
@@ -338,7 +338,7 @@ class CariocaVectorEnv(VectorDriver):
 
     def _result(self, rewards: np.ndarray, terminated: np.ndarray, info: dict) -> CariocaVectorStep:
         a = self.arrays
-        compiled.first_call(kernel.carioca_encode_rows, self._obs, a, self.num_players, self._slots)
+        compiled.first_call(kernel.encode_rows, self._obs, a, self.num_players, self._slots)
         for g in np.flatnonzero(self._over).tolist():  # a finished row waiting: player 0's final view
             state = self._final[g]
             if state is not None:

@@ -36,10 +36,8 @@ SOURCES = (
     compiled.PACKAGE / "core" / "cards.py",
 )
 compiled.name_entry_points(
-    {
-        "gin_step_games": ("Gin Rummy's vector turns", 15),
-        "gin_encode_rows": ("Gin Rummy's vector observations", 5),
-    }
+    __name__,
+    {"step_games": ("Gin Rummy's vector turns", 15), "encode_rows": ("Gin Rummy's vector observations", 5)},
 )
 compiled.drop_stale_cache(_HERE / "__pycache__", SOURCES)
 
@@ -331,7 +329,7 @@ def _decide(a, g, rule):
 
 
 @njit(cache=True)
-def gin_step_games(a, actions, rule):
+def step_games(a, actions, rule):
     """For every row but the ``SKIP`` ones: make ``actions[g]`` (none when ``DEALT``), then
     take every decision with one legal action, until a real decision. A move that ends the
     hand is left in ``pending[g]`` instead (``auto[g]`` counts it when the kernel chose it)."""
@@ -392,7 +390,7 @@ def _after(deadwood_left):
 
 
 @njit(cache=True)
-def gin_encode_rows(out, a, slots, rule):
+def encode_rows(out, a, slots, rule):
     """Row ``g``'s acting seat's observation into ``out[g]`` (as ``observation.encode`` of a
     hand under way); ``slots``: (count, deadwood, spots, discard, set mask, run mask) per
     row and knock slot, from the engine."""

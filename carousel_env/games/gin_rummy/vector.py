@@ -275,7 +275,7 @@ class GinVectorEnv(VectorDriver):
         knocks = np.flatnonzero(actions >= GinAction.FIRST_KNOCK)
         moves = {int(g): engine_move(int(actions[g]), self._knocks[g]) for g in knocks}
         while True:
-            compiled.first_call(kernel.gin_step_games, a, actions, self._rule)
+            compiled.first_call(kernel.step_games, a, actions, self._rule)
             info["num_auto_actions"] += np.where((actions != SKIP) & ~terminated, a.auto, 0)
             actions = np.full(self.num_envs, SKIP, np.int64)
             for g in np.flatnonzero(a.pending != kernel.NO_MOVE).tolist():
@@ -332,7 +332,7 @@ class GinVectorEnv(VectorDriver):
 
     def _result(self, rewards: np.ndarray, terminated: np.ndarray, info: dict) -> GinVectorStep:
         a = self.arrays
-        compiled.first_call(kernel.gin_encode_rows, self._obs, a, self._slots, self._rule)
+        compiled.first_call(kernel.encode_rows, self._obs, a, self._slots, self._rule)
         for g in np.flatnonzero(self._over).tolist():  # a finished row waiting: player 0's final view
             state = self._game[g]
             if state is not None:

@@ -101,12 +101,13 @@ SOURCES = (*sorted(Path(__file__).resolve().parent.rglob("*.py")), compiled.PACK
 # sweep first grows large (a crowded table), ``pack_suggestion`` only when the integer
 # programs first answer a position the sweeps gave up on.
 compiled.name_entry_points(
-    {
-        "solve_packed": ("the solver", 20),
-        "witnessed": ("the solver's witness search (for crowded tables)", 15),
-        "has_play_packed": ("the solver's play check", 10),
-        "pack_suggestion": ("the solver's answer packing (for the heaviest positions)", 3),
-    }
+    pipeline.__name__, {"solve_packed": ("the solver", 20), "has_play_packed": ("the solver's play check", 10)}
+)
+compiled.name_entry_points(
+    witness.witnessed.__module__, {"witnessed": ("the solver's witness search (for crowded tables)", 15)}
+)
+compiled.name_entry_points(
+    answer.__name__, {"pack_suggestion": ("the solver's answer packing (for the heaviest positions)", 3)}
 )
 compiled.drop_stale_cache(Path(__file__).resolve().parent / "__pycache__", SOURCES)  # before any first call
 

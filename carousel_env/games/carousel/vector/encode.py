@@ -114,7 +114,7 @@ def _encode_slot(a, v, base, at, g, knock_limit):
 
 
 @njit(cache=True)
-def encode_games(a, out, games, observers, acting, deck, knock_limit):
+def encode_rows(a, out, games, observers, acting, deck, knock_limit):
     """``out[i]`` = the observation of seat ``observers[i]`` in game ``games[i]``, with the
     suggestions when ``acting[i]``. ``a.board[g]``: dealer, round index, has a last round;
     ``deck``: copies per card (52: jokers), then the deck size."""

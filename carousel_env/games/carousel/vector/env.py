@@ -299,7 +299,7 @@ class CarouselVectorEnv(VectorDriver):
 
     def _encode(self, out: np.ndarray, games: np.ndarray, observers: np.ndarray, acting: np.ndarray) -> None:
         args = (self.arrays, out, games, observers, acting, self._deck, np.int64(self._rule[kernel.KNOCK_LIMIT_RULE]))
-        compiled.first_call(encode.encode_games, *args)
+        compiled.first_call(encode.encode_rows, *args)
 
     def _result(self, rewards: np.ndarray, terminated: np.ndarray, info: dict) -> VectorStep:
         a = self.arrays

@@ -59,12 +59,8 @@ SOURCES = (
     _GAME / "engine" / "scoring.py",
     _GAME / "envs" / "observation.py",
 )
-compiled.name_entry_points(
-    {
-        "step_games": ("the vector env's turns (the solver included)", 25),
-        "encode_games": ("the vector env's observations", 3),
-    }
-)
+compiled.name_entry_points(__name__, {"step_games": ("the vector env's turns (the solver included)", 25)})
+compiled.name_entry_points(f"{__package__}.encode", {"encode_rows": ("the vector env's observations", 3)})
 compiled.drop_stale_cache(_HERE / "__pycache__", SOURCES)  # before numba loads this module's cache
 
 PHASE_CODES = tuple(Phase)  # code i is PHASE_CODES[i] (the observation's phase order too)
