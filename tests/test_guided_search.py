@@ -15,7 +15,7 @@ from carousel_env.games.carousel.agents.search import rollout_action
 from carousel_env.games.carousel.engine.game import Phase, apply
 from carousel_env.games.carousel.engine.information import determinize, seat_view
 from carousel_env.games.carousel.engine.rules import carousel, manipulation_rummy
-from carousel_env.games.carousel.envs.aec import FIRST_SUGGESTION, decision, engine_action
+from carousel_env.games.carousel.envs.aec import FIRST_SUGGESTION, decision, engine_move
 from carousel_env.games.carousel.envs.observation import encode, layout
 from carousel_env.games.carousel.vector import CarouselVectorEnv
 from carousel_env.games.carousel.vector import guided as guided_module
@@ -63,13 +63,13 @@ def test_a_loaded_row_is_the_engine_state_and_plays_on_as_the_engine_does(rules)
         rng = random.Random(seed)
         while True:
             action = rng.choice(np.flatnonzero(mask).tolist())
-            state = apply(state, engine_action(action, suggestions))
+            state = apply(state, engine_move(action, suggestions))
             step = venv.step([-1, action])
             while state.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER):
                 mask, suggestions = decision(state, K)
                 if mask.sum() > 1:
                     break
-                state = apply(state, engine_action(int(np.flatnonzero(mask)[0]), suggestions))
+                state = apply(state, engine_move(int(np.flatnonzero(mask)[0]), suggestions))
             if state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
                 assert step.terminated[1] and step.info.finished[0].rounds == state.round_scores
                 break
@@ -139,11 +139,11 @@ def test_its_rollouts_play_the_determinized_games_out_with_the_prior():
     for action, value in player.last_values.items():
         total = 0.0
         for world in worlds:
-            s = apply(world, engine_action(action, suggestions))
+            s = apply(world, engine_move(action, suggestions))
             while s.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER):
                 m, sugg = decision(s, K)
                 logits = prior(encode(s, s.current, sugg, LAYOUT)[None], m[None])[0]
-                s = apply(s, engine_action(int(np.where(m != 0, logits, -np.inf).argmax()), sugg))
+                s = apply(s, engine_move(int(np.where(m != 0, logits, -np.inf).argmax()), sugg))
             points = s.round_scores[-1].points
             total += points[view.seat] - points[1 - view.seat]
         assert value == pytest.approx(total / 2)

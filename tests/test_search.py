@@ -203,7 +203,7 @@ def test_search_plays_the_worlds_it_is_dealt(monkeypatch):
     # The real state is one world three times over, and rollouts are deterministic: each
     # action's value is its one rollout from the real state.
     for action in np.flatnonzero(mask):
-        after = apply(state, search_module.engine_action(int(action), suggestions))
+        after = apply(state, search_module.engine_move(int(action), suggestions))
         assert starts.count(after) >= 3
         assert player.last_values[int(action)] == pytest.approx(real(after, state.current))
 

@@ -39,7 +39,7 @@ from carousel_env.games.carousel.agents.registry import resolve_policy
 from carousel_env.games.carousel.agents.search import is_view_policy
 from carousel_env.games.carousel.engine.game import Action, GameState
 from carousel_env.games.carousel.engine.information import seat_view
-from carousel_env.games.carousel.envs.aec import decision, engine_action, raw_env
+from carousel_env.games.carousel.envs.aec import decision, engine_move, raw_env
 from carousel_env.games.carousel.envs.observation import encode, layout
 
 C = TypeVar("C")  # who controls a seat: a policy index here, a training controller above
@@ -158,6 +158,6 @@ def engine_player(policy: str | Policy, k: int = 8, seed: int | None = None) -> 
             action = chosen.decide(seat_view(state, state.current), mask)
         else:
             action = chosen(encode(state, state.current, suggestions, lay), mask)
-        return engine_action(action, suggestions)
+        return engine_move(action, suggestions)
 
     return play

@@ -52,7 +52,7 @@ import numpy as np
 
 from carousel_env.games.carousel.engine.game import Action, ActionKind, GameState, Phase, allowed, apply
 from carousel_env.games.carousel.engine.information import SeatView, determinize
-from carousel_env.games.carousel.envs.aec import NUM_FIXED_ACTIONS, decision, engine_action
+from carousel_env.games.carousel.envs.aec import NUM_FIXED_ACTIONS, decision, engine_move
 from carousel_env.games.carousel.solver import can_play, solve
 
 DEFAULT_SAMPLES = 8
@@ -195,7 +195,7 @@ class SearchPlayer:
                         f"the action mask {mask.tolist()} is not the one of this view's decision {own_mask.tolist()}"
                     )
             for action in legal:
-                totals[action] += rollout(apply(state, engine_action(action, suggestions)), view.seat)
+                totals[action] += rollout(apply(state, engine_move(action, suggestions)), view.seat)
             self.rollouts += len(legal)
             done += 1
             if self.max_ms is not None and (time.perf_counter() - start) * 1000 >= self.max_ms:

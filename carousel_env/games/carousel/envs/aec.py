@@ -230,7 +230,7 @@ def _mask(kinds: frozenset, num_suggestions: int, k: int) -> np.ndarray:
     return mask
 
 
-def engine_action(action: int, suggestions: tuple):
+def engine_move(action: int, suggestions: tuple):
     """The engine action of env action ``action`` given the decision's ``suggestions``."""
     return _KINDS[action] if action < FIRST_SUGGESTION else suggestions[action - FIRST_SUGGESTION].play
 
@@ -349,7 +349,7 @@ class raw_env(CardGameEnv):
         return decision(state, self.config.k_suggestions, self.config.solve_time_budget)
 
     def _apply(self, state: GameState, action: int) -> GameState:
-        return apply(state, engine_action(action, self._suggestions))
+        return apply(state, engine_move(action, self._suggestions))
 
     def _publish_infos(self) -> None:
         # Fixed keys and shapes at every step, so generic wrappers can batch them.
