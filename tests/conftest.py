@@ -7,7 +7,8 @@ pytest-xdist); plain ``pytest`` runs it in one process, as before. With workers:
 * numba's compiled code of every game is compiled into its cache (or loaded from it) once, in
   the controller, before the workers start (``tests/support/warm_compiled.py``);
 * the tests that must not run beside one another share an ``xdist_group``, which one worker
-  runs in turn: :data:`GROUPS`;
+  runs in turn: :data:`GROUPS` (and so do the tests of a costly module fixture, which each
+  worker would otherwise make);
 * each worker takes the test files longest first, by the seconds kept in
   ``tests/.test_durations`` (``{test id: seconds}``, setup and teardown included), so that no
   long test starts last; ``--save-durations`` writes the seconds of a run into it.
@@ -35,6 +36,8 @@ GROUPS = {
     "two Ray instances at once thrash two cores",
     "cores": "tests that start their own second process or workers (spawned training or soak "
     "workers, subprocesses, numba's compile helper): each already uses both cores",
+    "every_command": "tests/games/test_every_command.py, whose module fixture trains each game once: "
+    "on one worker it is not trained twice",
 }
 UNMEASURED_S = 1.0  # a test file not in DURATIONS yet counts as this much per test
 
@@ -58,6 +61,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def _is_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
+
+
+def _plain_id(nodeid: str) -> str:
+    """``nodeid`` without the ``@group`` that ``--dist loadgroup`` appends under xdist."""
+    return nodeid[: nodeid.rindex("@")] if nodeid.rfind("@") > nodeid.rfind("]") else nodeid
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -109,7 +117,7 @@ def _longest_files_first(items: list[pytest.Item]) -> None:
         return
     per_file: dict[str, float] = defaultdict(float)
     for item in items:
-        per_file[item.nodeid.split("::")[0]] += measured.get(item.nodeid, UNMEASURED_S)
+        per_file[item.nodeid.split("::")[0]] += measured.get(_plain_id(item.nodeid), UNMEASURED_S)
     items.sort(key=lambda item: -per_file[item.nodeid.split("::")[0]])
 
 
@@ -121,7 +129,7 @@ class _DurationRecorder:
         self.seconds: dict[str, float] = defaultdict(float)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        self.seconds[report.nodeid] += report.duration
+        self.seconds[_plain_id(report.nodeid)] += report.duration
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         try:

@@ -15,7 +15,9 @@ from carousel_cli.main import main
 from carousel_env.core.registry import GAMES
 from carousel_env.envkit.family import family_game
 
-pytestmark = pytest.mark.training  # every test starts from a tiny training run (the trained fixture)
+# Every test starts from a tiny training run (the trained fixture, one per game): one worker
+# runs them all, so that each game trains once.
+pytestmark = [pytest.mark.training, pytest.mark.xdist_group("every_command")]
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 TINY = ["--set", "total_timesteps=64", "--set", "num_envs=2", "--set", "eval_games=0"]
