@@ -39,7 +39,7 @@ GROUPS = {
     "every_command": "tests/games/test_every_command.py, whose module fixture trains each game once: "
     "on one worker it is not trained twice",
 }
-UNMEASURED_S = 1.0  # a test file not in DURATIONS yet counts as this much per test
+UNMEASURED_S = 1.0  # the seconds of a test not in DURATIONS yet
 
 
 @pytest.fixture
