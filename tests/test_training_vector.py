@@ -46,7 +46,7 @@ GIN_SIMPLE = Controller.scripted("simple", game="gin_rummy")
         (EnvSpec.of(2, k_suggestions=4, episode="game"), (POOL, LEARNER)),
         (EnvSpec.of(2, game="gin_rummy", preset="openspiel", k_knocks=3), (LEARNER, GIN_GREEDY)),
         (EnvSpec.of(2, game="gin_rummy", preset="openspiel"), (GIN_SIMPLE, LEARNER)),
-        (EnvSpec.of(2, game="gin_rummy", preset="book", target=25, episode="match"), (POOL, LEARNER)),
+        (EnvSpec.of(2, game="gin_rummy", preset="book", target=10, episode="match"), (POOL, LEARNER)),
     ],
     ids=["carousel-greedy", "carousel-3p", "carousel-game", "gin-greedy", "gin-simple", "gin-match"],
 )
