@@ -12,14 +12,12 @@ the game declares a ``guided_search``): its name is checked here, its network lo
 from __future__ import annotations
 
 from carousel_env.core.registry import DEFAULT_GAME
-from carousel_env.envkit.family import EnvKeyError, EventNames, FamilyGame, UnitEvents, family_game
+from carousel_env.envkit.family import EnvKeyError, FamilyGame, family_game
 from training.checkpoint_names import GUIDED_MARK, CheckpointError, checkpoint_exists, missing_checkpoint, split_guided
 
 __all__ = [
     "EnvKeyError",
-    "EventNames",
     "FamilyGame",
-    "UnitEvents",
     "is_player_name",
     "player_names",
     "training_game",

@@ -32,7 +32,6 @@ class Narrator:
     def __init__(self, you: int | None, say: Callable[[str], None]) -> None:
         self.you, self.say = you, say
         self._draws: tuple[int, int, str] | None = None  # (seat, cards, note) not said yet
-        self._rounds = 0
 
     def before(self, env: Any, seat: int, action: int) -> None:
         who = seat_name(seat, self.you)
@@ -61,11 +60,10 @@ class Narrator:
             else:
                 self._say(f"{who} ends the turn{ONLY_CHOICE}")
         state = raw.game_state
-        while self._rounds < len(state.round_scores):
-            score = state.round_scores[self._rounds]
-            self._rounds += 1
+        ended = len(state.round_scores) - len(raw.round_results)  # rounds ended before this step
+        for number, score in enumerate(raw.round_results, start=ended + 1):
             self._say(
-                f"\n== round {self._rounds} over ({score.end.value}): points {list(score.points)}, "
+                f"\n== round {number} over ({score.end.value}): points {list(score.points)}, "
                 f"totals {list(state.scores)}"
             )
 
