@@ -15,7 +15,8 @@ pytest-xdist); plain ``pytest`` runs it in one process, as before. With workers:
 
 The marks (pyproject.toml): ``slow`` (not in the default run), ``integration`` (against a real
 RL library or game framework: Ray/RLlib, OpenSpiel, TorchRL, Tianshou, Stable-Baselines3) and
-``training`` (runs a training loop); ``python3 tasks.py test --fast`` leaves out all three.
+``training`` (runs a training loop) and ``soak`` (a soak benchmark's slice of complete games);
+``python3 tasks.py test --fast`` leaves out all four.
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ SOAK_SLICES = 4
 SOAK_SEED = 0
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("part", [pytest.param(0, marks=pytest.mark.xdist_group("cores")), *range(1, SOAK_SLICES)])
 def test_soak_games_break_no_invariant(part):
     games = SOAK_GAMES // SOAK_SLICES

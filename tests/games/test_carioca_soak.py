@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from carousel_env.core.cards import parse_meld
 from carousel_env.games.carioca import engine as ce
 from carousel_env.games.carioca import melds as cm
@@ -12,6 +14,7 @@ from tests.support import carioca_soak
 SLICE = 12
 
 
+@pytest.mark.soak
 def test_soak_slice_breaks_no_invariant():
     report = carioca_soak.run(SLICE, seed=0, workers=0)
     assert not report.violations, "\n".join(report.violations[:20])

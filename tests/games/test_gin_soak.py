@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from carousel_env.games.gin_rummy import engine as ge
 from carousel_env.games.gin_rummy.rules import GinRules
 from tests.support import gin_soak
@@ -11,6 +13,7 @@ from tests.support import gin_soak
 SLICE = 300
 
 
+@pytest.mark.soak
 def test_soak_slice_breaks_no_invariant():
     report = gin_soak.run(SLICE, seed=0, workers=0)
     assert not report.violations, "\n".join(report.violations[:20])
