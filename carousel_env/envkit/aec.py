@@ -2,9 +2,11 @@
 step (check the action, make it, take the automatic decisions, publish the infos, pay the
 rewards), the report of automatic decisions, the reset seeds and the render modes.
 
-A game's env subclasses :class:`CardGameEnv` and supplies the game through the hooks:
-``_new_game`` (deal game ``seed``), ``_encode`` (a seat's observation), ``_publish_infos``,
-``_action_name``, and the renderers ``_state_text`` and ``_picture``. The base keeps the
+A game's env subclasses :class:`CardGameEnv` and supplies the game through the hooks
+``_new_game`` (deal game ``seed``) and ``_encode`` (a seat's observation), and through class
+attributes: its ``info_keys`` (read by ``_publish_infos`` through ``_unit_points``,
+``_game_over`` and ``_more_infos``), ``action_name``, and its renderers by path
+(``text_renderer``, ``picture_renderer``). The base keeps the
 engine state (``game_state``), the current decision's mask and ``suggestions``, the units
 (rounds or hands) the last step ended (``_units``) and the last action (``_last_step``).
 
@@ -18,17 +20,29 @@ or ends the episode; at a decision with a single legal action it takes it (repor
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import ClassVar
+
 import numpy as np
 from gymnasium import spaces
 from gymnasium.logger import warn
 from pettingzoo import AECEnv
 
 from carousel_env.core.errors import IllegalAction
+from carousel_env.core.registry import load_named
 from carousel_env.envkit.seats import AutoAction, GameSeeds, agent_names
 
 
 class CardGameEnv(AECEnv):
     """The AEC env's plumbing, the same for every game (see the module docstring)."""
+
+    # The infos: automatic actions, units ended, points per seat, game over, then a game's own.
+    info_keys: ClassVar[tuple[str, ...]]
+    action_name: Callable[[int], str]  # an action's name (a staticmethod of the game's env)
+    # ``module:function`` paths of the renderers: (state, observer=) -> text, and
+    # (state, observer, last action, auto actions) -> an RGB array.
+    text_renderer: ClassVar[str]
+    picture_renderer: ClassVar[str]
 
     def _init_seats(self, num_players: int, observation_high, observation_size: int, num_actions: int) -> None:
         """The agents, their spaces (one object per agent, returned on every call: PettingZoo's
@@ -95,10 +109,30 @@ class CardGameEnv(AECEnv):
         raise NotImplementedError
 
     def _publish_infos(self) -> None:
+        """Every agent's infos, the same keys and shapes at every step (so generic wrappers can
+        batch them): :attr:`info_keys` read from the units the step ended."""
+        points = np.zeros(len(self.possible_agents), np.int64)
+        for result in self._units:
+            points += self._unit_points(result)
+        game_over = self._game_over(self._state) and bool(self._units)
+        head = (len(self._auto), len(self._units))
+        more = self._more_infos()
+        self.infos = {a: dict(zip(self.info_keys, (*head, points.copy(), game_over, *more))) for a in self.agents}
+
+    def _unit_points(self, result) -> tuple[int, ...]:
+        """Every seat's points (or penalties) in a unit's ``result``, for the infos."""
         raise NotImplementedError
 
-    def _action_name(self, action: int) -> str:
+    def _game_over(self, state) -> bool:
+        """Whether the game (not only the episode) is over in ``state``."""
         raise NotImplementedError
+
+    def _more_infos(self) -> tuple:
+        """The values of the info keys after the first four, where a game has more."""
+        return ()
+
+    def _action_name(self, action: int) -> str:
+        return self.action_name(action)
 
     def _start(self, game_seed: int) -> None:
         self._units: list = []
@@ -125,15 +159,16 @@ class CardGameEnv(AECEnv):
         return self._state.current
 
     def _state_text(self, observer: int) -> str:
-        raise NotImplementedError
+        return load_named(self.text_renderer)(self._state, observer=observer)
 
     def _picture(self, observer: int) -> np.ndarray:
-        raise NotImplementedError
+        # Imported when first drawn: Pillow is needed only here.
+        return load_named(self.picture_renderer)(self._state, observer, self._last_action(), tuple(self._auto))
 
     # the settle loop's hooks
 
     def _unit_over(self, state) -> bool:
-        raise NotImplementedError
+        return state.over
 
     def _unit_result(self, state):
         """The result of the unit ``state`` ended (``RoundScore``, ``HandResult``...)."""

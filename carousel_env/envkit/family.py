@@ -37,6 +37,7 @@ from carousel_env.core.errors import CarouselError, NotationError
 from carousel_env.core.registry import DEFAULT_GAME, game_spec, load_named
 from carousel_env.envkit.episodes import Act, Episode, EpisodeResult
 from carousel_env.envkit.options import OptionDoc
+from carousel_env.envkit.policies import env_action, policy_action
 
 
 class UnitEvents(NamedTuple):
@@ -253,6 +254,28 @@ def record_positions(env: Any, reference: Callable[[Any, dict], int], count: int
         game += 1
     env.close()
     return positions
+
+
+def engine_act(policy: Any, env: Any, seat: int, observation: np.ndarray, mask: np.ndarray) -> int:
+    """``act`` for a game whose scripted players are engine players (:mod:`carousel_env.envkit.policies`):
+    the seat to act is the engine state's."""
+    del seat
+    return env_action(policy, env, observation, mask)
+
+
+def engine_decide(policy: Any, decision: CostDecision) -> int:
+    """``cost.decide`` for a game whose scripted players are engine players."""
+    return policy_action(policy, lambda: decision.state, decision.suggestions, decision.observation, decision.mask)
+
+
+def vector_compile_ahead(vector_env: Any) -> Callable[[dict[str, Any], bool], None]:
+    """``compile_ahead`` for a game whose AEC env runs no compiled code: its vector env's."""
+
+    def compile_ahead(options: dict[str, Any], vector: bool) -> None:
+        if vector:
+            vector_env.compile_ahead(**options)
+
+    return compile_ahead
 
 
 def config_check(config_class: type, error_class: type[Exception]) -> Callable[[dict[str, Any]], None]:

@@ -4,11 +4,13 @@ depend on the game, and the options both Gymnasium forms share.
 A game's single-agent env subclasses :class:`SingleAgentEnv` and supplies three hooks:
 
 * ``_make_aec(render_mode, config)``: its bare AEC env (a
-  :class:`~carousel_env.envkit.aec.CardGameEnv`), which raises its own config errors;
+  :class:`~carousel_env.envkit.aec.CardGameEnv`), which raises its own config errors (by
+  default the class ``aec_env`` made with them);
 * ``resolve_opponent(spec, seed)``: a policy from a name (built with ``seed``) or from the
   user's policy object (returned as it is); a bad spec raises, naming it;
 * ``_opponent_action(policy, seat, observation, mask)``: what that policy plays at the AEC
-  env's current decision, for ``seat``.
+  env's current decision, for ``seat`` (by default as an engine player's policy:
+  :func:`carousel_env.envkit.policies.env_action`).
 
 The rest is here, the same for every game:
 
@@ -35,12 +37,13 @@ with Gymnasium under its id, the vector form as the ``vector_entry_point``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import gymnasium as gym
 import numpy as np
 
 from carousel_env.core.registry import GAMES
+from carousel_env.envkit.policies import env_action
 
 if TYPE_CHECKING:  # only a type here: registering the ids imports no env (nor PettingZoo)
     from carousel_env.envkit.aec import CardGameEnv
@@ -106,15 +109,18 @@ class SingleAgentEnv(gym.Env):
 
     # ------------------------------------------------------------ hooks
 
+    aec_env: ClassVar[type[CardGameEnv]]  # the game's bare AEC env, for the default ``_make_aec``
+
     def _make_aec(self, render_mode: str | None, config: dict[str, object]) -> CardGameEnv:
-        raise NotImplementedError
+        return self.aec_env(render_mode=render_mode, **config)
 
     @staticmethod
     def resolve_opponent(spec: Any, seed: int | None = None) -> Any:
         raise NotImplementedError
 
     def _opponent_action(self, policy: Any, seat: int, observation: np.ndarray, mask: np.ndarray) -> int:
-        raise NotImplementedError
+        # By default the game's scripted players are engine players (carousel_env.envkit.policies).
+        return env_action(policy, self.aec, observation, mask)
 
     # ------------------------------------------------------------ Gymnasium API
 

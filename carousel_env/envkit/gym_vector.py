@@ -4,12 +4,14 @@ env (a :class:`~carousel_env.envkit.vector.VectorDriver` made with ``autoreset=F
 
 A game's form subclasses :class:`GymVectorEnv` and supplies the game:
 
-* ``_make_vector_env(num_envs, config)``: its vector env (which raises its own config errors);
+* ``_make_vector_env(num_envs, config)``: its vector env (which raises its own config errors;
+  by default the class ``vector_env`` made with them and ``autoreset=False``);
 * ``resolve_opponent(spec, seed)``: as the single-agent env's hook
   (:mod:`carousel_env.envkit.gym_env`);
 * ``info_keys``: the AEC env's info keys, as :class:`InfoKey` (how each sums over steps);
 * ``action_name(action)``: for the messages of illegal actions;
-* ``_single_observation_space()``: the AEC observation ``Box`` (its bounds).
+* ``_single_observation_space()``: the AEC observation ``Box`` (by default in [0, 1], the
+  size of the vector env's ``observation_layout``).
 
 Each row is the game's single-agent env with the same options (``opponents``,
 ``learner_seat``, ``illegal_reward``, the env's configuration), row by row:
@@ -49,7 +51,7 @@ them in one vector step, until every row waits for its learner or has ended.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 from gymnasium import spaces
@@ -119,8 +121,10 @@ class GymVectorEnv(VectorEnv):
 
     # ------------------------------------------------------------ hooks
 
+    vector_env: ClassVar[type[VectorDriver]]  # the game's vector env, for the default ``_make_vector_env``
+
     def _make_vector_env(self, num_envs: int, config: dict[str, object]) -> VectorDriver:
-        raise NotImplementedError
+        return self.vector_env(num_envs, autoreset=False, **config)
 
     @staticmethod
     def resolve_opponent(spec: Any, seed: int | None = None) -> Any:
@@ -131,7 +135,7 @@ class GymVectorEnv(VectorEnv):
         raise NotImplementedError
 
     def _single_observation_space(self) -> spaces.Box:
-        raise NotImplementedError
+        return spaces.Box(0.0, 1.0, (self.venv.observation_layout.size,), dtype=np.float32)
 
     # ------------------------------------------------------------ Gymnasium API
 

@@ -1,7 +1,11 @@
 """Policies at a game's env decisions, for the games whose scripted players are engine
 players (a move from the game's state): a scripted policy is the player with the rule that
 makes its move the env's action; any other policy is a callable ``(observation,
-action_mask) -> action`` handed its seat's observation vector and mask."""
+action_mask) -> action`` handed its seat's observation vector and mask.
+
+A decision is the engine state with the env's offers (its ``suggestions``: Gin's knocks,
+Carioca's going-down arrangements); a scripted policy needs both, any other policy neither.
+"""
 
 from __future__ import annotations
 
@@ -22,8 +26,8 @@ class ScriptedPolicy:
     name: str
     player: Callable[[Any], Any]
 
-    def action(self, decision: Any) -> int:
-        """The env's action for the player's move at ``decision`` (the state and the offers)."""
+    def action(self, state: Any, offers: tuple) -> int:
+        """The env's action for the player's move in ``state``, given the decision's offers."""
         raise NotImplementedError
 
 
@@ -39,9 +43,17 @@ def resolve_policy(spec: Any, seed: int | None, scripted: Callable[[str, int | N
     )
 
 
-def policy_action(policy: Any, decision: Callable[[], Any], observation: np.ndarray, mask) -> int:
-    """What ``policy`` plays at a decision: a scripted policy from ``decision()`` (asked only
-    for it: a vector env builds the state from its arrays), a callable from the observation."""
+def policy_action(policy: Any, state: Callable[[], Any], offers: tuple, observation: np.ndarray, mask) -> int:
+    """What ``policy`` plays at a decision: a scripted policy from ``state()`` (asked only for
+    it: a vector env builds the state from its arrays) and ``offers``, a callable from the
+    observation."""
     if isinstance(policy, ScriptedPolicy):
-        return policy.action(decision())
+        return policy.action(state(), offers)
     return int(policy(observation, mask))
+
+
+def env_action(policy: Any, env: Any, observation: np.ndarray, mask) -> int:
+    """:func:`policy_action` at the decision of the AEC ``env`` (wrapped or bare): a scripted
+    policy reads its engine state and offers."""
+    raw = env.unwrapped
+    return policy_action(policy, lambda: raw.game_state, raw.suggestions, observation, mask)

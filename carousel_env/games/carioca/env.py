@@ -199,6 +199,10 @@ class raw_env(CardGameEnv):
         "is_parallelizable": False,
         "render_fps": 2,
     }
+    info_keys = INFO_KEYS
+    action_name = staticmethod(action_name)
+    text_renderer = "carousel_env.games.carioca.render:render_text"
+    picture_renderer = "carousel_env.games.carioca.render:draw_state"
 
     def __init__(self, render_mode: str | None = None, **config: object) -> None:
         super().__init__()
@@ -222,16 +226,10 @@ class raw_env(CardGameEnv):
         lays = acting and bool(self._mask[CariocaAction.FIRST_LAY_OFF : CariocaAction.FIRST_GO_DOWN].any())
         return encode(state, seat, self._suggestions if acting else (), distance, lays, self.observation_layout)
 
-    def _action_name(self, action: int) -> str:
-        return action_name(action)
-
     def _describe(self, action: int) -> str:
         if action >= CariocaAction.FIRST_LAY_OFF:
             return str(engine_move(self._state, action, self._suggestions))
         return action_name(action)
-
-    def _unit_over(self, state: CariocaState) -> bool:
-        return state.over
 
     def _unit_result(self, state: CariocaState) -> RoundResult:
         return state.last_round
@@ -251,25 +249,11 @@ class raw_env(CardGameEnv):
     def _apply(self, state: CariocaState, action: int) -> CariocaState:
         return apply(state, engine_move(state, action, self._suggestions))
 
-    def _publish_infos(self) -> None:
-        penalties = np.zeros(self.config.num_players, np.int64)
-        for result in self._units:
-            penalties += result.penalties
-        game_over = self._state.phase is Phase.GAME_OVER and bool(self._units)
-        self.infos = {
-            a: dict(zip(INFO_KEYS, (len(self._auto), len(self._units), penalties.copy(), game_over)))
-            for a in self.agents
-        }
+    def _unit_points(self, result: RoundResult) -> tuple[int, ...]:
+        return result.penalties
 
-    def _picture(self, observer: int) -> np.ndarray:
-        from carousel_env.games.carioca.render import draw_state
-
-        return draw_state(self._state, observer, self._last_action(), tuple(self._auto))
-
-    def _state_text(self, observer: int) -> str:
-        from carousel_env.games.carioca.render import render_text
-
-        return render_text(self._state, observer)
+    def _game_over(self, state: CariocaState) -> bool:
+        return state.phase is Phase.GAME_OVER
 
 
 def env(**config: object) -> AECEnv:

@@ -13,8 +13,11 @@ from carousel_env.envkit.family import (
     LeaderboardFacts,
     UnitEvents,
     config_check,
+    engine_act,
+    engine_decide,
     named_players,
     record_positions,
+    vector_compile_ahead,
 )
 from carousel_env.envkit.options import option_docs
 from carousel_env.games.carioca import policies
@@ -25,10 +28,6 @@ from carousel_env.games.carioca.terminal import TERMINAL
 from carousel_env.games.carioca.vector import CariocaVectorEnv
 
 _is_player, _unknown_player = named_players("Carioca", tuple(PLAYERS), get_player)
-
-
-def _act(policy: Any, env: Any, seat: int, observation: Any, mask: Any) -> int:
-    return policies.env_action(policy, env, observation, mask)
 
 
 def carioca_result(episode: Episode, returns: Any, rounds: Any, scores: Any, game: Any) -> EpisodeResult:
@@ -49,11 +48,6 @@ def _events(result: Any, seat: int) -> UnitEvents:
     return UnitEvents(bool(result.down and result.down[seat]), False, result.out == seat)
 
 
-def _compile_ahead(options: dict[str, Any], vector: bool) -> None:
-    if vector:  # the AEC env runs no compiled code
-        CariocaVectorEnv.compile_ahead(**options)
-
-
 def _record(players: int, count: int, seed: int) -> list[CostDecision]:
     simple = policies.resolve_policy("simple", seed)
 
@@ -63,11 +57,6 @@ def _record(players: int, count: int, seed: int) -> list[CostDecision]:
 
     reference = lambda env, obs: policies.env_action(simple, env, obs["observation"], obs["action_mask"])  # noqa: E731
     return record_positions(raw_env(num_players=players), reference, count, seed, read)
-
-
-def _decide(policy: Any, d: CostDecision) -> int:
-    decision = lambda: policies.CariocaDecision(d.state, d.suggestions)  # noqa: E731
-    return policies.policy_action(policy, decision, d.observation, d.mask)
 
 
 FAMILY = FamilyGame(
@@ -87,17 +76,17 @@ FAMILY = FamilyGame(
     is_player=_is_player,
     unknown_player=_unknown_player,
     player=lambda name, seed: policies.resolve_policy(name, seed=seed),
-    act=_act,
+    act=engine_act,
     result=_result,
     finished_result=lambda episode, returns, game: carioca_result(
         episode, returns, game.rounds, game.scores, game.result
     ),
     unit_events=_events,
-    compile_ahead=_compile_ahead,
+    compile_ahead=vector_compile_ahead(CariocaVectorEnv),
     label=lambda options: "Carioca",
     yardsticks=("random", "simple"),
     baselines=("simple", "random"),
-    cost=CostPositions(_record, _decide),
+    cost=CostPositions(_record, engine_decide),
     terminal=TERMINAL,
     # Whole games of six rounds (the env's default episode). Its search player is left out
     # by default: no stronger than simple there, at 50 times a game's time.

@@ -29,26 +29,18 @@ the same as Carousel's and Gin Rummy's.
 
 from __future__ import annotations
 
-import numpy as np
-from gymnasium import spaces
-
 from carousel_env.envkit.gym_env import SingleAgentEnv, register_gymnasium
 from carousel_env.envkit.gym_vector import GymVectorEnv, InfoKey
 from carousel_env.games.carioca.env import INFO_KEYS, action_name, raw_env
-from carousel_env.games.carioca.policies import CariocaPolicy, env_action, resolve_policy
+from carousel_env.games.carioca.policies import resolve_policy
 from carousel_env.games.carioca.vector import CariocaVectorEnv
 
 
 class CariocaSingleAgentEnv(SingleAgentEnv):
     """One learning seat of Carioca against policies (see the module docstring)."""
 
+    aec_env = raw_env
     resolve_opponent = staticmethod(resolve_policy)
-
-    def _make_aec(self, render_mode: str | None, config: dict[str, object]) -> raw_env:
-        return raw_env(render_mode=render_mode, **config)
-
-    def _opponent_action(self, policy: CariocaPolicy, seat: int, observation: np.ndarray, mask: np.ndarray) -> int:
-        return env_action(policy, self.aec, observation, mask)
 
 
 class CariocaGymVectorEnv(GymVectorEnv):
@@ -61,14 +53,9 @@ class CariocaGymVectorEnv(GymVectorEnv):
         InfoKey("round_penalties", per_seat=True),
         InfoKey("game_over", flag=True),
     )
+    vector_env = CariocaVectorEnv
     resolve_opponent = staticmethod(resolve_policy)
     action_name = staticmethod(action_name)
-
-    def _make_vector_env(self, num_envs: int, config: dict[str, object]) -> CariocaVectorEnv:
-        return CariocaVectorEnv(num_envs, autoreset=False, **config)
-
-    def _single_observation_space(self) -> spaces.Box:
-        return spaces.Box(0.0, 1.0, (self.venv.observation_layout.size,), dtype=np.float32)
 
 
 assert tuple(key.name for key in CariocaGymVectorEnv.info_keys) == INFO_KEYS  # the AEC env's, in its order

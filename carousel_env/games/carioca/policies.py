@@ -16,22 +16,11 @@ as the first slot.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
-import numpy as np
-
 from carousel_env.envkit import policies as envkit_policies
-from carousel_env.envkit.policies import ObservationPolicy, policy_action
+from carousel_env.envkit.policies import ObservationPolicy, env_action, policy_action
 from carousel_env.games.carioca.engine import CariocaState, Move, MoveKind
 from carousel_env.games.carioca.env import CariocaAction, layoff_action
 from carousel_env.games.carioca.players import CariocaPlayer, get_player
-
-
-class CariocaDecision(NamedTuple):
-    """A decision as a scripted player needs it: the engine state and the env's go-down offers."""
-
-    state: CariocaState
-    suggestions: tuple
 
 
 class ScriptedPolicy(envkit_policies.ScriptedPolicy):
@@ -39,8 +28,8 @@ class ScriptedPolicy(envkit_policies.ScriptedPolicy):
 
     player: CariocaPlayer
 
-    def action(self, decision: CariocaDecision) -> int:
-        return move_action(self.player(decision.state), decision)
+    def action(self, state: CariocaState, offers: tuple) -> int:
+        return move_action(self.player(state), state, offers)
 
 
 CariocaPolicy = ScriptedPolicy | ObservationPolicy
@@ -52,11 +41,10 @@ def resolve_policy(spec: str | CariocaPolicy, seed: int | None = None) -> Carioc
     return envkit_policies.resolve_policy(spec, seed, scripted, "a Carioca policy")
 
 
-def move_action(move: Move, decision: CariocaDecision) -> int:
-    """The env's action for the engine's ``move`` at ``decision``."""
-    state = decision.state
+def move_action(move: Move, state: CariocaState, offers: tuple) -> int:
+    """The env's action for the engine's ``move`` in ``state``, given the go-down ``offers``."""
     if move.kind is MoveKind.GO_DOWN:
-        offered = list(decision.suggestions)
+        offered = list(offers)
         slot = offered.index(move.melds) if move.melds in offered else 0
         return CariocaAction.FIRST_GO_DOWN + slot
     if move.kind is MoveKind.LAY_OFF:
@@ -66,14 +54,7 @@ def move_action(move: Move, decision: CariocaDecision) -> int:
     return int(CariocaAction[move.kind.name])
 
 
-def env_action(policy: CariocaPolicy, env, observation: np.ndarray, mask) -> int:
-    """:func:`policy_action` at the decision of the AEC ``env`` (wrapped or bare)."""
-    raw = env.unwrapped
-    return policy_action(policy, lambda: CariocaDecision(raw.game_state, raw.suggestions), observation, mask)
-
-
 __all__ = [
-    "CariocaDecision",
     "CariocaPolicy",
     "ScriptedPolicy",
     "env_action",

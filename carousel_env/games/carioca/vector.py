@@ -37,7 +37,8 @@ import numpy as np
 
 from carousel_env.core import compiled
 from carousel_env.core.cards import JOKER, is_table_joker, joker_as
-from carousel_env.envkit.vector import DEALT, SKIP, WAIT, VectorDriver
+from carousel_env.envkit.engine_vector import EngineMoveDriver
+from carousel_env.envkit.vector import WAIT
 from carousel_env.games.carioca import distance, kernel, solver
 from carousel_env.games.carioca.config import CariocaEnvConfig, CariocaEnvConfigError
 from carousel_env.games.carioca.engine import CariocaState, GameResult, Phase, RoundResult, apply, new_game, next_round
@@ -52,7 +53,6 @@ from carousel_env.games.carioca.env import (
 )
 from carousel_env.games.carioca.melds import Meld, MeldKind, trio_joker
 from carousel_env.games.carioca.observation import ObservationLayout, encode, layout
-from carousel_env.games.carioca.policies import CariocaDecision, CariocaPolicy, policy_action
 from carousel_env.games.carioca.rules import CARD_KINDS, CONTRACTS, card_at, hand_points
 
 __all__ = ["WAIT", "CariocaFinishedGame", "CariocaVectorEnv", "CariocaVectorInfo", "CariocaVectorStep"]
@@ -109,22 +109,24 @@ def final_observations(state: CariocaState, lay: ObservationLayout) -> np.ndarra
     )
 
 
-class CariocaVectorEnv(VectorDriver):
+class CariocaVectorEnv(EngineMoveDriver):
     """``num_envs`` Carioca games stepped together (see the module docstring)."""
 
+    kernel = kernel
+    info_keys = INFO_KEYS
+    info_type, step_type, finished_type = CariocaVectorInfo, CariocaVectorStep, CariocaFinishedGame
+    first_suggestion = CariocaAction.FIRST_GO_DOWN
+    action_name = staticmethod(action_name)
+
     def __init__(self, num_envs: int, autoreset: bool = True, **config: object) -> None:
-        super().__init__(num_envs, autoreset, error=CariocaEnvConfigError)
-        self.config = CariocaEnvConfig.from_kwargs(**config)
-        if self.config.render_mode is not None:
-            raise CariocaEnvConfigError("render_mode", "the vector env does not render (render one game with env())")
+        super().__init__(num_envs, autoreset, CariocaEnvConfig.from_kwargs(**config), CariocaEnvConfigError)
         self.num_players = self.config.num_players
         self.k = self.config.k_go_down
         self.observation_layout: ObservationLayout = layout(self.k)
         self.num_actions = NUM_FIXED_ACTIONS + self.k
         self.arrays = kernel.CariocaArrays.empty(num_envs, self.num_players, self.num_actions)
         k = self.k
-        # The going-down offers of each row's decision, as the AEC env's ``suggestions``, and as arrays.
-        self._suggestions: list[tuple] = [()] * num_envs
+        # The going-down suggestions as arrays: their count, jokers, value kept and cards laid.
         self._slots = (
             np.zeros(num_envs, np.int64),
             np.zeros((num_envs, k), np.int64),
@@ -132,17 +134,7 @@ class CariocaVectorEnv(VectorDriver):
             np.zeros((num_envs, k, CARD_KINDS), np.int64),
         )
         self._rounds: list[list[RoundResult]] = [[] for _ in range(num_envs)]
-        self._final: list[CariocaState | None] = [None] * num_envs  # a finished row's last state
         self._obs = np.zeros((num_envs, self.observation_layout.size), np.float32)
-
-    @staticmethod
-    def compile_ahead(**config: object) -> None:
-        """Compile (or load from numba's cache) the kernel's parts: its moves and its
-        observations, which otherwise compile at the first step."""
-        venv = CariocaVectorEnv(1, **config)  # a bad config raises here, before anything compiles
-        snap = venv.reset(seed=0)
-        venv.step(np.array([int(np.flatnonzero(snap.action_mask[0])[0])]))
-        venv.close()
 
     # ------------------------------------------------------------ reading and writing rows
 
@@ -233,70 +225,23 @@ class CariocaVectorEnv(VectorDriver):
 
     # ------------------------------------------------------------ the driver's hooks
 
-    def _masks(self) -> np.ndarray:
-        return self.arrays.mask
+    def _new_game(self, seed: int) -> CariocaState:
+        return new_game(self.num_players, seed)
 
-    def _action_name(self, action: int) -> str:
-        return action_name(action)
+    def _step_kernel(self, actions: np.ndarray) -> None:
+        compiled.first_call(kernel.step_games, self.arrays, actions, self.num_players)
 
-    def _policy_action(self, policy: CariocaPolicy, g: int, seat: int, observation: np.ndarray, mask) -> int:
-        # A scripted player reads the row's engine state and go-down offers, built only for it.
-        return policy_action(
-            policy, lambda: CariocaDecision(self.game_state(g), self._suggestions[g]), observation, mask
-        )
+    def _engine_apply(self, state: CariocaState, action: int, suggestions: tuple) -> CariocaState:
+        return apply(state, engine_move(state, action, suggestions))
 
-    def _wait_all(self) -> None:
-        super()._wait_all()
-        self.arrays.phase[:] = kernel.GAME_OVER
-        self.arrays.mask[:] = 0
+    def _unit_result(self, g: int, state: CariocaState) -> RoundResult:
+        return state.last_round
 
-    def _blank_info(self) -> dict:
-        n = self.num_envs
-        return {
-            "num_auto_actions": np.zeros(n, np.int64),
-            "rounds_ended": np.zeros(n, np.int64),
-            "round_penalties": np.zeros((n, self.num_players), np.int64),
-            "game_over": np.zeros(n, np.bool_),
-            "finished": [],
-        }
+    def _unit_rewards(self, state: CariocaState) -> list[float]:
+        return round_rewards(self.config, state.last_round, state)
 
-    def _start_game(self, g: int, seed: int) -> int:
-        self._seeds[g] = seed
-        self._over[g] = False
-        self._write(g, new_game(self.num_players, seed))
-        return 0
-
-    def _run(self, actions: np.ndarray, rewards: np.ndarray, info: dict) -> np.ndarray:
-        """Make ``actions``, then let the engine go down, end rounds and deal, until every row waits."""
-        terminated = np.zeros(self.num_envs, np.bool_)
-        a = self.arrays
-        moved = actions != SKIP
-        downs = {int(g): self._suggestions[g] for g in np.flatnonzero(actions >= CariocaAction.FIRST_GO_DOWN)}
-        while True:
-            compiled.first_call(kernel.step_games, a, actions, self.num_players)
-            info["num_auto_actions"] += np.where((actions != SKIP) & ~terminated, a.auto, 0)
-            actions = np.full(self.num_envs, SKIP, np.int64)
-            for g in np.flatnonzero(a.pending != kernel.NO_MOVE).tolist():
-                pending = int(a.pending[g])
-                a.pending[g] = kernel.NO_MOVE
-                state = self.game_state(g)
-                state = apply(state, engine_move(state, pending, downs.pop(g, ())))
-                if not state.over:
-                    self._write(g, state)
-                    actions[g] = DEALT
-                elif self._end_unit(g, state, rewards, info, terminated):
-                    actions[g] = DEALT
-            if (actions == SKIP).all():
-                break
-            moved |= actions != SKIP
-        self._list_suggestions(np.flatnonzero(moved).tolist())
-        return terminated
-
-    def _pay_unit(self, g: int, state: CariocaState, rewards: np.ndarray, info: dict) -> None:
-        result = state.last_round
-        rewards[g] += round_rewards(self.config, result, state)
-        info["rounds_ended"][g] += 1
-        info["round_penalties"][g] += result.penalties
+    def _unit_points(self, result: RoundResult) -> tuple[int, ...]:
+        return result.penalties
 
     def _episode_ends(self, state: CariocaState) -> bool:
         return episode_ends(self.config, state)
@@ -307,10 +252,8 @@ class CariocaVectorEnv(VectorDriver):
     def _next_unit(self, state: CariocaState) -> CariocaState:
         return next_round(state)
 
-    def _finished_game(self, g: int, state: CariocaState) -> CariocaFinishedGame:
-        self._final[g] = state
-        final = final_observations(state, self.observation_layout)
-        return CariocaFinishedGame(g, int(self._seeds[g]), state.rounds, state.scores, state.game_result, final)
+    def _units_of(self, g: int, state: CariocaState) -> tuple[RoundResult, ...]:
+        return state.rounds
 
     def _list_suggestions(self, rows: list[int]) -> None:
         """The solver's going-down arrangements in ``rows`` where the contract is held (the
@@ -336,20 +279,8 @@ class CariocaVectorEnv(VectorDriver):
                 for c in offer.laid:
                     laid[g, s, c] += 1
 
-    def _result(self, rewards: np.ndarray, terminated: np.ndarray, info: dict) -> CariocaVectorStep:
-        a = self.arrays
-        compiled.first_call(kernel.encode_rows, self._obs, a, self.num_players, self._slots)
-        for g in np.flatnonzero(self._over).tolist():  # a finished row waiting: player 0's final view
-            state = self._final[g]
-            if state is not None:
-                self._obs[g] = final_observations(state, self.observation_layout)[0]
-        vector_info = CariocaVectorInfo(
-            info["num_auto_actions"],
-            info["rounds_ended"],
-            info["round_penalties"],
-            info["game_over"],
-            self._seeds.copy(),
-            tuple(info["finished"]),
-        )
-        to_play = np.where(self._over, 0, a.current)
-        return CariocaVectorStep(self._obs.copy(), a.mask.copy(), to_play, rewards, terminated, vector_info)
+    def _encode_rows(self) -> None:
+        compiled.first_call(kernel.encode_rows, self._obs, self.arrays, self.num_players, self._slots)
+
+    def _final_observations(self, state: CariocaState) -> np.ndarray:
+        return final_observations(state, self.observation_layout)

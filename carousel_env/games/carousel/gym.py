@@ -49,10 +49,8 @@ from carousel_env.games.carousel.envs.aec import raw_env
 class CarouselSingleAgentEnv(SingleAgentEnv):
     """One learning seat of Carousel against policies (see the module docstring)."""
 
+    aec_env = raw_env
     resolve_opponent = staticmethod(resolve_policy)
-
-    def _make_aec(self, render_mode: str | None, config: dict[str, object]) -> raw_env:
-        return raw_env(render_mode=render_mode, **config)
 
     def _opponent_action(self, policy: Policy, seat: int, observation: np.ndarray, mask: np.ndarray) -> int:
         return policy_action(policy, self.aec, seat, observation, mask)

@@ -116,7 +116,6 @@ class GinAction(IntEnum):
 
 NUM_FIXED_ACTIONS = int(GinAction.FIRST_KNOCK)
 INFO_KEYS = ("num_auto_actions", "hands_ended", "hand_points", "game_over")
-_AUTO, _ENDED, _POINTS, _OVER = INFO_KEYS
 _FIXED = {
     MoveKind.DRAW_STOCK: GinAction.DRAW_STOCK,
     MoveKind.TAKE_UPCARD: GinAction.TAKE_UPCARD,
@@ -207,6 +206,10 @@ class raw_env(CardGameEnv):
         "is_parallelizable": False,
         "render_fps": 2,
     }
+    info_keys = INFO_KEYS
+    action_name = staticmethod(action_name)
+    text_renderer = "carousel_env.games.gin_rummy.render:render_text"
+    picture_renderer = "carousel_env.games.gin_rummy.render:draw_state"
 
     def __init__(self, render_mode: str | None = None, **config: object) -> None:
         super().__init__()
@@ -245,16 +248,10 @@ class raw_env(CardGameEnv):
         own = own_deadwood(state.hands[seat], state.phase is Phase.DISCARD and seat == state.current)
         return encode(state, seat, self._suggestions if acting else (), own, self.observation_layout)
 
-    def _action_name(self, action: int) -> str:
-        return action_name(action)
-
     def _describe(self, action: int) -> str:
         if action >= GinAction.FIRST_KNOCK:
             return str(engine_move(action, self._suggestions))
         return action_name(action)
-
-    def _unit_over(self, state: GinState) -> bool:
-        return state.over
 
     def _unit_result(self, state: GinState) -> HandResult:
         self._episode_hands.append(state.last_hand)
@@ -275,23 +272,11 @@ class raw_env(CardGameEnv):
     def _apply(self, state: GinState, action: int) -> GinState:
         return apply(state, engine_move(action, self._suggestions))
 
-    def _publish_infos(self) -> None:
-        points = np.zeros(NUM_PLAYERS, np.int64)
-        for result in self._units:
-            points += result.points
-        game_over = self._state.phase is Phase.GAME_OVER and bool(self._units)
-        auto, ended = len(self._auto), len(self._units)
-        self.infos = {a: {_AUTO: auto, _ENDED: ended, _POINTS: points.copy(), _OVER: game_over} for a in self.agents}
+    def _unit_points(self, result: HandResult) -> tuple[int, ...]:
+        return result.points
 
-    def _picture(self, observer: int) -> np.ndarray:
-        from carousel_env.games.gin_rummy.render import draw_state
-
-        return draw_state(self._state, observer, self._last_action(), tuple(self._auto))
-
-    def _state_text(self, observer: int) -> str:
-        from carousel_env.games.gin_rummy.render import render_text
-
-        return render_text(self._state, observer)
+    def _game_over(self, state: GinState) -> bool:
+        return state.phase is Phase.GAME_OVER
 
 
 def env(**config: object) -> AECEnv:

@@ -13,8 +13,11 @@ from carousel_env.envkit.family import (
     LeaderboardFacts,
     UnitEvents,
     config_check,
+    engine_act,
+    engine_decide,
     named_players,
     record_positions,
+    vector_compile_ahead,
 )
 from carousel_env.envkit.options import OptionDoc, option_docs
 from carousel_env.games.gin_rummy import policies
@@ -41,10 +44,6 @@ OPTIONS_DOC = (
 _is_player, _unknown_player = named_players("Gin Rummy", tuple(PLAYERS), get_player)
 
 
-def _act(policy: Any, env: Any, seat: int, observation: Any, mask: Any) -> int:
-    return policies.env_action(policy, env, observation, mask)
-
-
 def _result(episode: Episode, returns: Any, env: Any) -> EpisodeResult:
     raw = env.unwrapped
     state = raw.game_state
@@ -54,11 +53,6 @@ def _result(episode: Episode, returns: Any, env: Any) -> EpisodeResult:
 def _events(hand: Any, seat: int) -> UnitEvents:
     knocked = hand.knocker == seat
     return UnitEvents(knocked, knocked and bool(hand.undercut), knocked and hand.end is HandEnd.GIN)
-
-
-def _compile_ahead(options: dict[str, Any], vector: bool) -> None:
-    if vector:  # the AEC env runs no compiled code
-        GinVectorEnv.compile_ahead(**options)
 
 
 def _record(players: int, count: int, seed: int) -> list[CostDecision]:
@@ -76,10 +70,6 @@ def _record(players: int, count: int, seed: int) -> list[CostDecision]:
 
     reference = lambda env, obs: policies.env_action(simple, env, obs["observation"], obs["action_mask"])  # noqa: E731
     return record_positions(raw_env(preset="openspiel", k_knocks=COST_SLOTS), reference, count, seed, read)
-
-
-def _decide(policy: Any, d: CostDecision) -> int:
-    return policies.policy_action(policy, lambda: policies.GinDecision(d.state, d.suggestions), d.observation, d.mask)
 
 
 def _guided_search(prior: Any, search: str, slots: int, seed: int | None, name: str) -> policies.ScriptedPolicy:
@@ -106,17 +96,17 @@ FAMILY = FamilyGame(
     is_player=_is_player,
     unknown_player=_unknown_player,
     player=lambda name, seed: policies.resolve_policy(name, seed=seed),
-    act=_act,
+    act=engine_act,
     result=_result,
     finished_result=lambda episode, returns, game: EpisodeResult.of_game(
         episode, returns, game.hands, game.scores, game.result
     ),
     unit_events=_events,
-    compile_ahead=_compile_ahead,
+    compile_ahead=vector_compile_ahead(GinVectorEnv),
     label=lambda options: f"Gin Rummy ({options.get('preset', next(iter(PRESETS)))} rules)",
     yardsticks=("greedy", "simple"),
     baselines=("greedy", "random"),
-    cost=CostPositions(_record, _decide),
+    cost=CostPositions(_record, engine_decide),
     terminal=TERMINAL,
     # Single hands under OpenSpiel's rules: what OpenSpiel's bots play.
     leaderboard=LeaderboardFacts(

@@ -25,22 +25,11 @@ of least deadwood.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
-import numpy as np
-
 from carousel_env.envkit import policies as envkit_policies
-from carousel_env.envkit.policies import ObservationPolicy, policy_action
+from carousel_env.envkit.policies import ObservationPolicy, env_action, policy_action
 from carousel_env.games.gin_rummy.engine import GinState, Move, MoveKind
 from carousel_env.games.gin_rummy.env import GinAction
 from carousel_env.games.gin_rummy.players import GinPlayer, get_player
-
-
-class GinDecision(NamedTuple):
-    """A decision as a scripted player needs it: the engine state and the env's knock offers."""
-
-    state: GinState
-    knocks: tuple  # (arrangement, lay-off spots) per slot, as the AEC env's ``knocks``
 
 
 class ScriptedPolicy(envkit_policies.ScriptedPolicy):
@@ -48,8 +37,8 @@ class ScriptedPolicy(envkit_policies.ScriptedPolicy):
 
     player: GinPlayer
 
-    def action(self, decision: GinDecision) -> int:
-        return move_action(self.player(decision.state), decision.knocks)
+    def action(self, state: GinState, offers: tuple) -> int:
+        return move_action(self.player(state), offers)
 
 
 GinPolicy = ScriptedPolicy | ObservationPolicy
@@ -72,15 +61,7 @@ def move_action(move: Move, knocks: tuple) -> int:
     return int(GinAction[move.kind.name])
 
 
-def env_action(policy: GinPolicy, env, observation: np.ndarray, mask) -> int:
-    """:func:`policy_action` at the decision of the AEC ``env`` (wrapped or bare): a scripted
-    policy reads its engine state and knock offers."""
-    raw = env.unwrapped
-    return policy_action(policy, lambda: GinDecision(raw.game_state, raw.knocks), observation, mask)
-
-
 __all__ = [
-    "GinDecision",
     "GinPolicy",
     "ScriptedPolicy",
     "env_action",

@@ -40,7 +40,8 @@ import numpy as np
 
 from carousel_env.core import compiled
 from carousel_env.core.cards import NUM_CARDS
-from carousel_env.envkit.vector import DEALT, SKIP, WAIT, VectorDriver, check_row
+from carousel_env.envkit.engine_vector import EngineMoveDriver
+from carousel_env.envkit.vector import WAIT, check_row
 from carousel_env.games.gin_rummy import kernel
 from carousel_env.games.gin_rummy import melds as gm
 from carousel_env.games.gin_rummy.config import GinEnvConfig, GinEnvConfigError
@@ -58,7 +59,6 @@ from carousel_env.games.gin_rummy.env import (
     own_deadwood,
 )
 from carousel_env.games.gin_rummy.observation import ObservationLayout, encode, layout
-from carousel_env.games.gin_rummy.policies import GinDecision, GinPolicy, policy_action
 from carousel_env.games.gin_rummy.rules import NUM_PLAYERS
 
 __all__ = ["WAIT", "GinFinishedGame", "GinVectorEnv", "GinVectorInfo", "GinVectorStep"]
@@ -100,16 +100,18 @@ class GinVectorStep(NamedTuple):
 assert GinVectorInfo._fields[:4] == INFO_KEYS  # the AEC env's info keys, in its order
 
 
-class GinVectorEnv(VectorDriver):
+class GinVectorEnv(EngineMoveDriver):
     """``num_envs`` Gin Rummy games stepped together (see the module docstring)."""
 
     num_players = NUM_PLAYERS
+    kernel = kernel
+    info_keys = INFO_KEYS
+    info_type, step_type, finished_type = GinVectorInfo, GinVectorStep, GinFinishedGame
+    first_suggestion = GinAction.FIRST_KNOCK
+    action_name = staticmethod(action_name)
 
     def __init__(self, num_envs: int, autoreset: bool = True, **config: object) -> None:
-        super().__init__(num_envs, autoreset, error=GinEnvConfigError)
-        self.config = GinEnvConfig.from_kwargs(**config)
-        if self.config.render_mode is not None:
-            raise GinEnvConfigError("render_mode", "the vector env does not render (render one game with env())")
+        super().__init__(num_envs, autoreset, GinEnvConfig.from_kwargs(**config), GinEnvConfigError)
         self.rules = self.config.rules
         self.k = self.config.k_knocks
         self.observation_layout: ObservationLayout = layout(self.k)
@@ -126,8 +128,7 @@ class GinVectorEnv(VectorDriver):
             ],
             np.int64,
         )
-        # The knock suggestions of each row's decision, as the AEC env's ``knocks``, and as arrays.
-        self._knocks: list[tuple] = [()] * num_envs
+        # The knock suggestions as arrays: their count, deadwood, lay-off spots, discard, sets and runs.
         k = self.k
         self._slots = (
             np.zeros(num_envs, np.int64),
@@ -140,16 +141,6 @@ class GinVectorEnv(VectorDriver):
         self._game: list[GinState | None] = [None] * num_envs  # each row's state at its hand's deal
         self._hands: list[list[HandResult]] = [[] for _ in range(num_envs)]
         self._obs = np.zeros((num_envs, self.observation_layout.size), np.float32)
-
-    @staticmethod
-    def compile_ahead(**config: object) -> None:
-        """Compile (or load from numba's cache) the kernel's parts a vector env of this config
-        uses: its moves and its observations, which otherwise compile at the first step. For a
-        trainer before its first step, and before it starts workers that build vector envs."""
-        venv = GinVectorEnv(1, **config)  # a bad config raises here, before anything compiles
-        snap = venv.reset(seed=0)
-        venv.step(np.array([int(np.flatnonzero(snap.action_mask[0])[0])]))
-        venv.close()
 
     # ------------------------------------------------------------ reading and writing rows
 
@@ -235,67 +226,28 @@ class GinVectorEnv(VectorDriver):
 
     # ------------------------------------------------------------ the driver's hooks
 
-    def _masks(self) -> np.ndarray:
-        return self.arrays.mask
-
-    def _action_name(self, action: int) -> str:
-        return action_name(action)
-
-    def _policy_action(self, policy: GinPolicy, g: int, seat: int, observation: np.ndarray, mask: np.ndarray) -> int:
-        # A scripted player reads the row's engine state and knock offers, built only for it.
-        return policy_action(policy, lambda: GinDecision(self.game_state(g), self._knocks[g]), observation, mask)
-
-    def _wait_all(self) -> None:
-        super()._wait_all()
-        self.arrays.phase[:] = kernel.GAME_OVER
-        self.arrays.mask[:] = 0
-
-    def _blank_info(self) -> dict:
-        n = self.num_envs
-        return {
-            "num_auto_actions": np.zeros(n, np.int64),
-            "hands_ended": np.zeros(n, np.int64),
-            "hand_points": np.zeros((n, NUM_PLAYERS), np.int64),
-            "game_over": np.zeros(n, np.bool_),
-            "finished": [],
-        }
+    def _new_game(self, seed: int) -> GinState:
+        return new_game(self.rules, seed)
 
     def _start_game(self, g: int, seed: int) -> int:
-        self._seeds[g] = seed
         self._hands[g] = []
-        self._over[g] = False
-        self._write(g, new_game(self.rules, seed))
-        return 0
+        return super()._start_game(g, seed)
 
-    def _run(self, actions: np.ndarray, rewards: np.ndarray, info: dict) -> np.ndarray:
-        """Make ``actions``, then let the engine end hands and deal, until every row waits."""
-        terminated = np.zeros(self.num_envs, np.bool_)
-        a = self.arrays
-        moved = actions != SKIP
-        knocks = np.flatnonzero(actions >= GinAction.FIRST_KNOCK)
-        moves = {int(g): engine_move(int(actions[g]), self._knocks[g]) for g in knocks}
-        while True:
-            compiled.first_call(kernel.step_games, a, actions, self._rule)
-            info["num_auto_actions"] += np.where((actions != SKIP) & ~terminated, a.auto, 0)
-            actions = np.full(self.num_envs, SKIP, np.int64)
-            for g in np.flatnonzero(a.pending != kernel.NO_MOVE).tolist():
-                pending = int(a.pending[g])
-                a.pending[g] = kernel.NO_MOVE
-                move = moves.pop(g, None) or engine_move(pending, ())
-                if self._end_unit(g, apply(self.game_state(g), move), rewards, info, terminated):
-                    actions[g] = DEALT
-            if (actions == SKIP).all():
-                break
-            moved |= actions != SKIP
-        self._list_knocks(np.flatnonzero(moved).tolist())
-        return terminated
+    def _step_kernel(self, actions: np.ndarray) -> None:
+        compiled.first_call(kernel.step_games, self.arrays, actions, self._rule)
 
-    def _pay_unit(self, g: int, state: GinState, rewards: np.ndarray, info: dict) -> None:
-        result = state.last_hand
-        self._hands[g].append(result)
-        rewards[g] += hand_rewards(self.config, result, state)
-        info["hands_ended"][g] += 1
-        info["hand_points"][g] += result.points
+    def _engine_apply(self, state: GinState, action: int, suggestions: tuple) -> GinState:
+        return apply(state, engine_move(action, suggestions))
+
+    def _unit_result(self, g: int, state: GinState) -> HandResult:
+        self._hands[g].append(state.last_hand)
+        return state.last_hand
+
+    def _unit_rewards(self, state: GinState) -> list[float]:
+        return hand_rewards(self.config, state.last_hand, state)
+
+    def _unit_points(self, result: HandResult) -> tuple[int, ...]:
+        return result.points
 
     def _episode_ends(self, state: GinState) -> bool:
         return episode_ends(self.config, state)
@@ -306,23 +258,21 @@ class GinVectorEnv(VectorDriver):
     def _next_unit(self, state: GinState) -> GinState:
         return deal_next_hand(state)
 
-    def _finished_game(self, g: int, state: GinState) -> GinFinishedGame:
-        final = np.stack([encode(state, seat, (), own_deadwood(state.hands[seat], False), self.observation_layout)
-                          for seat in range(NUM_PLAYERS)])  # fmt: skip
-        return GinFinishedGame(g, int(self._seeds[g]), tuple(self._hands[g]), state.scores, state.game_result, final)
+    def _units_of(self, g: int, state: GinState) -> tuple[HandResult, ...]:
+        return tuple(self._hands[g])
 
-    def _list_knocks(self, rows: list[int]) -> None:
+    def _list_suggestions(self, rows: list[int]) -> None:
         """The engine's knock suggestions in ``rows`` where a knock is legal (the slots and
         their mask); the other rows keep theirs."""
         a = self.arrays
         counts, deadwood, spots, discard, sets, runs = self._slots
         for g in rows:
             counts[g] = 0
-            self._knocks[g] = ()
+            self._suggestions[g] = ()
             if not a.can_knock[g] or self._over[g]:
                 continue
             found = tuple(ordered_knocks(self.game_state(g))[: self.k])
-            self._knocks[g] = found
+            self._suggestions[g] = found
             counts[g] = len(found)
             a.mask[g, GinAction.FIRST_KNOCK : GinAction.FIRST_KNOCK + len(found)] = 1
             for s, (arrangement, spot) in enumerate(found):
@@ -330,23 +280,12 @@ class GinVectorEnv(VectorDriver):
                 sets[g, s] = gm.mask_of(c for m in arrangement.melds if not m.is_run for c in m.cards)
                 runs[g, s] = gm.mask_of(c for m in arrangement.melds if m.is_run for c in m.cards)
 
-    def _result(self, rewards: np.ndarray, terminated: np.ndarray, info: dict) -> GinVectorStep:
-        a = self.arrays
-        compiled.first_call(kernel.encode_rows, self._obs, a, self._slots, self._rule)
-        for g in np.flatnonzero(self._over).tolist():  # a finished row waiting: player 0's final view
-            state = self._game[g]
-            if state is not None:
-                self._obs[g] = encode(state, 0, (), own_deadwood(state.hands[0], False), self.observation_layout)
-        vector_info = GinVectorInfo(
-            info["num_auto_actions"],
-            info["hands_ended"],
-            info["hand_points"],
-            info["game_over"],
-            self._seeds.copy(),
-            tuple(info["finished"]),
-        )
-        to_play = np.where(self._over, 0, a.current)
-        return GinVectorStep(self._obs.copy(), a.mask.copy(), to_play, rewards, terminated, vector_info)
+    def _encode_rows(self) -> None:
+        compiled.first_call(kernel.encode_rows, self._obs, self.arrays, self._slots, self._rule)
+
+    def _final_observations(self, state: GinState) -> np.ndarray:
+        return np.stack([encode(state, seat, (), own_deadwood(state.hands[seat], False), self.observation_layout)
+                         for seat in range(NUM_PLAYERS)])  # fmt: skip
 
 
 def _whole_deck(g: int, state: GinState) -> GinState:

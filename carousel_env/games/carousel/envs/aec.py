@@ -267,6 +267,10 @@ class raw_env(CardGameEnv):
         "is_parallelizable": False,
         "render_fps": 2,
     }
+    info_keys = INFO_KEYS
+    action_name = staticmethod(action_name)
+    text_renderer = "carousel_env.games.carousel.envs.render_text:render_text"
+    picture_renderer = "carousel_env.games.carousel.envs.render_image:draw_state"  # Pillow is only needed here
 
     def __init__(self, render_mode: str | None = None, **config: object) -> None:
         super().__init__()
@@ -305,9 +309,6 @@ class raw_env(CardGameEnv):
     def _record_step(self, agent: str, action: int) -> tuple:
         # Named only when rendered: describing a play costs more than the rest of a step.
         return agent, action, self._suggestions
-
-    def _action_name(self, action: int) -> str:
-        return action_name(action)
 
     def _describe(self, action: int, suggestions: tuple | None = None) -> str:
         """The name of ``action`` at the decision with ``suggestions`` (default: the current one)."""
@@ -351,29 +352,14 @@ class raw_env(CardGameEnv):
     def _apply(self, state: GameState, action: int) -> GameState:
         return apply(state, engine_move(action, self._suggestions))
 
-    def _publish_infos(self) -> None:
-        # Fixed keys and shapes at every step, so generic wrappers can batch them.
-        points = np.zeros(len(self.possible_agents), np.int64)
-        for result in self._units:
-            points += result.points
-        game_over = self._state.phase is Phase.GAME_OVER and bool(self._units)
-        inexact = solve_counts().inexact - self._inexact_at
-        self.infos = {
-            a: dict(zip(INFO_KEYS, (len(self._auto), len(self._units), points.copy(), game_over, inexact)))
-            for a in self.agents
-        }
+    def _unit_points(self, result: RoundScore) -> tuple[int, ...]:
+        return result.points
 
-    # ------------------------------------------------------------ rendering
+    def _game_over(self, state: GameState) -> bool:
+        return state.phase is Phase.GAME_OVER
 
-    def _picture(self, observer: int) -> np.ndarray:
-        from carousel_env.games.carousel.envs.render_image import draw_state  # Pillow is only needed here
-
-        return draw_state(self._state, observer, self._last_action(), tuple(self._auto))
-
-    def _state_text(self, observer: int) -> str:
-        from carousel_env.games.carousel.envs.render_text import render_text
-
-        return render_text(self._state, observer=observer)
+    def _more_infos(self) -> tuple[int]:
+        return (solve_counts().inexact - self._inexact_at,)  # solves of this step not proven exact
 
 
 def env(**config: object) -> AECEnv:

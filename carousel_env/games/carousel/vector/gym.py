@@ -66,11 +66,9 @@ class CarouselGymVectorEnv(GymVectorEnv):
         InfoKey("game_over", flag=True),
         InfoKey("solver_inexact"),
     )
+    vector_env = CarouselVectorEnv
     resolve_opponent = staticmethod(resolve_policy)
     action_name = staticmethod(action_name)
-
-    def _make_vector_env(self, num_envs: int, config: dict[str, object]) -> CarouselVectorEnv:
-        return CarouselVectorEnv(num_envs, autoreset=False, **config)
 
     def _single_observation_space(self) -> spaces.Box:
         return spaces.Box(0.0, upper_bounds(self.venv.k), dtype=np.float32)
