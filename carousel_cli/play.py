@@ -138,8 +138,8 @@ def play(
         return ask_choice(
             terminal.view(env, seat),
             terminal.choices(env, mask),
-            lambda text: terminal.parse(text, mask),
-            "type " + " or ".join(", ".join(terminal.keys(env, mask)).rsplit(", ", 1)),
+            lambda text: terminal.typed.parse(text, mask),
+            "type " + " or ".join(", ".join(terminal.typed.keys(mask)).rsplit(", ", 1)),
             input_fn,
             out,
         )

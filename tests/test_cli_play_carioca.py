@@ -9,9 +9,10 @@ import numpy as np
 import carousel_env
 from carousel_cli.main import main
 from carousel_cli.play import play
+from carousel_env.core.cards import card_str
 from carousel_env.envkit.family import family_game
 from carousel_env.games.carioca.env import CariocaAction
-from carousel_env.games.carioca.terminal import parse_choice
+from carousel_env.games.carioca.terminal import TYPED
 
 
 def answering(out: io.StringIO):
@@ -48,10 +49,20 @@ def test_quitting_and_bad_input():
 def test_choices_parse_to_legal_actions_only():
     mask = np.zeros(CariocaAction.FIRST_GO_DOWN + 8, np.int8)
     mask[[CariocaAction.DRAW_STOCK, CariocaAction.FIRST_DISCARD + 52, CariocaAction.FIRST_GO_DOWN + 1]] = 1
-    assert parse_choice("s", mask) == CariocaAction.DRAW_STOCK
-    assert parse_choice("jk", mask) == CariocaAction.FIRST_DISCARD + 52
-    assert parse_choice("d2", mask) == CariocaAction.FIRST_GO_DOWN + 1
-    assert parse_choice("d1", mask) is None and parse_choice("t", mask) is None and parse_choice("l1", mask) is None
+    assert TYPED.parse("s", mask) == CariocaAction.DRAW_STOCK
+    assert TYPED.parse("jk", mask) == CariocaAction.FIRST_DISCARD + 52
+    assert TYPED.parse("d2", mask) == CariocaAction.FIRST_GO_DOWN + 1
+    assert TYPED.parse("d1", mask) is None and TYPED.parse("t", mask) is None and TYPED.parse("l1", mask) is None
+
+
+def test_lay_offs_are_numbered_among_the_legal_ones_and_every_key_is_listed():
+    """Lay-off actions are sparse (a card, a meld, an end): ``l2`` is the second legal one."""
+    mask = np.zeros(CariocaAction.FIRST_GO_DOWN + 8, np.int8)
+    layoffs = [CariocaAction.FIRST_LAY_OFF + 7, CariocaAction.FIRST_LAY_OFF + 300]
+    mask[[CariocaAction.TAKE_DISCARD, CariocaAction.FIRST_DISCARD + 12, *layoffs, CariocaAction.FIRST_GO_DOWN]] = 1
+    assert TYPED.parse("l1", mask) == layoffs[0] and TYPED.parse("L2", mask) == layoffs[1]
+    assert TYPED.parse("l3", mask) is None and TYPED.parse("l0", mask) is None
+    assert TYPED.keys(mask) == ["d1", "l1", "l2", "t", card_str(12)]
 
 
 def test_the_command_refuses_a_variant(capsys):

@@ -10,7 +10,7 @@ from carousel_cli.main import main
 from carousel_cli.play import play
 from carousel_env.core.cards import NUM_CARDS, card_str
 from carousel_env.games.gin_rummy.env import GinAction
-from carousel_env.games.gin_rummy.terminal import parse_choice
+from carousel_env.games.gin_rummy.terminal import TYPED
 
 
 def _stubborn_player():
@@ -29,11 +29,11 @@ def _stubborn_player():
 def test_parse_choice_takes_only_what_the_mask_allows():
     mask = np.zeros(GinAction.FIRST_KNOCK + 2, np.int8)
     mask[[GinAction.PASS, GinAction.FIRST_DISCARD + 5, GinAction.FIRST_KNOCK + 1]] = 1
-    assert parse_choice(" P ", mask) == GinAction.PASS
-    assert parse_choice(card_str(5).lower(), mask) == GinAction.FIRST_DISCARD + 5
-    assert parse_choice("k2", mask) == GinAction.FIRST_KNOCK + 1
+    assert TYPED.parse(" P ", mask) == GinAction.PASS
+    assert TYPED.parse(card_str(5).lower(), mask) == GinAction.FIRST_DISCARD + 5
+    assert TYPED.parse("k2", mask) == GinAction.FIRST_KNOCK + 1
     for bad in ("s", "u", "k1", "k0", "k9", "ZZ", card_str(6), "", "d 7H"):
-        assert parse_choice(bad, mask) is None, bad
+        assert TYPED.parse(bad, mask) is None, bad
 
 
 def test_a_whole_hand_is_played_and_narrated():

@@ -13,7 +13,7 @@ import pytest
 from carousel_cli.main import main
 from carousel_cli.play import play
 from carousel_env.games.carousel.agents.search import SearchPlayer
-from carousel_env.games.carousel.terminal import parse_choice
+from carousel_env.games.carousel.terminal import TYPED
 from training.checkpoint import load
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
@@ -86,9 +86,9 @@ def test_smoke_train_then_eval_and_errors(tmp_path, capsys):
 
 def test_parse_choice_only_accepts_legal_actions():
     mask = np.array([1, 0, 1, 1, 0], np.int8)
-    assert parse_choice("d", mask) == 0 and parse_choice(" E ", mask) == 2 and parse_choice("1", mask) == 3
+    assert TYPED.parse("d", mask) == 0 and TYPED.parse(" E ", mask) == 2 and TYPED.parse("1", mask) == 3
     for bad in ("k", "2", "0", "99", "x", "", "-1"):
-        assert parse_choice(bad, mask) is None
+        assert TYPED.parse(bad, mask) is None
 
 
 def test_play_survives_bad_input_and_exits_on_eof():

@@ -28,16 +28,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from carousel_env.core.cards import parse_card
-from carousel_env.core.errors import CarouselError, NotationError
+from carousel_env.core.errors import CarouselError
 from carousel_env.core.registry import DEFAULT_GAME, game_spec, load_named
 from carousel_env.envkit.episodes import Act, Episode, EpisodeResult
 from carousel_env.envkit.options import OptionDoc
 from carousel_env.envkit.policies import env_action, policy_action
+from carousel_env.envkit.terminal import Terminal
 
 
 class UnitEvents(NamedTuple):
@@ -103,80 +103,6 @@ class LeaderboardFacts:
     played_unit: str = "game"  # what one of its games is: a whole "game", or a single "hand"
     openspiel_bots: tuple[str, ...] = ()  # OpenSpiel's bots of the default roster, by OpenSpiel's names
     timed: bool = True  # agents' decisions timed on the game's own positions
-
-
-class Narrator(Protocol):
-    """Says what happens at the table between a player's decisions (``carousel play``) or
-    every move (``carousel demo``), one line at a time through ``say``."""
-
-    def before(self, env: Any, seat: int, action: int) -> None:
-        """``seat`` is about to make ``action`` at the env's current decision."""
-
-    def after(self, env: Any) -> None:
-        """The env has stepped: the decisions it took alone, the units it ended."""
-
-    def flush(self) -> None:
-        """Anything held back (a run of draws) is said now."""
-
-
-@dataclass(frozen=True)
-class Terminal:
-    """A game's text at the terminal, for the one play loop and the one demo loop.
-
-    ``view(env, seat)``: the table as ``seat`` sees it (None: every hand shown);
-    ``choices(env, mask)``: the lines listing the legal choices; ``parse(text, mask)``:
-    the action an input line names (None: not a legal choice); ``keys(env, mask)``: what may
-    be typed now, every legal choice's key (a wrong entry is answered with them);
-    ``narrator(you, say)``: the narration (``you``: the human's seat, None in a demo);
-    ``game_over(env, you)``: the last line.
-    """
-
-    view: Callable[[Any, int | None], str]
-    choices: Callable[[Any, np.ndarray], list[str]]
-    parse: Callable[[str, np.ndarray], int | None]
-    keys: Callable[[Any, np.ndarray], list[str]]
-    narrator: Callable[[int | None, Callable[[str], None]], Narrator]
-    game_over: Callable[[Any, int | None], str]
-
-
-def numbered(text: str, prefix: str) -> int | None:
-    """The 0-based index an input like ``k2`` names (``prefix`` then a number from 1), else None."""
-    text = text.strip().lower()
-    number = text[len(prefix) :]
-    return int(number) - 1 if text.startswith(prefix) and number.isdigit() and int(number) >= 1 else None
-
-
-def card_named(text: str) -> int | None:
-    """The card an input like ``7h`` names (any case), else None."""
-    try:
-        return parse_card(text.strip().upper())
-    except NotationError:
-        return None
-
-
-def seat_name(seat: int, you: int | None) -> str:
-    """How the narration names a seat."""
-    return f"player {seat} (you)" if seat == you else f"player {seat}"
-
-
-def auto_action_lines(env: Any, you: int | None) -> list[str]:
-    """The decisions the env took alone in its last step, a line each."""
-    raw = env.unwrapped
-    return [
-        f"{seat_name(raw.possible_agents.index(auto.agent), you)}: {auto.name.lower().replace('_', ' ')} (only choice)"
-        for auto in raw.auto_actions
-    ]
-
-
-def observer_of(env: Any, seat: int | None) -> int:
-    """Whose view a picture of the table shows: ``seat``, or the seat to act (None)."""
-    return seat if seat is not None else max(env.unwrapped.game_state.current, 0)
-
-
-def game_over_line(winners: tuple[int, ...], totals: tuple[int, ...], you: int | None) -> str:
-    """The game's last line: who won (nobody, where ``winners`` is empty) and the totals."""
-    who = " and ".join(seat_name(w, you) for w in winners) or "nobody"
-    return f"\nGame over: {who} won. Final totals {list(totals)}"
 
 
 # A guided search player: (prior, samples or None for the game's default, suggestion slots,

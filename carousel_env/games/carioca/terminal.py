@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 
 from carousel_env.core.cards import card_str
-from carousel_env.envkit.family import (
+from carousel_env.envkit.terminal import (
+    ChoiceKeys,
+    Numbered,
     Terminal,
     auto_action_lines,
-    card_named,
     game_over_line,
-    numbered,
     observer_of,
     seat_name,
 )
@@ -31,14 +31,17 @@ from carousel_env.games.carioca.render import render_text
 from carousel_env.games.carioca.rules import PILE_DRAW_LIMIT
 
 KEYS = {"s": CariocaAction.DRAW_STOCK, "t": CariocaAction.TAKE_DISCARD}
+# Going down by slot; a lay-off by its place among the legal ones (their actions are sparse).
+LAY_OFFS = Numbered("l", CariocaAction.FIRST_LAY_OFF, CariocaAction.FIRST_GO_DOWN, by_slot=False)
+TYPED = ChoiceKeys(
+    KEYS,
+    (Numbered("d", CariocaAction.FIRST_GO_DOWN), LAY_OFFS),
+    (CariocaAction.FIRST_DISCARD, CariocaAction.FIRST_LAY_OFF),
+)
 ROUND_ENDS = {
     RoundEnd.STOCK: "the stock ran out",
     RoundEnd.PILE_LIMIT: f"the pile was drawn from {PILE_DRAW_LIMIT} times",
 }
-
-
-def _layoffs(mask: np.ndarray) -> list[int]:
-    return [int(a) for a in np.flatnonzero(mask) if CariocaAction.FIRST_LAY_OFF <= a < CariocaAction.FIRST_GO_DOWN]
 
 
 def describe_choices(env: Any, mask: np.ndarray) -> list[str]:
@@ -53,7 +56,7 @@ def describe_choices(env: Any, mask: np.ndarray) -> list[str]:
     for k, arrangement in enumerate(raw.suggestions):
         if mask[CariocaAction.FIRST_GO_DOWN + k]:
             lines.append(f"d{k + 1}  go down: " + " | ".join(str(m) for m in arrangement))
-    for i, action in enumerate(_layoffs(mask)):
+    for i, action in enumerate(LAY_OFFS.legal(mask)):
         layoff = layoff_of(action, state.current, state.num_players)
         target = state.melds[layoff.seat][layoff.meld]
         end = f", {layoff.end.name.lower()} end" if target.kind is MeldKind.ESCALERA else ""  # a trio has no ends
@@ -66,32 +69,6 @@ def describe_choices(env: Any, mask: np.ndarray) -> list[str]:
     if discards:
         lines.append(f"a card to discard it: {' '.join(discards)}")
     return lines
-
-
-def parse_choice(text: str, mask: np.ndarray) -> int | None:
-    """The action for an input line, or None if it is not a legal choice."""
-    lowered, down, layoff, card = text.strip().lower(), numbered(text, "d"), numbered(text, "l"), card_named(text)
-    if lowered in KEYS:
-        action = int(KEYS[lowered])
-    elif down is not None:
-        action = CariocaAction.FIRST_GO_DOWN + down
-    elif layoff is not None:
-        layoffs = _layoffs(mask)
-        return layoffs[layoff] if layoff < len(layoffs) else None
-    elif card is not None:
-        action = CariocaAction.FIRST_DISCARD + card
-    else:
-        return None
-    return action if 0 <= action < len(mask) and mask[action] else None
-
-
-def legal_keys(env: Any, mask: np.ndarray) -> list[str]:
-    """What may be typed now: s / t where legal, d1.., l1.., each card that may be discarded."""
-    keys = [key for key, action in KEYS.items() if mask[action]]
-    keys += [f"d{k + 1}" for k in range(len(env.unwrapped.suggestions)) if mask[CariocaAction.FIRST_GO_DOWN + k]]
-    keys += [f"l{i + 1}" for i in range(len(_layoffs(mask)))]
-    discards = np.flatnonzero(mask[CariocaAction.FIRST_DISCARD : CariocaAction.FIRST_LAY_OFF])
-    return keys + [card_str(int(card)) for card in discards]
 
 
 def move_text(env: Any, action: int) -> str:
@@ -150,8 +127,7 @@ def game_over(env: Any, you: int | None) -> str:
 TERMINAL = Terminal(
     view=view,
     choices=describe_choices,
-    parse=parse_choice,
-    keys=legal_keys,
+    typed=TYPED,
     narrator=Narrator,
     game_over=game_over,
 )

@@ -16,11 +16,12 @@ import numpy as np
 
 from carousel_env.core.cards import hand_str, table_str
 from carousel_env.core.text import plural
-from carousel_env.envkit.family import Terminal, game_over_line, seat_name
+from carousel_env.envkit.terminal import ChoiceKeys, Numbered, Terminal, game_over_line, seat_name
 from carousel_env.games.carousel.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK
 from carousel_env.games.carousel.envs.render_text import render_text
 
 KEYS = {"d": DRAW_AGAIN, "k": KNOCK, "e": END_TURN}
+TYPED = ChoiceKeys(KEYS, (Numbered("", FIRST_SUGGESTION),))  # plays are typed by number, from 1
 NAMES = {DRAW_AGAIN: "d  draw again", KNOCK: "k  knock", END_TURN: "e  end turn"}
 ONLY_CHOICE = " (only choice)"
 
@@ -98,24 +99,6 @@ def describe_choices(env: Any, mask: np.ndarray) -> list[str]:
     return lines
 
 
-def parse_choice(text: str, mask: np.ndarray) -> int | None:
-    """The action for an input line, or None if it is not a legal choice."""
-    text = text.strip().lower()
-    if text in KEYS:
-        action = KEYS[text]
-    elif text.isdigit() and int(text) >= 1:  # plays are numbered from 1
-        action = FIRST_SUGGESTION + int(text) - 1
-    else:
-        return None
-    return action if 0 <= action < len(mask) and mask[action] else None
-
-
-def legal_keys(env: Any, mask: np.ndarray) -> list[str]:
-    """What may be typed now: each legal play's number, then d / k / e where legal."""
-    plays = [str(k + 1) for k in range(len(env.unwrapped.suggestions)) if mask[FIRST_SUGGESTION + k]]
-    return plays + [key for key, action in KEYS.items() if mask[action]]
-
-
 def view(env: Any, seat: int | None) -> str:
     state = env.unwrapped.game_state
     return render_text(state, reveal_all=True) if seat is None else render_text(state, observer=seat)
@@ -129,8 +112,7 @@ def game_over(env: Any, you: int | None) -> str:
 TERMINAL = Terminal(
     view=view,
     choices=describe_choices,
-    parse=parse_choice,
-    keys=legal_keys,
+    typed=TYPED,
     narrator=Narrator,
     game_over=game_over,
 )

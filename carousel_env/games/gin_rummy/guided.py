@@ -31,16 +31,17 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import fields
+from typing import Any
 
 import numpy as np
 
 from carousel_env.core.stats import clear_gain, is_margin
-from carousel_env.envkit.priors import ROLLOUTS, Prior, prior_actions, prior_choice
+from carousel_env.envkit.priors import ROLLOUTS, Prior, prior_choice, roll_out
 from carousel_env.games.gin_rummy.engine import GinState, Move
 from carousel_env.games.gin_rummy.env import decision, engine_move
 from carousel_env.games.gin_rummy.players import SEARCH_MARGIN, determinize
 from carousel_env.games.gin_rummy.rules import GinRules
-from carousel_env.games.gin_rummy.vector import WAIT, GinVectorEnv
+from carousel_env.games.gin_rummy.vector import GinVectorEnv
 
 GUIDED_SAMPLES = 8  # deals per decision by default
 # A hand of real play ends within about 100 steps; without OpenSpiel's upcard limits two
@@ -161,22 +162,13 @@ class GinGuidedSearch:
         venv = self._venv(state.rules, rows)
         deals = [determinize(state, self.rng) for _ in range(n)]
         venv.load(range(rows), [d for d in deals for _ in legal])
-        moves = np.full(venv.num_envs, WAIT, np.int64)
-        moves[:rows] = np.tile(legal, n)
-        values = np.zeros(rows)
-        playing = np.zeros(venv.num_envs, np.bool_)
-        playing[:rows] = True
-        for _ in range(MAX_ROLLOUT_STEPS):
-            step = venv.step(moves)
-            self.rollout_steps += int(playing.sum())
-            points = step.info.hand_points[:rows]
-            values += points[:, seat] - points[:, 1 - seat]
-            playing &= ~step.terminated
-            if not playing.any():
-                break
-            moves[:] = WAIT
-            at = np.flatnonzero(playing)
-            moves[at] = prior_actions(self.prior, step.observation[at], step.action_mask[at], self.rollout, rng)
-        self.cut_rollouts += int(playing.sum())  # still playing: scored as a dead hand
+
+        def gain(step: Any) -> np.ndarray:
+            points = step.info.hand_points
+            return points[:, seat] - points[:, 1 - seat]
+
+        played = roll_out(venv, np.tile(legal, n), self.prior, self.rollout, rng, gain, MAX_ROLLOUT_STEPS)
+        self.rollout_steps += played.steps
+        self.cut_rollouts += int(played.unfinished.sum())  # still playing: scored as a dead hand
         self.rollouts += rows
-        return values.reshape(n, len(legal))
+        return played.values.reshape(n, len(legal))

@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 
 from carousel_env.core.cards import card_str
-from carousel_env.envkit.family import (
+from carousel_env.envkit.terminal import (
+    ChoiceKeys,
+    Numbered,
     Terminal,
     auto_action_lines,
-    card_named,
     game_over_line,
-    numbered,
     observer_of,
     seat_name,
 )
@@ -29,6 +29,7 @@ from carousel_env.games.gin_rummy.env import GinAction, own_deadwood
 from carousel_env.games.gin_rummy.render import render_text
 
 KEYS = {"s": GinAction.DRAW_STOCK, "u": GinAction.TAKE_UPCARD, "p": GinAction.PASS}
+TYPED = ChoiceKeys(KEYS, (Numbered("k", GinAction.FIRST_KNOCK),), (GinAction.FIRST_DISCARD, GinAction.FIRST_KNOCK))
 
 
 def _arrangement_text(arrangement: Any) -> str:
@@ -57,28 +58,6 @@ def describe_choices(env: Any, mask: np.ndarray) -> list[str]:
         if mask[GinAction.FIRST_KNOCK + k]:
             lines.append(f"k{k + 1}  knock: {_arrangement_text(arrangement)}")
     return lines
-
-
-def parse_choice(text: str, mask: np.ndarray) -> int | None:
-    """The action for an input line, or None if it is not a legal choice."""
-    lowered, knock, card = text.strip().lower(), numbered(text, "k"), card_named(text)
-    if lowered in KEYS:
-        action = int(KEYS[lowered])
-    elif knock is not None:
-        action = GinAction.FIRST_KNOCK + knock
-    elif card is not None:
-        action = GinAction.FIRST_DISCARD + card
-    else:
-        return None
-    return action if 0 <= action < len(mask) and mask[action] else None
-
-
-def legal_keys(env: Any, mask: np.ndarray) -> list[str]:
-    """What may be typed now: s / u / p where legal, each card that may be discarded, k1.."""
-    keys = [key for key, action in KEYS.items() if mask[action]]
-    discards = np.flatnonzero(mask[GinAction.FIRST_DISCARD : GinAction.FIRST_KNOCK])
-    keys += [card_str(int(card)) for card in discards]
-    return keys + [f"k{k + 1}" for k in range(len(env.unwrapped.knocks)) if mask[GinAction.FIRST_KNOCK + k]]
 
 
 def move_text(env: Any, action: int) -> str:
@@ -170,8 +149,7 @@ def game_over(env: Any, you: int | None) -> str:
 TERMINAL = Terminal(
     view=view,
     choices=describe_choices,
-    parse=parse_choice,
-    keys=legal_keys,
+    typed=TYPED,
     narrator=Narrator,
     game_over=game_over,
 )

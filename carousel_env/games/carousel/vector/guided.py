@@ -46,18 +46,18 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
 from carousel_env.core.stats import clear_gain, is_margin
-from carousel_env.envkit.priors import ROLLOUTS, Prior, prior_actions, prior_choice
+from carousel_env.envkit.priors import ROLLOUTS, Prior, prior_choice, roll_out
 from carousel_env.games.carousel.agents.search import best_action, check_budget, legal_actions
 from carousel_env.games.carousel.engine.information import SeatView, determinize
 from carousel_env.games.carousel.engine.rules import Rules
 from carousel_env.games.carousel.envs.aec import NUM_FIXED_ACTIONS
 from carousel_env.games.carousel.solver import can_play
-from carousel_env.games.carousel.vector.env import WAIT, CarouselVectorEnv
+from carousel_env.games.carousel.vector.env import CarouselVectorEnv
 
 Value = Callable[[np.ndarray], np.ndarray]  # observations -> the acting seat's value, in reward units
 LEAVES = ("round", "value")
@@ -187,6 +187,17 @@ class GuidedSearchPlayer:
             )
         return self._venvs[key]
 
+    def _value_leaves(self, seat: int) -> Callable:
+        """A rollout's leaves at ``seat``'s next decision: the value head's estimate from there."""
+
+        def leaf(step: Any, playing: np.ndarray, values: np.ndarray) -> None:
+            leaves = np.flatnonzero(playing & (step.to_play == seat))
+            if len(leaves):
+                values[leaves] += np.asarray(self.value(step.observation[leaves]), np.float64)
+                playing[leaves] = False
+
+        return leaf
+
     def _play_out(
         self,
         venv: CarouselVectorEnv,
@@ -205,27 +216,11 @@ class GuidedSearchPlayer:
             raise ValueError(
                 f"the action mask {mask.tolist()} is not the one of this view's decision {step.action_mask[0].tolist()}"
             )
-        moves = np.full(venv.num_envs, WAIT, np.int64)
-        moves[:rows] = np.tile(legal, n)
-        values = np.zeros(rows)
-        playing = np.zeros(venv.num_envs, np.bool_)
-        playing[:rows] = True
-        for _ in range(MAX_ROLLOUT_STEPS):
-            step = venv.step(moves)
-            self.rollout_steps += int(playing.sum())
-            values += step.rewards[:rows, view.seat]
-            playing &= ~step.terminated
-            if self.leaf == "value":  # stop at the seat's next decision: its value from there
-                leaves = np.flatnonzero(playing & (step.to_play == view.seat))
-                if len(leaves):
-                    values[leaves] += np.asarray(self.value(step.observation[leaves]), np.float64)
-                    playing[leaves] = False
-            if not playing.any():
-                break
-            moves[:] = WAIT
-            at = np.flatnonzero(playing)
-            moves[at] = prior_actions(self.prior, step.observation[at], step.action_mask[at], self.rollout, rng)
-        else:
+        gain = lambda step: step.rewards[:, view.seat]  # noqa: E731
+        leaf = self._value_leaves(view.seat) if self.leaf == "value" else None
+        played = roll_out(venv, np.tile(legal, n), self.prior, self.rollout, rng, gain, MAX_ROLLOUT_STEPS, leaf)
+        if played.unfinished.any():
             raise RuntimeError(f"a guided rollout did not end its round within {MAX_ROLLOUT_STEPS} steps")
+        self.rollout_steps += played.steps
         self.rollouts += rows
-        return values.reshape(n, len(legal)) / venv.config.reward_scale
+        return played.values.reshape(n, len(legal)) / venv.config.reward_scale
