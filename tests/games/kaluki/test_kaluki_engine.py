@@ -10,8 +10,14 @@ import pytest
 
 from carousel_env.core.cards import JOKER, parse_card, parse_hand, parse_meld
 from carousel_env.core.errors import IllegalAction
-from carousel_env.games.kaluki.engine import apply
-from carousel_env.games.kaluki.legal import layoff_options, legal_discards, legal_draws
+from carousel_env.games.kaluki.engine import apply, may_lay_off, may_open, opening_value
+from carousel_env.games.kaluki.legal import (
+    exchange_options,
+    layoff_options,
+    legal_discards,
+    legal_draws,
+    opening_options,
+)
 from carousel_env.games.kaluki.rules import PRESETS, KalukiRules
 from carousel_env.games.kaluki.state import (
     DRAW_STOCK,
@@ -272,3 +278,60 @@ def test_a_joker_laid_off_declares_its_card():
     assert str(after.melds[0][0]) == "JK=7C 7D 7H 7S"
     illegal(state, lay("JK", 0, 0, declare="7D"), "different suit")
     assert {m.kind for m in layoff_options(state)} == {MoveKind.LAY_OFF}
+
+
+# ---------------------------------------------------------------- options and helpers
+
+
+def test_either_missing_through_the_engine():
+    rules = KalukiRules(set_joker_release="either_missing")
+    table = [["2D 3D 4D"], ["10D 10S JK=10H"]]
+    state = position(["10C 6S 6H", "2S 3S"], melds=table, opened=(True, True), rules=rules)
+    after = apply(state, exchange(1, 0, parse_card("10H"), [parse_card("10C")]))
+    assert str(after.melds[1][0]) == "10C 10D 10S" and after.hands[0] == parse_hand("6S 6H JK")
+    assert exchange(1, 0, parse_card("10H"), (parse_card("10C"),)) in exchange_options(state)
+
+
+def test_exchange_options_under_reuse_now_carry_the_new_meld():
+    rules = KalukiRules(retrieved_joker="reuse_now")
+    table = [["7D 7S 7H"], ["8C 9C JK=10C JC"]]
+    state = position(["10C 5S 5D 2H", "2S 3S"], melds=table, opened=(True, True), rules=rules)
+    options = exchange_options(state)
+    assert options and all(m.melds and sum(x.jokers for x in m.melds) >= 1 for m in options)
+    for move in options:
+        assert JOKER not in apply(state, move).hands[0]
+
+
+def test_a_joker_upcard_is_taken_into_the_opening_like_any_card():
+    state = position(["9C 10C KH KS KD 2D 5S", "2S 3S"], phase=Phase.DRAW, discards="4H JK")
+    illegal(state, take_discard(), "only as part of the opening")
+    after = apply(state, take_discard(melds("JK=8C 9C 10C", "KH KS KD")))
+    assert after.opened[0] and after.hands[0] == parse_hand("2D 5S")
+
+
+def test_legal_draws_follow_the_discard_rule():
+    kinds = lambda moves: [(m.kind, len(m.melds)) for m in moves]  # noqa: E731
+    book_unopened = position(["2C 3D", "KS"], phase=Phase.DRAW, discards="4H 8C")
+    assert kinds(legal_draws(book_unopened)) == [(MoveKind.DRAW_STOCK, 0)]
+    book_opened = position(["2C 3D", "KS"], phase=Phase.DRAW, discards="4H 8C", melds=[["7D 7S 7H"], []])
+    assert kinds(legal_draws(book_opened)) == [(MoveKind.DRAW_STOCK, 0), (MoveKind.TAKE_DISCARD, 0)]
+    uk = position(["9C 10C 2H", "KS"], phase=Phase.DRAW, discards="8C", melds=[["QD KD AD"], []], rules=UK40)
+    assert kinds(legal_draws(uk)) == [(MoveKind.DRAW_STOCK, 0), (MoveKind.TAKE_DISCARD, 1)]
+    assert legal_draws(position(["2C", "KS"])) == []
+
+
+def test_lay_off_after_own_meld_opens_the_table_once_a_meld_is_laid():
+    rules = KalukiRules.from_preset("rummy", lay_off_after_own_meld=True)
+    state = position(["7H 2C 3D 9S 9D 9C", "KS"], melds=[[], ["4H 5H 6H"]], rules=rules)
+    assert not may_lay_off(state, 1)
+    state = apply(state, open_with(melds("9S 9D 9C", rules=rules)))
+    assert may_lay_off(state, 1) and str(apply(state, lay("7H", 1, 0)).melds[1][0]) == "4H 5H 6H 7H"
+
+
+def test_may_open_and_the_opening_helpers():
+    state = position(["QH KH AH 7S 7D 7C 2D", "2S 3S"])
+    assert may_open(state)
+    options = opening_options(state)
+    assert any(set(m.melds) == set(melds("QH KH AH", "7C 7D 7S")) for m in options)
+    assert all(opening_value(m.melds, BOOK) >= BOOK.opening for m in options)
+    assert not may_open(apply(state, options[0]))

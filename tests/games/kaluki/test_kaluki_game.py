@@ -3,6 +3,8 @@ seating", "The game"), and random games with every invariant checked after every
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import random
 from dataclasses import replace
 
@@ -10,12 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from carousel_env.core.cards import JOKER
 from carousel_env.core.errors import IllegalAction
 from carousel_env.games.kaluki.deal import new_game, next_hand
 from carousel_env.games.kaluki.engine import apply, may_open
-from carousel_env.games.kaluki.legal import legal_moves
+from carousel_env.games.kaluki.legal import candidate_melds, legal_moves
+from carousel_env.games.kaluki.melds import End
 from carousel_env.games.kaluki.rules import MATCH_HAND_LIMIT, PRESETS, KalukiRules, RummyBonus, Scoring
-from carousel_env.games.kaluki.state import DRAW_STOCK, HandEnd, MoveKind, Phase, discard
+from carousel_env.games.kaluki.state import DRAW_STOCK, HandEnd, Move, MoveKind, Phase, discard
 from tests.games.kaluki.positions import PLAYS, all_cards, pack, position, throw
 
 BOOK, UK40, RUMMY = PRESETS["book"], PRESETS["uk40"], PRESETS["rummy"]
@@ -158,6 +162,22 @@ def check_hand(state) -> None:
     assert state.totals == tuple(sum(r.scores[s] for r in state.results) for s in range(state.num_players))
 
 
+def junk_move(rng: random.Random, state) -> Move:
+    """A move of random kind and fields, mostly illegal: the engine must refuse it cleanly."""
+    hand = state.hands[state.current]
+    candidates = candidate_melds(hand, state.rules)
+    return Move(
+        rng.choice(list(MoveKind)),
+        card=rng.choice([*hand, -1, JOKER, 51, rng.randrange(52)]),
+        melds=tuple(rng.sample(candidates, min(len(candidates), rng.randrange(3)))),
+        seat=rng.randrange(-1, state.num_players + 1),
+        meld=rng.randrange(-1, 4),
+        declare=rng.choice([-1, rng.randrange(52)]),
+        cards=tuple(rng.sample(hand, min(len(hand), rng.randrange(3)))),
+        end=rng.choice([None, End.LOW, End.HIGH]),
+    )
+
+
 def play(rules: KalukiRules, players: int, seed: int, hands: int):
     """Random legal moves (plays preferred) for ``hands`` hands, checking every invariant."""
     rng = random.Random(seed)
@@ -166,6 +186,11 @@ def play(rules: KalukiRules, players: int, seed: int, hands: int):
     for _ in range(hands):
         moves = 0
         while not state.over:
+            if rng.random() < 0.1:
+                before = copy.deepcopy(state)
+                with contextlib.suppress(IllegalAction):  # a legal one is fine too: it is not played
+                    apply(state, junk_move(rng, state))
+                assert state == before
             options = legal_moves(state, limit=4)
             plays = [m for m in options if m.kind in PLAYS or (m.kind is MoveKind.TAKE_DISCARD and m.melds)]
             move = rng.choice(plays if plays and rng.random() < 0.8 else options)
