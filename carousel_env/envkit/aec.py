@@ -21,7 +21,7 @@ or ends the episode; at a decision with a single legal action it takes it (repor
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -30,7 +30,13 @@ from pettingzoo import AECEnv
 
 from carousel_env.core.errors import IllegalAction
 from carousel_env.core.registry import load_named
+from carousel_env.envkit.options import RENDER_MODES
 from carousel_env.envkit.seats import AutoAction, GameSeeds, agent_names
+
+
+def env_metadata(name: str) -> dict:
+    """A game's AEC env ``metadata`` (PettingZoo's keys): its name and what every game renders."""
+    return {"name": name, "render_modes": list(RENDER_MODES), "is_parallelizable": False, "render_fps": 2}
 
 
 class CardGameEnv(AECEnv):
@@ -43,6 +49,12 @@ class CardGameEnv(AECEnv):
     # (state, observer, last action, auto actions) -> an RGB array.
     text_renderer: ClassVar[str]
     picture_renderer: ClassVar[str]
+
+    def __init__(self, config: Any) -> None:
+        """``config``: the game's checked env config (its ``render_mode`` is the env's)."""
+        super().__init__()
+        self.config = config
+        self.render_mode = config.render_mode
 
     def _init_seats(self, num_players: int, observation_high, observation_size: int, num_actions: int) -> None:
         """The agents, their spaces (one object per agent, returned on every call: PettingZoo's

@@ -8,7 +8,8 @@ A game's form subclasses :class:`GymVectorEnv` and supplies the game:
   by default the class ``vector_env`` made with them and ``autoreset=False``);
 * ``resolve_opponent(spec, seed)``: as the single-agent env's hook
   (:mod:`carousel_env.envkit.gym_env`);
-* ``info_keys``: the AEC env's info keys, as :class:`InfoKey` (how each sums over steps);
+* ``info_keys``: the AEC env's info keys, as :class:`InfoKey` (how each sums over steps:
+  :func:`info_keys_of`);
 * ``action_name(action)``: for the messages of illegal actions;
 * ``_single_observation_space()``: the AEC observation ``Box`` (by default in [0, 1], the
   size of the vector env's ``observation_layout``).
@@ -70,6 +71,19 @@ class InfoKey(NamedTuple):
     name: str
     per_seat: bool = False  # an (N, players) array, else (N,)
     flag: bool = False  # a bool, or-ed; else a count, added
+
+
+def info_keys_of(names: tuple[str, ...]) -> tuple[InfoKey, ...]:
+    """The vector form's info keys for an AEC env's ``info_keys`` (:class:`~carousel_env.envkit.aec.CardGameEnv`):
+    automatic actions, units ended, points per seat, game over, then a game's own counts."""
+    auto, ended, points, over, *counts = names
+    return (
+        InfoKey(auto),
+        InfoKey(ended),
+        InfoKey(points, per_seat=True),
+        InfoKey(over, flag=True),
+        *map(InfoKey, counts),
+    )
 
 
 class GymVectorEnv(VectorEnv):

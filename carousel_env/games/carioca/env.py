@@ -78,7 +78,7 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from carousel_env.core.cards import card_str
-from carousel_env.envkit.aec import CardGameEnv
+from carousel_env.envkit.aec import CardGameEnv, env_metadata
 from carousel_env.envkit.seats import rank_rewards, wrap
 from carousel_env.games.carioca import solver
 from carousel_env.games.carioca.config import CariocaEnvConfig
@@ -193,21 +193,14 @@ def round_rewards(config: CariocaEnvConfig, result: RoundResult, state: CariocaS
 class raw_env(CardGameEnv):
     """The bare Carioca AEC environment (see the module docstring)."""
 
-    metadata: ClassVar[dict] = {
-        "name": "carioca_v0",
-        "render_modes": ["human", "ansi", "rgb_array"],
-        "is_parallelizable": False,
-        "render_fps": 2,
-    }
+    metadata: ClassVar[dict] = env_metadata("carioca_v0")
     info_keys = INFO_KEYS
     action_name = staticmethod(action_name)
     text_renderer = "carousel_env.games.carioca.render:render_text"
     picture_renderer = "carousel_env.games.carioca.render:draw_state"
 
     def __init__(self, render_mode: str | None = None, **config: object) -> None:
-        super().__init__()
-        self.config = CariocaEnvConfig.from_kwargs(render_mode=render_mode, **config)
-        self.render_mode = self.config.render_mode
+        super().__init__(CariocaEnvConfig.from_kwargs(render_mode=render_mode, **config))
         k = self.config.k_go_down
         self.observation_layout: ObservationLayout = layout(k)
         self._init_seats(self.config.num_players, 1.0, self.observation_layout.size, NUM_FIXED_ACTIONS + k)

@@ -30,7 +30,7 @@ the same as Carousel's and Gin Rummy's.
 from __future__ import annotations
 
 from carousel_env.envkit.gym_env import SingleAgentEnv, register_gymnasium
-from carousel_env.envkit.gym_vector import GymVectorEnv, InfoKey
+from carousel_env.envkit.gym_vector import GymVectorEnv, info_keys_of
 from carousel_env.games.carioca.env import INFO_KEYS, action_name, raw_env
 from carousel_env.games.carioca.policies import resolve_policy
 from carousel_env.games.carioca.vector import CariocaVectorEnv
@@ -47,18 +47,11 @@ class CariocaGymVectorEnv(GymVectorEnv):
     """``num_envs`` single-agent Carioca games as one Gymnasium ``VectorEnv`` (see the module
     docstring)."""
 
-    info_keys = (
-        InfoKey("num_auto_actions"),
-        InfoKey("rounds_ended"),
-        InfoKey("round_penalties", per_seat=True),
-        InfoKey("game_over", flag=True),
-    )
+    info_keys = info_keys_of(INFO_KEYS)
     vector_env = CariocaVectorEnv
     resolve_opponent = staticmethod(resolve_policy)
     action_name = staticmethod(action_name)
 
-
-assert tuple(key.name for key in CariocaGymVectorEnv.info_keys) == INFO_KEYS  # the AEC env's, in its order
 
 register_gymnasium()
 

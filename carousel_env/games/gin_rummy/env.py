@@ -82,7 +82,7 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from carousel_env.core.cards import NUM_CARDS, card_str
-from carousel_env.envkit.aec import CardGameEnv
+from carousel_env.envkit.aec import CardGameEnv, env_metadata
 from carousel_env.envkit.seats import wrap
 from carousel_env.games.gin_rummy import melds as gm
 from carousel_env.games.gin_rummy.config import GinEnvConfig
@@ -200,21 +200,14 @@ def own_deadwood(hand: gm.Mask, eleven: bool) -> int:
 class raw_env(CardGameEnv):
     """The bare Gin Rummy AEC environment (see the module docstring)."""
 
-    metadata: ClassVar[dict] = {
-        "name": "gin_rummy_v0",
-        "render_modes": ["human", "ansi", "rgb_array"],
-        "is_parallelizable": False,
-        "render_fps": 2,
-    }
+    metadata: ClassVar[dict] = env_metadata("gin_rummy_v0")
     info_keys = INFO_KEYS
     action_name = staticmethod(action_name)
     text_renderer = "carousel_env.games.gin_rummy.render:render_text"
     picture_renderer = "carousel_env.games.gin_rummy.render:draw_state"
 
     def __init__(self, render_mode: str | None = None, **config: object) -> None:
-        super().__init__()
-        self.config = GinEnvConfig.from_kwargs(render_mode=render_mode, **config)
-        self.render_mode = self.config.render_mode
+        super().__init__(GinEnvConfig.from_kwargs(render_mode=render_mode, **config))
         self.rules = self.config.rules
         k = self.config.k_knocks
         self.observation_layout: ObservationLayout = layout(k)

@@ -51,7 +51,7 @@ vector form's infos hold the AEC info keys (``num_auto_actions``, ``hands_ended`
 from __future__ import annotations
 
 from carousel_env.envkit.gym_env import SingleAgentEnv, register_gymnasium
-from carousel_env.envkit.gym_vector import GymVectorEnv, InfoKey
+from carousel_env.envkit.gym_vector import GymVectorEnv, info_keys_of
 from carousel_env.games.gin_rummy.env import INFO_KEYS, action_name, raw_env
 from carousel_env.games.gin_rummy.policies import resolve_policy
 from carousel_env.games.gin_rummy.vector import GinVectorEnv
@@ -68,18 +68,11 @@ class GinGymVectorEnv(GymVectorEnv):
     """``num_envs`` single-agent Gin Rummy games as one Gymnasium ``VectorEnv`` (see the
     module docstring)."""
 
-    info_keys = (
-        InfoKey("num_auto_actions"),
-        InfoKey("hands_ended"),
-        InfoKey("hand_points", per_seat=True),
-        InfoKey("game_over", flag=True),
-    )
+    info_keys = info_keys_of(INFO_KEYS)
     vector_env = GinVectorEnv
     resolve_opponent = staticmethod(resolve_policy)
     action_name = staticmethod(action_name)
 
-
-assert tuple(key.name for key in GinGymVectorEnv.info_keys) == INFO_KEYS  # the AEC env's, in its order
 
 register_gymnasium()
 

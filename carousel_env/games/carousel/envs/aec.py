@@ -160,7 +160,7 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from carousel_env.core.cards import hand_str
-from carousel_env.envkit.aec import CardGameEnv
+from carousel_env.envkit.aec import CardGameEnv, env_metadata
 from carousel_env.envkit.seats import AutoAction, rank_rewards, wrap
 from carousel_env.games.carousel.engine.game import ActionKind, GameState, Phase, allowed, apply, new_game, next_round
 from carousel_env.games.carousel.engine.scoring import GameResult, RoundScore
@@ -261,21 +261,14 @@ def round_rewards(config: EnvConfig, result: RoundScore, game: GameResult | None
 class raw_env(CardGameEnv):
     """The bare Carousel AEC environment (see the module docstring)."""
 
-    metadata: ClassVar[dict] = {
-        "name": "carousel_v0",
-        "render_modes": ["human", "ansi", "rgb_array"],
-        "is_parallelizable": False,
-        "render_fps": 2,
-    }
+    metadata: ClassVar[dict] = env_metadata("carousel_v0")
     info_keys = INFO_KEYS
     action_name = staticmethod(action_name)
     text_renderer = "carousel_env.games.carousel.envs.render_text:render_text"
     picture_renderer = "carousel_env.games.carousel.envs.render_image:draw_state"  # Pillow is only needed here
 
     def __init__(self, render_mode: str | None = None, **config: object) -> None:
-        super().__init__()
-        self.config = EnvConfig.from_kwargs(render_mode=render_mode, **config)
-        self.render_mode = self.config.render_mode
+        super().__init__(EnvConfig.from_kwargs(render_mode=render_mode, **config))
         self.rules = self.config.rules
         k = self.config.k_suggestions
         self.observation_layout: ObservationLayout = layout(k)

@@ -48,7 +48,7 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from carousel_env.envkit.gym_vector import GymVectorEnv, InfoKey
+from carousel_env.envkit.gym_vector import GymVectorEnv, info_keys_of
 from carousel_env.games.carousel.agents.registry import resolve_policy
 from carousel_env.games.carousel.envs.aec import INFO_KEYS, action_name
 from carousel_env.games.carousel.envs.observation import upper_bounds
@@ -59,19 +59,10 @@ class CarouselGymVectorEnv(GymVectorEnv):
     """``num_envs`` single-agent Carousel games as one Gymnasium ``VectorEnv`` (see the
     module docstring)."""
 
-    info_keys = (
-        InfoKey("num_auto_actions"),
-        InfoKey("rounds_ended"),
-        InfoKey("round_points", per_seat=True),
-        InfoKey("game_over", flag=True),
-        InfoKey("solver_inexact"),
-    )
+    info_keys = info_keys_of(INFO_KEYS)
     vector_env = CarouselVectorEnv
     resolve_opponent = staticmethod(resolve_policy)
     action_name = staticmethod(action_name)
 
     def _single_observation_space(self) -> spaces.Box:
         return spaces.Box(0.0, upper_bounds(self.venv.k), dtype=np.float32)
-
-
-assert tuple(key.name for key in CarouselGymVectorEnv.info_keys) == INFO_KEYS  # the AEC env's, in its order
