@@ -288,7 +288,9 @@ def _decide(a, g, players):
 def step_games(a, actions, players):
     """For every row but the ``SKIP`` ones: make ``actions[g]`` (none when ``DEALT``), then
     take every decision with one legal action, until a real decision. A move the engine makes
-    is left in ``pending[g]`` instead (``auto[g]`` counts it when the kernel chose it)."""
+    is left in ``pending[g]`` instead (``auto[g]`` counts it when the kernel chose it).
+    Every kernel keeps this loop over its own functions: numba caches no compiled function
+    that takes others as arguments or closes over them (numba issue 2065)."""
     for g in range(actions.shape[0]):
         action = actions[g]
         if action == SKIP:

@@ -332,7 +332,9 @@ def _decide(a, g, rule):
 def step_games(a, actions, rule):
     """For every row but the ``SKIP`` ones: make ``actions[g]`` (none when ``DEALT``), then
     take every decision with one legal action, until a real decision. A move that ends the
-    hand is left in ``pending[g]`` instead (``auto[g]`` counts it when the kernel chose it)."""
+    hand is left in ``pending[g]`` instead (``auto[g]`` counts it when the kernel chose it).
+    Every kernel keeps this loop over its own functions: numba caches no compiled function
+    that takes others as arguments or closes over them (numba issue 2065)."""
     for g in range(actions.shape[0]):
         action = actions[g]
         if action == SKIP:
