@@ -14,7 +14,7 @@ programs answered and the inexact ones; then the same quantiles per table size (
 table, in tens). Writes ``OUT/times.npz`` (every solve's time and sizes) and each position
 over ``--hard-ms`` to ``OUT/slow.jsonl``; with ``--hard``, also appends those (deduplicated,
 with their MILP optima: ``tests.data.generate_solver_positions.record``) to that file, the
-hard set the tests check (``tests/test_hard_positions.py``). Timings are taken in play, with
+hard set the tests check (``tests/games/carousel/test_hard_positions.py``). Timings are taken in play, with
 whatever else the machine runs: re-time the slow ones with ``benchmarks.bench_solver``.
 """
 

@@ -1,5 +1,5 @@
 """The Carioca soak: many games through the AEC env, invariants checked after every action.
-``benchmarks.soak_carioca`` is its command line; ``tests/games/test_carioca_soak.py`` its CI
+``benchmarks.soak_carioca`` is its command line; ``tests/games/carioca/test_carioca_soak.py`` its CI
 slice.
 
 Game ``g`` is played with seed ``S + g``, which alone draws its table (2 to 5 players) and

@@ -1,5 +1,5 @@
 """The Gin Rummy soak: many games through the AEC env, invariants checked after every
-action. ``benchmarks.soak_gin`` is its command line; ``tests/games/test_gin_soak.py`` its
+action. ``benchmarks.soak_gin`` is its command line; ``tests/games/gin_rummy/test_gin_soak.py`` its
 CI slice.
 
 Game ``g`` is played with seed ``S + g``, which alone draws its preset (``book``,

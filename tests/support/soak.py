@@ -1,5 +1,5 @@
 """The soak run: many complete games through the AEC env, every invariant checked after
-every action. ``benchmarks.soak`` is its command line; ``tests/test_soak.py`` its CI slice.
+every action. ``benchmarks.soak`` is its command line; ``tests/games/carousel/test_soak.py`` its CI slice.
 
     .venv/bin/python -m benchmarks.soak --games N [--workers W] [--seed S]
 

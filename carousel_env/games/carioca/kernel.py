@@ -8,7 +8,7 @@ made many times a round; a move the engine makes instead is left in ``pending``:
 limit) or meets an empty stock (the reshuffle draws from Python's generator). Where a
 player may go down, ``can_go_down`` says so and the engine's solver lists the
 arrangements. The distance to the contract is :mod:`carousel_env.games.carioca.distance`'s.
-``tests/games/test_carioca_vector.py`` steps seeded games through the vector env and the
+``tests/games/carioca/test_carioca_vector.py`` steps seeded games through the vector env and the
 AEC env and requires the same observations, masks and rewards at every step.
 """
 

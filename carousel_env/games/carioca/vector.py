@@ -21,7 +21,7 @@ is what seat ``s`` earned in the step. Seeds, ``WAIT``, ``reset_rows`` and autor
 shared driver's: with autoreset the row of an episode that ended already shows the next
 episode, and ``info.finished`` holds the ended game with every seat's final observation.
 ``policy_moves`` gives the actions of seats played by policies
-(:mod:`carousel_env.games.carioca.policies`). ``tests/games/test_carioca_vector.py``
+(:mod:`carousel_env.games.carioca.policies`). ``tests/games/carioca/test_carioca_vector.py``
 requires both envs to agree at every step of seeded games.
 
 How: draws, discards and lay-offs run compiled, with the masks, the distance to the contract

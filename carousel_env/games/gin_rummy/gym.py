@@ -42,7 +42,7 @@ since its last decision, episodes that end before the learner decides skipped, a
 ``NEXT_STEP``, Gymnasium's vector infos with ``_key`` arrays, ``reset_mask``):
 :mod:`carousel_env.envkit.gym_env` and :mod:`carousel_env.envkit.gym_vector`. Row ``i`` of
 the vector form reset with seed ``s`` plays what ``GinSingleAgentEnv.reset(seed=s + i)`` and
-its later ``reset()`` calls play, step for step (``tests/games/test_gin_gym.py``). The
+its later ``reset()`` calls play, step for step (``tests/games/gin_rummy/test_gin_gym.py``). The
 vector form's infos hold the AEC info keys (``num_auto_actions``, ``hands_ended``,
 ``hand_points`` (N, 2), ``game_over``) summed since the learner's last action, beside
 ``action_mask``, ``learner_seat`` and, in rows that made one, ``illegal_action``.

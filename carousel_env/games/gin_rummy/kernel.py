@@ -7,7 +7,7 @@ discarding, with the masks and the exact deadwood that decides whether a knock i
 A move that ends the hand (a knock, a pass at the wall, a discard that kills the hand, an
 upcard draw at the limit) is left in ``pending`` for the engine to make, in Python,
 once per hand; so are the knock suggestions, listed by the engine where a knock is legal.
-``tests/games/test_gin_vector.py`` steps seeded games through both envs and requires the
+``tests/games/gin_rummy/test_gin_vector.py`` steps seeded games through both envs and requires the
 same observations, masks and rewards at every step.
 """
 

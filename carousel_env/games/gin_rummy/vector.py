@@ -22,7 +22,7 @@ shared driver's (the same as Carousel's vector env): with autoreset the row of a
 that ended already shows the next episode, and ``info.finished`` holds the ended game with
 both seats' final observations. ``policy_moves`` gives the actions of seats played by
 policies (:mod:`carousel_env.games.gin_rummy.policies`); the single-agent Gymnasium
-``VectorEnv`` form is :mod:`carousel_env.games.gin_rummy.gym`. ``tests/games/test_gin_vector.py``
+``VectorEnv`` form is :mod:`carousel_env.games.gin_rummy.gym`. ``tests/games/gin_rummy/test_gin_vector.py``
 requires both envs to agree at every step of seeded games.
 
 How: the moves within a hand run compiled; the engine deals, lists the knocks where one is

@@ -1,5 +1,5 @@
 """The vector env's observations, compiled: :func:`carousel_env.games.carousel.envs.observation.encode`
-over the arrays of every game at once, value for value (``tests/test_vector_env.py``
+over the arrays of every game at once, value for value (``tests/games/carousel/test_vector_env.py``
 compares the two at every step of seeded games). The channel offsets are the layout's own.
 """
 

@@ -19,7 +19,7 @@ seat whose observation (``observation[i]``) and mask (``action_mask[i]``) the ro
 Actions, observations, masks, rewards and the env's configuration are exactly the AEC
 env's (:mod:`carousel_env.games.carousel.envs.aec`): decisions with one legal action are taken by the
 env, ``rewards[i, s]`` is what seat ``s`` earned in the step (round ends, the game's end),
-and ``tests/test_vector_env.py`` requires both envs to agree at every step of seeded games.
+and ``tests/games/carousel/test_vector_env.py`` requires both envs to agree at every step of seeded games.
 
 Episodes reset themselves in the step that ends them: ``terminated[i]`` is True, the
 rewards are the episode's last, and the row's observation is already the next episode's

@@ -31,7 +31,7 @@ Each row is the single-agent env (:mod:`carousel_env.games.carousel.gym`) with t
 Spaces: ``single_observation_space`` is the AEC observation ``Box``, ``single_action_space``
 ``Discrete(3 + K)``; ``observation_space`` and ``action_space`` are their batches.
 
-Semantics, row by row the single-agent env's (``tests/test_vector_gym.py`` steps both and
+Semantics, row by row the single-agent env's (``tests/games/carousel/test_vector_gym.py`` steps both and
 compares every observation, mask, reward and termination), are the family's shared form's
 (:class:`carousel_env.envkit.gym_vector.GymVectorEnv`, Gin Rummy's too: seeds, the
 learner's reward, skipped episodes, ``NEXT_STEP`` autoreset, ``reset_mask``, illegal

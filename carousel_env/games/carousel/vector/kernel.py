@@ -4,7 +4,7 @@
 a round (draws, plays, knocks, turn ends, the stock running out, final turns) so that one
 compiled call steps every game of a :class:`~carousel_env.games.carousel.vector.arrays.GameArrays` with
 no Python per game. Deals and round ends stay with the engine (once per round, in
-Python): this code stops a game at ``ROUND_OVER``. ``tests/test_vector_env.py`` plays
+Python): this code stops a game at ``ROUND_OVER``. ``tests/games/carousel/test_vector_env.py`` plays
 seeded games through both and requires the same observations, masks, rewards and scores
 at every step.
 

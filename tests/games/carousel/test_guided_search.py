@@ -20,7 +20,7 @@ from carousel_env.games.carousel.envs.observation import encode, layout
 from carousel_env.games.carousel.vector import CarouselVectorEnv
 from carousel_env.games.carousel.vector import guided as guided_module
 from carousel_env.games.carousel.vector.guided import GuidedSearchPlayer
-from tests.test_search import decision_state, one_run_from_out, other_world, reached_state
+from tests.games.carousel.test_search import decision_state, one_run_from_out, other_world, reached_state
 
 K = 8
 LAYOUT = layout(K)

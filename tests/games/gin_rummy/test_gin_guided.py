@@ -18,7 +18,7 @@ from carousel_env.games.gin_rummy.observation import layout
 from carousel_env.games.gin_rummy.players import determinize, simple_move
 from carousel_env.games.gin_rummy.rules import GinRules
 from carousel_env.games.gin_rummy.vector import GinVectorEnv
-from tests.games.test_gin_players import _discarding, _hidden_reshuffled
+from tests.games.gin_rummy.test_gin_players import _discarding, _hidden_reshuffled
 
 K = 8
 OPENSPIEL = GinRules.from_options("openspiel")

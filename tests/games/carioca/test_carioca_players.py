@@ -14,8 +14,8 @@ from carousel_env.core.errors import CarouselError
 from carousel_env.games.carioca import engine as ce
 from carousel_env.games.carioca import players as cp
 from carousel_env.games.carioca.engine import MoveKind, Phase
-from tests.games.test_carioca_engine import all_cards, position
-from tests.games.test_carioca_env import hide_and_shuffle
+from tests.games.carioca.test_carioca_engine import all_cards, position
+from tests.games.carioca.test_carioca_env import hide_and_shuffle
 
 
 @pytest.mark.parametrize("players", range(2, 6))

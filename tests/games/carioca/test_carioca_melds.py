@@ -1,5 +1,5 @@
 """Carioca's melds, lay-offs and solver, from RULES.md's worked examples and against brute
-force (tests/games/carioca_reference.py) on random and crafted hands."""
+force (tests/games/carioca/carioca_reference.py) on random and crafted hands."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from carousel_env.games.carioca import melds as cm
 from carousel_env.games.carioca import solver
 from carousel_env.games.carioca.melds import End, MeldError, MeldKind
 from carousel_env.games.carioca.rules import CONTRACTS, HIGH_ACE, LOW_ACE, Contract, card_at, hand_points
-from tests.games.carioca_reference import brute_arrangements, brute_distance
+from tests.games.carioca.carioca_reference import brute_arrangements, brute_distance
 
 ROUND_2 = CONTRACTS[1]
 
