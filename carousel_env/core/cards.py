@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 import reprlib
+from collections import Counter
 from collections.abc import Callable, Iterable
 
 from carousel_env.core.errors import NotationError
@@ -285,3 +286,16 @@ def counts(cards: Iterable[Card], size: int = NUM_CARDS + 1) -> list[int]:
     for c in cards:
         result[c] += 1
     return result
+
+
+def holds(hand: Iterable[Card], cards: Iterable[Card]) -> bool:
+    """Whether ``hand`` holds every card of ``cards``, copies counted (two decks: a card twice)."""
+    return not Counter(cards) - Counter(hand)
+
+
+def without(hand: Iterable[Card], cards: Iterable[Card]) -> Hand:
+    """``hand`` less one copy of each of ``cards`` (all in it), in its order."""
+    rest = list(hand)
+    for card in cards:
+        rest.remove(card)
+    return tuple(rest)

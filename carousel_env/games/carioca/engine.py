@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from enum import Enum, IntEnum
 from typing import NamedTuple
 
-from carousel_env.core.cards import Card, card_str, hand_str, is_hand_card, make_deck
+from carousel_env.core.cards import Card, card_str, hand_str, holds, is_hand_card, make_deck, without
 from carousel_env.core.errors import IllegalAction
 from carousel_env.games.carioca import melds as cm
 from carousel_env.games.carioca import solver
@@ -270,23 +270,6 @@ def legal_discards(state: CariocaState) -> list[Card]:
 # ---------------------------------------------------------------- moves
 
 
-def without(hand: Hand, cards) -> Hand:
-    """``hand`` less one copy of each of ``cards`` (all in it)."""
-    rest = list(hand)
-    for card in cards:
-        rest.remove(card)
-    return tuple(rest)
-
-
-def _has(hand: Hand, cards) -> bool:
-    rest = list(hand)
-    for card in cards:
-        if card not in rest:
-            return False
-        rest.remove(card)
-    return True
-
-
 def _set(values: tuple, seat: int, value) -> tuple:
     return (*values[:seat], value, *values[seat + 1 :])
 
@@ -326,7 +309,7 @@ def _go_down(state: CariocaState, melds) -> CariocaState:
     except MeldError as exc:
         raise IllegalAction(f"player {s} cannot go down: {exc}") from None
     laid = [c for m in checked for c in m.cards()]
-    if not _has(state.hands[s], laid):
+    if not holds(state.hands[s], laid):
         raise IllegalAction(f"player {s} cannot go down: the melds use cards not in hand ({hand_str(laid)})")
     if len(state.hands[s]) - len(laid) < 1:
         raise IllegalAction(f"player {s} cannot go down: a card must be kept to discard")

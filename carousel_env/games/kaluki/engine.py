@@ -24,10 +24,20 @@ Modelling decisions (RULES.md leaves the form of the moves open):
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import replace
 
-from carousel_env.core.cards import JOKER, NUM_CARDS, Card, card_str, hand_str, is_hand_card, is_table_joker, joker_as
+from carousel_env.core.cards import (
+    JOKER,
+    NUM_CARDS,
+    Card,
+    card_str,
+    hand_str,
+    holds,
+    is_hand_card,
+    is_table_joker,
+    joker_as,
+    without,
+)
 from carousel_env.core.errors import IllegalAction
 from carousel_env.games.kaluki.deal import end_hand, new_game, next_hand, next_seat
 from carousel_env.games.kaluki.melds import (
@@ -46,18 +56,6 @@ from carousel_env.games.kaluki.rules import PILE_TAKE_LIMIT, DiscardTake, Retrie
 from carousel_env.games.kaluki.state import NO_CARD, Hand, HandEnd, KalukiState, Move, MoveKind, Phase
 
 __all__ = ["apply", "end_hand", "may_lay_off", "may_open", "new_game", "next_hand", "opening_value", "without"]
-
-
-def without(hand: Hand, cards) -> Hand:
-    """``hand`` less one copy of each of ``cards`` (all in it)."""
-    rest = list(hand)
-    for card in cards:
-        rest.remove(card)
-    return tuple(rest)
-
-
-def _has(hand: Hand, cards) -> bool:
-    return not Counter(cards) - Counter(hand)
 
 
 def _set(values: tuple, seat: int, value) -> tuple:
@@ -113,7 +111,7 @@ def _put_melds(state: KalukiState, hand: Hand, melds: tuple[Meld, ...], what: st
     if not melds:
         raise IllegalAction(f"{what} lays at least one meld")
     cards = [c for m in melds for c in m.cards()]
-    if not _has(hand, cards):
+    if not holds(hand, cards):
         raise IllegalAction(f"player {s} cannot lay {hand_str(cards)}: not all in hand ({hand_str(hand)})")
     if opening:
         value = opening_value(melds, rules)
@@ -263,7 +261,7 @@ def _exchange(state: KalukiState, move: Move) -> KalukiState:
     s, rules = state.current, state.rules
     meld = _target(state, move)
     cards = tuple(move.cards) if isinstance(move.cards, (tuple, list)) else None
-    if cards is None or not all(is_hand_card(c) for c in cards) or not _has(state.hands[s], cards):
+    if cards is None or not all(is_hand_card(c) for c in cards) or not holds(state.hands[s], cards):
         raise IllegalAction(f"player {s} cannot exchange {move.cards!r}: not all in hand ({hand_str(state.hands[s])})")
     if not isinstance(move.card, int) or not 0 <= move.card < NUM_CARDS:
         raise IllegalAction(f"an exchange names the joker by its declared card (card), got {move.card!r}")
