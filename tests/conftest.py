@@ -43,6 +43,36 @@ GROUPS = {
 UNMEASURED_S = 1.0  # the seconds of a test not in DURATIONS yet
 
 
+@pytest.fixture(scope="session")
+def _session_ray():
+    """The worker's one local Ray instance, started by the first test that asks for it and
+    stopped when the session ends (tests of the ``ray`` group: one worker runs them all)."""
+    import ray
+
+    yield ray
+    if ray.is_initialized():
+        ray.shutdown()
+
+
+@pytest.fixture
+def shared_ray(_session_ray):
+    """A local Ray instance shared by the tests that only need one running (training starts
+    none then, and leaves it running): each start and stop of Ray costs seconds. A test of
+    Ray's own start and stop asks for :func:`no_ray` instead."""
+    if not _session_ray.is_initialized():
+        _session_ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+    return _session_ray
+
+
+@pytest.fixture
+def no_ray():
+    """No Ray instance running in this process when the test starts (a shared one is stopped)."""
+    import ray
+
+    if ray.is_initialized():
+        ray.shutdown()
+
+
 @pytest.fixture
 def stored() -> tuple[StoredPosition, ...]:
     """Every stored solver position with its MILP optima; skips when none are generated."""

@@ -31,7 +31,7 @@ def _rows(run: Path) -> list[dict[str, str]]:
 
 @pytest.mark.training
 @pytest.mark.xdist_group("ray")
-def test_rllib_backend_trains_checkpoints_resumes_and_its_agent_plays(tmp_path, capfd):
+def test_rllib_backend_trains_checkpoints_resumes_and_its_agent_plays(no_ray, tmp_path, capfd):
     capsys = capfd  # the terminal's file descriptors: Ray's C++ core writes there too
     run = tmp_path / "run"
     assert main(["train", "--backend", "rllib", "--config", SMOKE, "--out", str(run), "--max-updates", "1"]) == 0

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ALARM = re.compile(r"\b(WARNING|ERROR|CRITICAL)\b|DeprecationWarning|^\[[^]]* [EWF] \d+ \d+\]", re.MULTILINE)
 
 
-def test_rllib_selfplay_example(tmp_path):
+def test_rllib_selfplay_example(no_ray, tmp_path):
     out = tmp_path / "agent.pt"
     command = [sys.executable, "examples/rllib_selfplay.py", "--tiny", "--out", str(out)]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)

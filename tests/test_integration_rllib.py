@@ -189,8 +189,9 @@ def test_config_is_strict_and_documented(tmp_path):
 
 @pytest.mark.training
 @pytest.mark.xdist_group("ray")
-def test_one_iteration_on_local_ray_then_export_and_play(tmp_path, capfd):
-    # One env runner: a Ray actor on the local instance train() starts (and shuts down).
+def test_one_iteration_on_local_ray_then_export_and_play(shared_ray, tmp_path, capfd):
+    # One env runner: a Ray actor on the local instance already running (``carousel train
+    # --backend rllib`` starting and stopping its own: tests/test_cli_rllib.py).
     config = from_dict(
         {
             **TINY,
@@ -204,7 +205,7 @@ def test_one_iteration_on_local_ray_then_export_and_play(tmp_path, capfd):
     )
     lines: list[str] = []
     summary = train(config, tmp_path / "run", log=lines.append)
-    assert not ray.is_initialized()
+    assert ray.is_initialized() and "using the Ray instance this process already runs" in lines  # left running
     # Nothing from Ray, RLlib or PettingZoo on the terminal: no env checker's "Illegal move",
     # no notices, and (no restarts on one machine) not Ray core's error line about an actor
     # with "max_restarts > 0" (logged once per process; no earlier test in it makes actors).
@@ -227,9 +228,8 @@ def test_one_iteration_on_local_ray_then_export_and_play(tmp_path, capfd):
     # What --resume restores: the exported network in the learner, and every module's
     # learner weights on the env runner too (Algorithm.restore_from_path alone leaves
     # stale ones there).
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    algorithm = algorithm_config(load_run_config(tmp_path / "run")).build_algo()
     try:
-        algorithm = algorithm_config(load_run_config(tmp_path / "run")).build_algo()
         restore_run(algorithm, tmp_path / "run")
         assert algorithm.iteration == 1
         learner = algorithm.learner_group.get_weights()
@@ -241,9 +241,19 @@ def test_one_iteration_on_local_ray_then_export_and_play(tmp_path, capfd):
             assert all(np.array_equal(weights[k], runner[module_id][k]) for k in weights), module_id
         for key, value in data["model"].items():
             assert torch.equal(torch.as_tensor(learner["main"]["net." + key]), value), key
-        algorithm.stop()
     finally:
-        ray.shutdown()
+        algorithm.stop()
+
+
+@pytest.mark.training
+@pytest.mark.xdist_group("ray")
+def test_an_address_is_refused_while_this_process_runs_ray(shared_ray, tmp_path):
+    """Which Ray to train on would be ambiguous: refused before anything is written."""
+    from training.rllib.train import RayAddressError
+
+    with pytest.raises(RayAddressError, match="already runs Ray"):
+        train(from_dict(dict(TINY)), tmp_path / "run", address="auto", log=lambda line: None)
+    assert not (tmp_path / "run").exists() and shared_ray.is_initialized()
 
 
 def test_a_progress_line_says_when_no_episode_ended():

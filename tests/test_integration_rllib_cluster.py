@@ -37,7 +37,7 @@ def cluster():
         started.stop()
 
 
-def test_self_play_samples_on_both_nodes_of_a_two_node_cluster(cluster, tmp_path):
+def test_self_play_samples_on_both_nodes_of_a_two_node_cluster(no_ray, cluster, tmp_path):
     nodes = cluster.node_ids()
     assert len(nodes) == 2
     run = tmp_path / "run"

@@ -68,13 +68,16 @@ def test_each_in_house_config_trains_and_evaluates_in_its_game(name, tmp_path):
 @pytest.mark.training
 @pytest.mark.xdist_group("ray")
 @pytest.mark.parametrize("name", RLLIB)
-def test_each_rllib_config_trains_and_evaluates_in_its_game(name, tmp_path):
+def test_each_rllib_config_trains_and_evaluates_in_its_game(name, tmp_path, shared_ray):
     from training.rllib.config import load_config as load_rllib_config
     from training.rllib.train import train as train_rllib
 
     config = load_rllib_config(CONFIGS / f"{name}.yaml", RLLIB_TINY)
-    summary = train_rllib(config, tmp_path / name, log=lambda line: None)
+    lines: list[str] = []
+    summary = train_rllib(config, tmp_path / name, log=lines.append)
     assert summary.iteration == 1 and summary.last_eval is not None
+    # On the Ray instance already running, which it leaves running: it is the caller's.
+    assert "using the Ray instance this process already runs" in lines and shared_ray.is_initialized()
     assert checkpoint.load(tmp_path / name / "latest.pt")["rllib_config"]["game"] == config.game
 
 

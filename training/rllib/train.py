@@ -7,8 +7,10 @@ frozen snapshots (``training.rllib.selfplay``), sampling on ``num_env_runners`` 
 that Ray places on any node with a free CPU, and the learner in the driver process.
 
 :func:`train` runs it. It connects to the Ray cluster at ``address`` (``"auto"``: the one
-started on this machine with ``ray start``) or starts a local Ray instance, prints a line
-per iteration, and every ``checkpoint_interval`` iterations writes into the run directory
+started on this machine with ``ray start``), uses the Ray instance the calling process
+already runs (``ray.init`` called before, as in a notebook; left running after), or starts
+a local Ray instance (shut down at the end); it prints a line per iteration, and every
+``checkpoint_interval`` iterations writes into the run directory
 
 * ``rllib/``: RLlib's checkpoint of the whole algorithm (modules, optimiser, env runner
   and connector states, counters), which ``resume=True`` continues from;
@@ -155,10 +157,20 @@ class RunSummary:
     last_eval: dict[str, float] = field(default_factory=dict)
 
 
-def _start_ray(address: str | None, config: RllibConfig, log: Callable[[str], None]) -> None:
+class RayAddressError(ValueError):
+    """``address`` given while this process already runs Ray: which one to use is ambiguous."""
+
+
+def _start_ray(address: str | None, config: RllibConfig, log: Callable[[str], None]) -> bool:
+    """Connect to the cluster at ``address``, use the Ray instance this process already runs
+    (a notebook's, a test session's), or start a local one; returns whether it started one
+    (which :func:`train` then shuts down)."""
     needed = config.num_env_runners * config.num_cpus_per_env_runner
     quiet = {"logging_level": logging.ERROR, "log_to_driver": False}
-    if address:
+    started = not ray.is_initialized()
+    if not started:
+        log("using the Ray instance this process already runs")
+    elif address:
         log(f"connecting to the Ray cluster at {address}")
         ray.init(address=address, **quiet)
     else:
@@ -170,6 +182,7 @@ def _start_ray(address: str | None, config: RllibConfig, log: Callable[[str], No
     log(f"Ray: {len(nodes)} node(s), {have:g} CPUs; {config.num_env_runners} env runner(s) need {needed:g}")
     if have < needed:
         log("warning: the cluster has too few CPUs; env runners wait until nodes with free CPUs join")
+    return started
 
 
 def _save(algorithm: Any, config: RllibConfig, run_dir: Path, counters: dict[str, int]) -> None:
@@ -298,6 +311,11 @@ def train(
     iterations, at most ``max_iterations`` of them in this call. ``log`` (default: print)
     receives the progress lines."""
     log = log or partial(print, flush=True)
+    if address and ray.is_initialized():  # before anything is written
+        raise RayAddressError(
+            f"address {address!r}: this process already runs Ray (ray.init was called); "
+            "call ray.shutdown() first, or leave the address out to train on that instance"
+        )
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     if not resume:
@@ -306,7 +324,7 @@ def train(
     logging.getLogger("ray.rllib").setLevel(logging.ERROR)  # e.g. "You are running PPO on the new API stack!"
     summary = RunSummary(run_dir)
     device = resolve_device(config.device)  # before Ray starts: a GPU that is not there fails at once
-    _start_ray(address, config, log)
+    started_ray = _start_ray(address, config, log)
     algorithm = None
     try:
         log(
@@ -358,4 +376,5 @@ def train(
     finally:
         if algorithm is not None:
             algorithm.stop()
-        ray.shutdown()
+        if started_ray:  # a Ray instance the caller started is the caller's to stop
+            ray.shutdown()
