@@ -8,9 +8,13 @@ the docs pages and the training configs, which pass a game's options through who
 
 from __future__ import annotations
 
-from dataclasses import MISSING, field, fields
+from collections.abc import Callable, Mapping
+from dataclasses import MISSING, field, fields, replace
 from enum import Enum
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
+
+Rules = TypeVar("Rules")
+OptionError = Callable[[str, str], Exception]  # (option, message) -> the game's error naming it
 
 
 class OptionDoc(NamedTuple):
@@ -65,3 +69,25 @@ def check_render(render_mode: object, render_observer: object, num_players: int,
 def format_options(docs: tuple[OptionDoc, ...], indent: str = "    ") -> str:
     """The options as ``help`` shows them: ``key=default``, then the documentation."""
     return "\n".join(f"{indent}{d.key}={d.default!r}: {d.doc}" for d in docs)
+
+
+def preset_with(presets: Mapping[str, Rules], preset: str, options: Mapping[str, object], error: OptionError) -> Rules:
+    """The rules of ``preset`` (a frozen dataclass) with ``options`` changed, by field name; an
+    unknown preset or option is ``error(option, message)``, naming the known ones."""
+    if preset not in presets:
+        raise error("preset", f"unknown preset {preset!r} (presets: {', '.join(presets)})")
+    base = presets[preset]
+    known = {f.name for f in fields(base)}
+    for name in options:
+        if name not in known:
+            raise error(name, f"unknown option (options: {', '.join(sorted(known))})")
+    return replace(base, **options)
+
+
+def enum_option(enum: type[Enum], option: str, value: object, error: OptionError) -> Enum:
+    """``value`` as a member of ``enum`` (by value), else ``error(option, message)`` naming the choices."""
+    try:
+        return enum(value)
+    except ValueError:
+        choices = ", ".join(repr(m.value) for m in enum)
+        raise error(option, f"must be one of {choices}, got {value!r}") from None

@@ -8,11 +8,11 @@ changes one option. A bad option or value raises :class:`GinRulesError` naming i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from enum import Enum
 
 from carousel_env.core.errors import CarouselError
-from carousel_env.envkit.options import documented
+from carousel_env.envkit.options import documented, enum_option, preset_with
 
 NUM_PLAYERS = 2
 HAND_SIZE = 10
@@ -89,8 +89,8 @@ class GinRules:
             raise GinRulesError(
                 "first_dealer", f"must be None (drawn from the seed), 0 or 1, got {self.first_dealer!r}"
             )
-        object.__setattr__(self, "game_length", _member(GameLength, "game_length", self.game_length))
-        object.__setattr__(self, "stock_end", _member(StockEnd, "stock_end", self.stock_end))
+        object.__setattr__(self, "game_length", enum_option(GameLength, "game_length", self.game_length, GinRulesError))
+        object.__setattr__(self, "stock_end", enum_option(StockEnd, "stock_end", self.stock_end, GinRulesError))
 
     @property
     def upcard_draw_limit(self) -> int:
@@ -108,21 +108,7 @@ class GinRules:
         ``game_length``'s name before 0.5, is read for one version)."""
         if "game" in options:
             options["game_length"] = options.pop("game")
-        if preset not in PRESETS:
-            raise GinRulesError("preset", f"unknown preset {preset!r} (presets: {', '.join(PRESETS)})")
-        known = {f.name for f in fields(cls)}
-        for name in options:
-            if name not in known:
-                raise GinRulesError(name, f"unknown option (options: {', '.join(sorted(known))})")
-        return replace(PRESETS[preset], **options)
-
-
-def _member(enum: type[Enum], option: str, value: object):
-    try:
-        return enum(value)
-    except ValueError:
-        choices = ", ".join(repr(m.value) for m in enum)
-        raise GinRulesError(option, f"must be one of {choices}, got {value!r}") from None
+        return preset_with(PRESETS, preset, options, GinRulesError)
 
 
 PRESETS: dict[str, GinRules] = {

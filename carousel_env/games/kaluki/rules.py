@@ -18,12 +18,12 @@ Decisions where RULES.md is silent:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from carousel_env.core.cards import JOKER, NUM_CARDS, Card, rank_of
 from carousel_env.core.errors import CarouselError
-from carousel_env.envkit.options import documented
+from carousel_env.envkit.options import documented, enum_option, preset_with
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 PLAYER_COUNTS = range(MIN_PLAYERS, MAX_PLAYERS + 1)
@@ -147,7 +147,7 @@ class KalukiRules:
 
     def __post_init__(self) -> None:
         for name, enum in _ENUMS.items():
-            object.__setattr__(self, name, _member(enum, name, getattr(self, name)))
+            object.__setattr__(self, name, enum_option(enum, name, getattr(self, name), KalukiRulesError))
         for name in _BOOLS:
             if not isinstance(getattr(self, name), bool):
                 raise KalukiRulesError(name, f"must be true or false, got {getattr(self, name)!r}")
@@ -200,26 +200,12 @@ class KalukiRules:
     @classmethod
     def from_preset(cls, preset: str = "book", **options: object) -> KalukiRules:
         """The rules of ``preset`` (``book``, ``uk40``, ``uk51``, ``rummy``) with ``options`` changed."""
-        if preset not in PRESETS:
-            raise KalukiRulesError("preset", f"unknown preset {preset!r} (presets: {', '.join(PRESETS)})")
-        known = {f.name for f in fields(cls)}
-        for name in options:
-            if name not in known:
-                raise KalukiRulesError(name, f"unknown option (options: {', '.join(sorted(known))})")
-        return replace(PRESETS[preset], **options)
+        return preset_with(PRESETS, preset, options, KalukiRulesError)
 
 
 def _check_int(option: str, value: object, low: int, high: int, where: str = "") -> None:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise KalukiRulesError(option, f"must be an int from {low} to {high}{where}, got {value!r}")
-
-
-def _member(enum: type[Enum], option: str, value: object):
-    try:
-        return enum(value)
-    except ValueError:
-        choices = ", ".join(repr(m.value) for m in enum)
-        raise KalukiRulesError(option, f"must be one of {choices}, got {value!r}") from None
 
 
 _UK40 = KalukiRules(
