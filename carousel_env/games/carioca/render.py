@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from carousel_env.core.cards import JOKER, card_str, face, hand_str, is_table_joker, unit_str
+from carousel_env.core.cards import card_str, hand_str
 from carousel_env.core.text import plural
 from carousel_env.games.carioca.engine import CariocaState, RoundEnd
 from carousel_env.games.carioca.rules import NUM_ROUNDS
@@ -51,42 +51,22 @@ def render_text(state: CariocaState, observer: int) -> str:
 
 def draw_state(state: CariocaState, observer: int, last_step=None, auto_actions=()) -> np.ndarray:
     """An ``(HEIGHT, WIDTH, 3)`` uint8 picture of ``state`` as ``observer`` sees it."""
-    from PIL import Image, ImageDraw  # Pillow is only needed here
+    from carousel_env.envkit.drawing import SeatRow, draw_table  # Pillow is only needed here
 
-    from carousel_env.envkit.drawing import CARD_H, CARD_W, FELT, GAP, JOKER_INK, draw_card, font, ink
-
-    image = Image.new("RGB", (WIDTH, HEIGHT), FELT)
-    draw = ImageDraw.Draw(image)
-    text_font = font()
-    header = f"Carioca  round {state.round + 1}: {state.contract}  stock {len(state.stock)}"
-    draw.text((10, 8), header, fill="white", font=text_font)
-    if last_step is not None:
-        draw.text((10, 24), f"Last: {last_step[0]} {last_step[2]}"[:120], fill=(230, 230, 160), font=text_font)
-    if state.discards and not state.over:
-        draw.text((WIDTH - 130, 8), "Pile", fill="white", font=text_font)
-        draw_card(draw, WIDTH - 90, 6, card_str(state.top), _ink(state.top, ink, JOKER_INK), text_font)
-    y = 56
-    for seat in range(state.num_players):
-        you = " (you)" if seat == observer else ""
-        label = f"Player {seat}{you}: {plural(len(state.hands[seat]), 'card')}, score {state.scores[seat]}"
-        draw.text((10, y), label, fill="white", font=text_font)
-        x = 10
-        for meld in state.melds[seat]:
-            for unit in meld.units:
-                card = face(unit)
-                joker = is_table_joker(unit)
-                draw_card(draw, x, y + 14, unit_str(unit)[3:] if joker else card_str(card), ink(card), text_font, joker)
-                x += CARD_W // 2 + 2
-            x += CARD_W + GAP
-        y += CARD_H + 24
-    hy = HEIGHT - CARD_H - 12
-    draw.text((10, hy - 16), f"Player {observer}'s hand", fill="white", font=text_font)
-    x = 10
-    for card in state.hands[observer]:
-        draw_card(draw, x, hy, card_str(card), _ink(card, ink, JOKER_INK), text_font)
-        x += CARD_W + GAP
-    return np.asarray(image, dtype=np.uint8)
-
-
-def _ink(card: int, ink, joker_ink) -> tuple:
-    return joker_ink if card == JOKER else ink(card)
+    seats = [
+        SeatRow(
+            f"Player {seat}{' (you)' if seat == observer else ''}: {plural(len(state.hands[seat]), 'card')},"
+            f" score {state.scores[seat]}",
+            [meld.units for meld in state.melds[seat]],
+        )
+        for seat in range(state.num_players)
+    ]
+    return draw_table(
+        (WIDTH, HEIGHT),
+        f"Carioca  round {state.round + 1}: {state.contract}  stock {len(state.stock)}",
+        None if last_step is None else f"Last: {last_step[0]} {last_step[2]}",
+        state.top if state.discards and not state.over else None,
+        seats,
+        f"Player {observer}'s hand",
+        state.hands[observer],
+    )
