@@ -1,0 +1,361 @@
+"""Exact lay-down answers for Kaluki and plain Rummy (RULES.md, "Kaluki", "Rummy").
+
+* :func:`arrangements`: every distinct set of new melds a hand can lay (an opening, the melds a
+  taken discard goes into, further melds), best first.
+* :func:`best_play`: the best plays of an opened player (or one opening now): new melds, lay-offs
+  on any player's melds and joker exchanges, optimised together.
+* :func:`solve_counts`: how many solves ran and how many ran out of time (inexact).
+
+The order: least hand value left (``rules.hand_value``), then fewest jokers laid, then the
+notation: the sorted tuple of the play's entries, each led by the lowest natural card (card
+order: rank then suit, C D H S) of what it lays (a new meld: then its kind, sets first, its low
+cell and units; the cards added at one end of a run: seat, meld, end, units; an exchange from a
+run; what is done to a set: seat, meld, jokers in and out, cards); jokers laid off alone come
+last, one entry per joker by seat, meld, end and distance from the end. A layout's melds are
+listed in that order. Adding a meld always lowers the value left (every meld holds a natural,
+worth at least 1), so a layout ranks below each of its extensions: a non-maximal layout is
+listed only when ``keep`` (or the taken card's rule) forbids its extensions, or when fewer
+than ``limit`` layouts rank above it.
+
+Distinct means a different multiset of melds (and of lay-offs and exchanges): identical cards
+of the two decks are one kind, counted, never told apart. A run's jokers stand where they stand
+(a run's cells are what it is); a set's jokers declare the lowest suits its naturals miss, as do
+jokers laid off alone on a set, since the declared suit does not change what the set is worth.
+
+The search (:mod:`carousel_env.games.kaluki.solver_search`) is exact: a sweep over the hand's card
+kinds that reaches each multiset of pieces once, cut by an upper bound on what can still be laid.
+A solve that runs past ``time_budget_s`` returns the best found so far and is counted inexact.
+
+Bounded on purpose (the only places where the answers are narrower than the rules): a play
+that opens this turn makes no joker exchange (exchanges are searched for a player who had
+opened before the play); a set's jokers, new or laid off alone, declare the lowest suits its
+naturals miss (another declaration is not offered as another play); the engine's order of
+moves is honoured by checking the play with :func:`~carousel_env.games.kaluki.engine.apply`
+where it can matter (exchanges under ``reuse_now``, a hand emptied that held the taken card).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from itertools import combinations
+from typing import NamedTuple
+
+from carousel_env.core.cards import JOKER, Card, is_table_joker
+from carousel_env.core.errors import IllegalAction
+from carousel_env.games.kaluki import solver_pieces as sp
+from carousel_env.games.kaluki import solver_search as ss
+from carousel_env.games.kaluki.engine import apply, may_lay_off
+from carousel_env.games.kaluki.melds import Meld, MeldKind, exchanged, laid_off
+from carousel_env.games.kaluki.rules import RUN_MAX, KalukiRules, RetrievedJoker
+from carousel_env.games.kaluki.state import (
+    NO_CARD,
+    KalukiState,
+    Move,
+    Phase,
+    exchange,
+    lay_melds,
+    lay_off,
+    open_with,
+    take_discard,
+)
+
+TIME_BUDGET_S = 1.0  # a solve answers within about this long, exact or not
+
+
+class Layout(NamedTuple):
+    """New melds a hand can lay, the hand value it keeps, their opening value and jokers laid."""
+
+    melds: tuple[Meld, ...]
+    hand_value: int
+    opening_value: int
+    jokers: int
+
+    def move(self, *, take: bool = False, opened: bool = False) -> Move:
+        """The engine move that lays it: with the taken discard, as an opening, or as further melds."""
+        if take:
+            return take_discard(self.melds)
+        return lay_melds(self.melds) if opened else open_with(self.melds)
+
+
+class Play(NamedTuple):
+    """A turn's play: its new melds, the engine moves that make it (in order), the hand value it
+    keeps, the opening value of its new melds and the jokers it lays."""
+
+    melds: tuple[Meld, ...]
+    moves: tuple[Move, ...]
+    hand_value: int
+    opening_value: int
+    jokers: int
+
+
+@dataclass(frozen=True)
+class SolveCounts:
+    solves: int = 0
+    inexact: int = 0  # answers given when the time budget ran out
+
+
+_counts = SolveCounts()
+
+
+def solve_counts() -> SolveCounts:
+    """This process's solves so far, and how many of them ran out of time."""
+    return _counts
+
+
+def _count(exact: bool) -> None:
+    global _counts
+    _counts = SolveCounts(_counts.solves + 1, _counts.inexact + (not exact))
+
+
+# ---------------------------------------------------------------- the searches
+
+
+def _by_first(pieces: list[ss.Piece], kinds: int) -> tuple:
+    at: list[list[ss.Piece]] = [[] for _ in range(kinds)]
+    for piece in pieces:
+        at[piece.first].append(piece)
+    return tuple(tuple(sorted(group, key=lambda x: -x.value)) for group in at)  # the most laid first
+
+
+def _position_of(hand: sp.Hand, card: Card | None) -> int:
+    """A kind's position for the search: -1 none, -2 the joker."""
+    if card is None or card == NO_CARD:
+        return -1
+    return -2 if card == JOKER else hand.pos.get(card, -1)
+
+
+def _deadline(time_budget_s: float) -> float:
+    if isinstance(time_budget_s, bool) or not isinstance(time_budget_s, (int, float)) or time_budget_s <= 0:
+        raise ValueError(f"time_budget_s must be a positive number of seconds, got {time_budget_s!r}")
+    return time.perf_counter() + time_budget_s
+
+
+def arrangements(
+    hand,
+    rules: KalukiRules,
+    *,
+    threshold: int,
+    must_use: Card | None = None,
+    keep: int = 0,
+    limit: int | None = None,
+    taken: Card | None = None,
+    time_budget_s: float = TIME_BUDGET_S,
+) -> list[Layout]:
+    """The distinct layouts of new melds ``hand`` can lay, best first (the first ``limit``):
+    opening value at least ``threshold``, ``must_use`` among the cards laid, at least ``keep``
+    cards kept, and, if ``taken`` (a card taken from the pile, not to be discarded this turn) is
+    not laid, a card other than it kept unless the hand is emptied."""
+    deadline = _deadline(time_budget_s)
+    h = sp.Hand(hand, rules)
+    if must_use is not None and not h.held[must_use]:
+        return []
+    pieces = sp.meld_pieces(h, h.jokers)
+    problem = ss.Problem(
+        counts=tuple(h.held[c] for c in h.kinds),
+        kind_values=tuple(rules.card_value(c) for c in h.kinds),
+        jokers=h.jokers,
+        joker_value=rules.joker_value,
+        hand_value=rules.hand_value(hand),
+        pieces_at=_by_first(pieces, len(h.kinds)),
+        joker_slots=(),
+        run_room={},
+        threshold=threshold,
+        must_open=True,
+        threshold_with_melds=True,
+        must_use=_position_of(h, must_use),
+        keep=keep,
+        taken=_position_of(h, taken),
+        reuse_now=False,
+        limit=limit,
+        deadline=deadline,
+        check=None,
+    )
+    found, exact = ss.search(problem)
+    _count(exact)
+    return [Layout(tuple(r[1] for _, r in f.pieces), f.key[0], f.open_value, f.key[1]) for f in found]
+
+
+def best_play(state: KalukiState, limit: int | None = 8, *, time_budget_s: float = TIME_BUDGET_S) -> list[Play]:
+    """The best plays of the player to act in the PLAY phase, best first (the first ``limit``):
+    new melds (the opening, if the player has not opened), lay-offs on every player's melds and
+    joker exchanges, chosen together; the hand keeps a card to discard where the rules say so."""
+    deadline = _deadline(time_budget_s)
+    if state.phase is not Phase.PLAY:
+        return []
+    s, rules = state.current, state.rules
+    hand = state.hands[s]
+    h = sp.Hand(hand, rules)
+    opened = state.opened[s]
+    free = all(may_lay_off(state, seat) for seat in range(state.num_players) if state.melds[seat])
+    swaps = opened
+    table_jokers = sum(m.jokers for seat in state.melds for m in seat) if swaps else 0
+    jokers = h.jokers + table_jokers
+    pieces = sp.meld_pieces(h, jokers)
+    slots, room = [], {}
+    for seat in range(state.num_players):
+        for index, meld in enumerate(state.melds[seat]):
+            if meld.kind is MeldKind.RUN:
+                more, free_places = sp.run_pieces(h, seat, index, meld, jokers, swaps)
+                room[(seat, index)] = RUN_MAX - len(meld.units)
+            else:
+                more, free_places = sp.set_pieces(h, seat, index, meld, swaps)
+            pieces += more
+            slots += free_places
+    reuse_now = swaps and rules.retrieved_joker is RetrievedJoker.REUSE_NOW
+
+    def risky(found: ss.Found, cards_left: int) -> bool:
+        """Whether the engine's order of moves may refuse it: exchanges that must carry melds, or a
+        hand emptied that holds the taken card (it may not be all that is left between moves)."""
+        return (reuse_now and found.released > 0) or (state.taken != NO_CARD and cards_left == 0)
+
+    def check(found: ss.Found, cards_left: int) -> bool:
+        return not risky(found, cards_left) or _play_moves(state, found, verify=True) is not None
+
+    problem = ss.Problem(
+        counts=tuple(h.held[c] for c in h.kinds),
+        kind_values=tuple(rules.card_value(c) for c in h.kinds),
+        jokers=h.jokers,
+        joker_value=rules.joker_value,
+        hand_value=rules.hand_value(hand),
+        pieces_at=_by_first(pieces, len(h.kinds)),
+        joker_slots=tuple(slots),
+        run_room=room,
+        threshold=0 if opened else rules.opening,
+        must_open=not opened and not free,
+        threshold_with_melds=not opened,
+        must_use=-1,
+        keep=1 if rules.go_out_by_discard else 0,
+        taken=_position_of(h, state.taken),
+        reuse_now=reuse_now,
+        limit=limit,
+        deadline=deadline,
+        check=check,
+    )
+    found, exact = ss.search(problem)
+    _count(exact)
+    plays = []
+    for f in found:
+        moves = _play_moves(state, f, verify=risky(f, len(hand) + f.released - _cards_laid(f)))
+        if moves is not None:
+            melds = tuple(r[1] for piece, r in f.pieces if piece is None)
+            plays.append(Play(melds, moves, f.key[0], f.open_value, f.key[1]))
+    return plays
+
+
+# ---------------------------------------------------------------- moves
+
+
+def _cards_laid(found: ss.Found) -> int:
+    return sum(piece.cards if piece is not None else len(r[1].units) for piece, r in found.pieces) + len(found.jokers)
+
+
+def _op_move(seat: int, index: int, op: tuple, carried=()) -> Move:
+    if op[0] == "swap":
+        return exchange(seat, index, op[1], op[2], carried)
+    unit, end = op
+    if is_table_joker(unit):
+        return lay_off(JOKER, seat, index, unit & sp.FACE, end)
+    return lay_off(unit, seat, index, end=end)
+
+
+def _released(table: dict, seat: int, index: int, op: tuple, rules: KalukiRules) -> int:
+    """Jokers the step ``op`` (an exchange or a lay-off) releases; ``table`` follows the melds it changes."""
+    meld = table[(seat, index)]
+    if op[0] != "swap":
+        table[(seat, index)] = laid_off(meld, op[0], rules, op[1])
+        return 0
+    after, released = exchanged(meld, op[1], op[2], rules)
+    table[(seat, index)] = after
+    return released
+
+
+def _assign(needs: list[int], melds: list[Meld]):
+    """Melds (with jokers) for each exchange under ``reuse_now``: each exchange's melds hold at
+    least the jokers it releases; None if no assignment exists."""
+    if not needs:
+        return []
+    for size in range(1, len(melds) + 1):
+        for pick in combinations(range(len(melds)), size):
+            if sum(melds[i].jokers for i in pick) >= needs[0]:
+                rest = _assign(needs[1:], [m for i, m in enumerate(melds) if i not in pick])
+                if rest is not None:
+                    return [tuple(melds[i] for i in pick), *rest]
+    return None
+
+
+def _play_moves(state: KalukiState, found: ss.Found, *, verify: bool) -> tuple[Move, ...] | None:
+    """The engine moves that make ``found``: the opening (if any), exchanges, further melds,
+    lay-offs; None if the engine's rules on the order cannot make it."""
+    s, rules = state.current, state.rules
+    melds = [r[1] for piece, r in found.pieces if piece is None]
+    swaps, layoffs = [], []
+    for piece, _ in found.pieces:
+        if piece is None:
+            continue
+        seat, index = piece.slot[0], piece.slot[1]
+        ops = piece.options[0][1]
+        (swaps if any(op[0] == "swap" for op in ops) else layoffs).append((seat, index, ops))
+    layoffs += [(entry[2], entry[3], (op,)) for entry, op in found.jokers]
+    moves: list[Move] = []
+    if melds and not state.opened[s]:
+        moves.append(open_with(tuple(melds)))
+        melds = []
+    table = {(seat, i): m for seat in range(state.num_players) for i, m in enumerate(state.melds[seat])}
+    swap_steps = [(seat, index, op) for seat, index, ops in swaps for op in ops]
+    steps = [(op, _released(table, seat, index, op, rules)) for seat, index, op in swap_steps]
+    needs = [released for op, released in steps if op[0] == "swap"]
+    carried: list = [()] * len(needs)
+    if rules.retrieved_joker is RetrievedJoker.REUSE_NOW and needs:
+        carried = _assign(needs, [m for m in melds if m.jokers])
+        if carried is None:
+            return None
+        used = {id(m) for group in carried for m in group}
+        melds = [m for m in melds if id(m) not in used]
+    k = 0
+    for seat, index, op in swap_steps:
+        if op[0] == "swap":
+            moves.append(_op_move(seat, index, op, carried[k]))
+            k += 1
+        else:
+            moves.append(_op_move(seat, index, op))
+    if melds:
+        moves.append(lay_melds(tuple(melds)))
+    moves += [_op_move(seat, index, op) for seat, index, ops in layoffs for op in ops]
+    if not verify:
+        return tuple(moves)
+    for order in _orders(moves, state.taken):
+        if _engine_accepts(state, order):
+            return tuple(order)
+    return None
+
+
+def _lays(move: Move, card: Card) -> bool:
+    laid = [c for m in move.melds for c in m.cards()] + list(move.cards)
+    if move.card != NO_CARD and move.kind.name == "LAY_OFF":
+        laid.append(move.card)
+    return card in laid
+
+
+def _orders(moves: list[Move], taken: Card):
+    """The moves in their order, then with the first move laying the taken card brought forward
+    (a hand may not be left holding only the taken card between moves)."""
+    yield moves
+    if taken == NO_CARD:
+        return
+    first = next((i for i, m in enumerate(moves) if _lays(m, taken)), None)
+    if first:
+        for to in range(first):
+            yield [*moves[:to], moves[first], *moves[to:first], *moves[first + 1 :]]
+
+
+def _engine_accepts(state: KalukiState, moves) -> bool:
+    try:
+        for move in moves:
+            state = apply(state, move)
+    except IllegalAction:
+        return False
+    return True
+
+
+__all__ = ["TIME_BUDGET_S", "Layout", "Play", "SolveCounts", "arrangements", "best_play", "solve_counts"]
