@@ -26,12 +26,14 @@ The search (:mod:`carousel_env.games.kaluki.solver_search`) is exact: a sweep ov
 kinds that reaches each multiset of pieces once, cut by an upper bound on what can still be laid.
 A solve that runs past ``time_budget_s`` returns the best found so far and is counted inexact.
 
-Bounded on purpose (the only places where the answers are narrower than the rules): a play
-that opens this turn makes no joker exchange (exchanges are searched for a player who had
-opened before the play); a set's jokers, new or laid off alone, declare the lowest suits its
-naturals miss (another declaration is not offered as another play); the engine's order of
-moves is honoured by checking the play with :func:`~carousel_env.games.kaluki.engine.apply`
-where it can matter (exchanges under ``reuse_now``, a hand emptied that held the taken card).
+Bounded on purpose (the only places where the answers are narrower than the rules): a player
+who has not opened exchanges jokers only after an opening laid first in the same play (the
+book's and the UK presets' rule); under options that let a player lay off before opening (plain
+Rummy's, which has no jokers) exchanges before an opening are not searched. A set's jokers, new
+or laid off alone, declare the lowest suits its naturals miss (another declaration is not
+offered as another play). The engine's order of moves is honoured by checking the play with
+:func:`~carousel_env.games.kaluki.engine.apply` where it can matter (exchanges under
+``reuse_now`` or in a play that opens, a hand emptied that held the taken card).
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ from carousel_env.core.errors import IllegalAction
 from carousel_env.games.kaluki import solver_pieces as sp
 from carousel_env.games.kaluki import solver_search as ss
 from carousel_env.games.kaluki.engine import apply, may_lay_off
-from carousel_env.games.kaluki.melds import Meld, MeldKind, exchanged, laid_off
+from carousel_env.games.kaluki.melds import Meld, MeldKind, exchanged, laid_off, meld_value
 from carousel_env.games.kaluki.rules import RUN_MAX, KalukiRules, RetrievedJoker
 from carousel_env.games.kaluki.state import (
     NO_CARD,
@@ -125,6 +127,11 @@ def _position_of(hand: sp.Hand, card: Card | None) -> int:
     return -2 if card == JOKER else hand.pos.get(card, -1)
 
 
+def _check_limit(limit: int | None) -> None:
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
+        raise ValueError(f"limit must be None or an int >= 0, got {limit!r}")
+
+
 def _deadline(time_budget_s: float) -> float:
     if isinstance(time_budget_s, bool) or not isinstance(time_budget_s, (int, float)) or time_budget_s <= 0:
         raise ValueError(f"time_budget_s must be a positive number of seconds, got {time_budget_s!r}")
@@ -147,8 +154,9 @@ def arrangements(
     cards kept, and, if ``taken`` (a card taken from the pile, not to be discarded this turn) is
     not laid, a card other than it kept unless the hand is emptied."""
     deadline = _deadline(time_budget_s)
+    _check_limit(limit)
     h = sp.Hand(hand, rules)
-    if must_use is not None and not h.held[must_use]:
+    if limit == 0 or (must_use is not None and not h.held[must_use]):
         return []
     pieces = sp.meld_pieces(h, h.jokers)
     problem = ss.Problem(
@@ -181,14 +189,15 @@ def best_play(state: KalukiState, limit: int | None = 8, *, time_budget_s: float
     new melds (the opening, if the player has not opened), lay-offs on every player's melds and
     joker exchanges, chosen together; the hand keeps a card to discard where the rules say so."""
     deadline = _deadline(time_budget_s)
-    if state.phase is not Phase.PLAY:
+    _check_limit(limit)
+    if state.phase is not Phase.PLAY or limit == 0:
         return []
     s, rules = state.current, state.rules
     hand = state.hands[s]
     h = sp.Hand(hand, rules)
     opened = state.opened[s]
     free = all(may_lay_off(state, seat) for seat in range(state.num_players) if state.melds[seat])
-    swaps = opened
+    swaps = opened or not free  # exchanges come after the opening, which a play that opens lays first
     table_jokers = sum(m.jokers for seat in state.melds for m in seat) if swaps else 0
     jokers = h.jokers + table_jokers
     pieces = sp.meld_pieces(h, jokers)
@@ -207,7 +216,8 @@ def best_play(state: KalukiState, limit: int | None = 8, *, time_budget_s: float
     def risky(found: ss.Found, cards_left: int) -> bool:
         """Whether the engine's order of moves may refuse it: exchanges that must carry melds, or a
         hand emptied that holds the taken card (it may not be all that is left between moves)."""
-        return (reuse_now and found.released > 0) or (state.taken != NO_CARD and cards_left == 0)
+        exchanged_now = found.released > 0 and (reuse_now or not opened)
+        return exchanged_now or (state.taken != NO_CARD and cards_left == 0)
 
     def check(found: ss.Found, cards_left: int) -> bool:
         return not risky(found, cards_left) or _play_moves(state, found, verify=True) is not None
@@ -285,10 +295,31 @@ def _assign(needs: list[int], melds: list[Meld]):
 
 
 def _play_moves(state: KalukiState, found: ss.Found, *, verify: bool) -> tuple[Move, ...] | None:
-    """The engine moves that make ``found``: the opening (if any), exchanges, further melds,
-    lay-offs; None if the engine's rules on the order cannot make it."""
+    """The engine moves that make ``found``: the opening (if the player opens now), exchanges,
+    further melds, lay-offs; None if the engine's rules on the order cannot make it. A player
+    who opens and exchanges opens first, with melds whose jokers come from the hand."""
     s, rules = state.current, state.rules
     melds = [r[1] for piece, r in found.pieces if piece is None]
+    if state.opened[s] or not melds:
+        return _sequence(state, found, (), melds, verify)
+    if not found.released:
+        return _sequence(state, found, tuple(melds), [], verify)
+    in_hand = state.hands[s].count(JOKER)
+    for size in range(1, len(melds) + 1):
+        for pick in combinations(range(len(melds)), size):
+            opening = tuple(melds[i] for i in pick)
+            if sum(meld_value(m, rules) for m in opening) < rules.opening or sum(m.jokers for m in opening) > in_hand:
+                continue
+            rest = [m for i, m in enumerate(melds) if i not in pick]
+            moves = _sequence(state, found, opening, rest, verify=True)
+            if moves is not None:
+                return moves
+    return None
+
+
+def _sequence(state: KalukiState, found: ss.Found, opening: tuple, melds: list, verify: bool):
+    """:func:`_play_moves` with the opening (maybe none) and the further melds chosen."""
+    rules = state.rules
     swaps, layoffs = [], []
     for piece, _ in found.pieces:
         if piece is None:
@@ -297,10 +328,7 @@ def _play_moves(state: KalukiState, found: ss.Found, *, verify: bool) -> tuple[M
         ops = piece.options[0][1]
         (swaps if any(op[0] == "swap" for op in ops) else layoffs).append((seat, index, ops))
     layoffs += [(entry[2], entry[3], (op,)) for entry, op in found.jokers]
-    moves: list[Move] = []
-    if melds and not state.opened[s]:
-        moves.append(open_with(tuple(melds)))
-        melds = []
+    moves: list[Move] = [open_with(opening)] if opening else []
     table = {(seat, i): m for seat in range(state.num_players) for i, m in enumerate(state.melds[seat])}
     swap_steps = [(seat, index, op) for seat, index, ops in swaps for op in ops]
     steps = [(op, _released(table, seat, index, op, rules)) for seat, index, op in swap_steps]

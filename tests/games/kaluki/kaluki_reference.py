@@ -32,11 +32,13 @@ template fixes its cells.
 Table melds (for plays): a run gets binaries ``e_{end,L}`` (extend that end by exactly ``L``
 cells, at most one per end, total within 13) and per cell a binary natural ``g <= sum_{L>=d}
 e_{end,L}``, the rest jokers; a 3-card set a binary per missing suit (natural) and one for a
-joker, at most one in all. Exchanges (players who had opened): a binary per table joker of a
+joker, at most one in all. Exchanges (after the opening): a binary per table joker of a
 run or, under ``set_joker_release: declared``, of a set (the declared card in, one joker out);
 under ``all_missing`` one per set with jokers (every suit its naturals miss in, all its jokers
 out, and no lay-off on it). ``reuse_now``: jokers in new melds ``>=`` jokers released (summed
-over exchanges). ``either_missing`` exchanges are not modelled.
+over exchanges). ``either_missing`` exchanges are not modelled. A player who opens and exchanges in one play
+opens first: a separate family of new melds, the opening, reaches the threshold with jokers
+from the hand only.
 
 Side rules: the play lays at least one card; a ``must_use`` natural ``m`` has ``sum_t n_tm >=
 1`` (a joker: at least one joker in new melds); at most ``N - keep`` cards laid; the taken card
@@ -364,6 +366,14 @@ def milp_optimum(
             raise NotImplementedError("either_missing exchanges are not modelled")
     sums = {"laid_value": laid_value, "face_use": face_use, "joker_fill": joker_fill, "meld_jokers": meld_jokers}
     copies, opening, _ = _add_melds(m, rules, held, jokers + table_jokers, sums)
+    if must_open and swaps:
+        # a player who opens and exchanges opens first: melds of the opening hold hand jokers only
+        first, first_open, first_fill = _add_melds(m, rules, held, jokers, sums)
+        m.row(first, low=1)
+        m.row(first_open, low=threshold)
+        m.row(first_fill, high=jokers)
+        copies, opening = {**copies, **first}, {**opening, **first_open}
+        must_open = False
     if rules.retrieved_joker.value == "reuse_now":
         # each exchange lays its released jokers in melds of its own (the engine's exchange move carries them)
         for q, count in swaps:

@@ -23,6 +23,7 @@ from tests.games.kaluki.positions import BOOK, position
 
 UK40, RUMMY = PRESETS["uk40"], PRESETS["rummy"]
 PRESET_NAMES = ("book", "uk40", "uk51", "rummy")
+BIG = 60.0  # the comparisons' time budget: a loaded machine never makes them inexact
 
 
 def shown(layout) -> list[str]:
@@ -101,6 +102,18 @@ def test_worked_example_5_the_exchanged_joker_completes_a_meld(preset):
     assert play.moves[0].kind is MoveKind.EXCHANGE
     after = replay(state, play)
     assert str(after.melds[1][0]) == "8C 9C 10C JC"
+
+
+@pytest.mark.parametrize(("preset", "hand", "left"), [("book", "", 0), ("uk40", " 2D", 2)])
+def test_a_player_opens_then_exchanges_and_lays_the_joker(preset, hand, left):
+    rules = PRESETS[preset]
+    text = "KH KS KD QH QS QD 10C 5H 5S" + hand
+    state = position([text, "3S"], rules=rules, melds=[[], ["8C 9C JK=10C JC"]], opened=(False, True))
+    play = best_play(state, 4)[0]
+    assert play.hand_value == left
+    assert [m.kind for m in play.moves][:2] == [MoveKind.OPEN, MoveKind.EXCHANGE]
+    assert all(m.jokers == 0 for m in play.moves[0].melds)  # the opening's jokers come from the hand
+    replay(state, play)
 
 
 def test_worked_example_6_no_lay_off_before_opening():
@@ -204,7 +217,7 @@ def compare_brute(seed: int, count: int) -> int:
         rules = PRESETS[rng.choice(PRESET_NAMES)]
         hand = random_hand(rng, rules, rng.randint(5, 8), rng.choice([0, 0, 1, 2]))
         threshold = rng.choice([0, 20, rules.opening])
-        layouts = arrangements(hand, rules, threshold=threshold)
+        layouts = arrangements(hand, rules, threshold=threshold, time_budget_s=BIG)
         got = {tuple(sorted(map(ref_meld, x.melds))) for x in layouts}
         want = {x for x in brute_layouts(hand, rules) if layout_value(x, rules) >= threshold}
         assert got == want and len(got) == len(layouts), (rules, hand, threshold)
@@ -223,7 +236,7 @@ def compare_layouts(seed: int, count: int) -> int:
         threshold = rng.choice([0, rules.opening])
         must = rng.choice(hand) if rng.random() < 0.3 else None
         keep = rng.choice([0, 1])
-        layouts = arrangements(hand, rules, threshold=threshold, must_use=must, keep=keep, limit=3)
+        layouts = arrangements(hand, rules, threshold=threshold, must_use=must, keep=keep, limit=3, time_budget_s=BIG)
         want = milp_optimum(hand, rules, threshold=threshold, must_use=must, keep=keep)
         assert (layouts[0].hand_value if layouts else None) == want, (rules, hand, threshold, must, keep)
         check_layouts(layouts, hand, rules, threshold=threshold, must_use=must, keep=keep)
@@ -314,12 +327,12 @@ def reference_play(state: KalukiState) -> int | None:
         table=[ref_meld(m) for seat in state.melds for m in seat],
         must_open=not opened and not free,
         threshold_with_melds=not opened,
-        exchanges=opened and rules.set_joker_release is not SetJokerRelease.EITHER_MISSING,
+        exchanges=(opened or not free) and rules.set_joker_release is not SetJokerRelease.EITHER_MISSING,
     )
 
 
 def check_play(state: KalukiState, limit: int = 4) -> None:
-    plays = best_play(state, limit)
+    plays = best_play(state, limit, time_budget_s=BIG)
     assert (plays[0].hand_value if plays else None) == reference_play(state), str(state)
     assert [(p.hand_value, p.jokers) for p in plays] == sorted((p.hand_value, p.jokers) for p in plays)
     assert len({p.moves for p in plays}) == len(plays)
@@ -405,3 +418,6 @@ def test_the_time_budget_answers_and_counts_the_solve_inexact():
     assert solve_counts().inexact == after.inexact and exact[0].hand_value == 0
     with pytest.raises(ValueError, match="time_budget_s"):
         arrangements(hand, BOOK, threshold=0, time_budget_s=0)
+    with pytest.raises(ValueError, match="limit"):
+        arrangements(hand, BOOK, threshold=0, limit=-1)
+    assert arrangements(hand, BOOK, threshold=0, limit=0) == []
