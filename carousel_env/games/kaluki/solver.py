@@ -54,6 +54,7 @@ from carousel_env.games.kaluki.state import (
     NO_CARD,
     KalukiState,
     Move,
+    MoveKind,
     Phase,
     exchange,
     lay_melds,
@@ -161,7 +162,6 @@ def arrangements(
     pieces = sp.meld_pieces(h, h.jokers)
     problem = ss.Problem(
         counts=tuple(h.held[c] for c in h.kinds),
-        kind_values=tuple(rules.card_value(c) for c in h.kinds),
         jokers=h.jokers,
         joker_value=rules.joker_value,
         hand_value=rules.hand_value(hand),
@@ -187,7 +187,9 @@ def arrangements(
 def best_play(state: KalukiState, limit: int | None = 8, *, time_budget_s: float = TIME_BUDGET_S) -> list[Play]:
     """The best plays of the player to act in the PLAY phase, best first (the first ``limit``):
     new melds (the opening, if the player has not opened), lay-offs on every player's melds and
-    joker exchanges, chosen together; the hand keeps a card to discard where the rules say so."""
+    joker exchanges, chosen together; the hand keeps a card to discard where the rules say so.
+    Laying nothing is not a play (it is always possible); an exchange that keeps its joker may
+    leave more in hand than there was."""
     deadline = _deadline(time_budget_s)
     _check_limit(limit)
     if state.phase is not Phase.PLAY or limit == 0:
@@ -224,7 +226,6 @@ def best_play(state: KalukiState, limit: int | None = 8, *, time_budget_s: float
 
     problem = ss.Problem(
         counts=tuple(h.held[c] for c in h.kinds),
-        kind_values=tuple(rules.card_value(c) for c in h.kinds),
         jokers=h.jokers,
         joker_value=rules.joker_value,
         hand_value=rules.hand_value(hand),
@@ -360,14 +361,14 @@ def _sequence(state: KalukiState, found: ss.Found, opening: tuple, melds: list, 
 
 def _lays(move: Move, card: Card) -> bool:
     laid = [c for m in move.melds for c in m.cards()] + list(move.cards)
-    if move.card != NO_CARD and move.kind.name == "LAY_OFF":
+    if move.kind is MoveKind.LAY_OFF:
         laid.append(move.card)
     return card in laid
 
 
 def _orders(moves: list[Move], taken: Card):
-    """The moves in their order, then with the first move laying the taken card brought forward
-    (a hand may not be left holding only the taken card between moves)."""
+    """The moves in their order, then reordered so that the hand never holds only the taken card
+    between moves: the first move laying it brought forward, or another move put last."""
     yield moves
     if taken == NO_CARD:
         return
@@ -375,6 +376,9 @@ def _orders(moves: list[Move], taken: Card):
     if first:
         for to in range(first):
             yield [*moves[:to], moves[first], *moves[to:first], *moves[first + 1 :]]
+    for i in range(len(moves) - 1):
+        if moves[i].kind is not MoveKind.OPEN:
+            yield [*moves[:i], *moves[i + 1 :], moves[i]]
 
 
 def _engine_accepts(state: KalukiState, moves) -> bool:

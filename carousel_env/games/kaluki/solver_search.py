@@ -55,7 +55,7 @@ class Piece(NamedTuple):
     slot: object  # the table place it occupies, None for a new meld
     run: object  # the table run it lengthens, None otherwise
     added: int  # units it adds to that run
-    options: tuple  # new meld: (entry, meld, opening value) readings; table piece: ((entries, ops),)
+    options: tuple  # new meld: (entry, meld, opening value) readings, least entry first; table piece: ((entry, ops),)
 
 
 class JokerSlot(NamedTuple):
@@ -69,7 +69,6 @@ class JokerSlot(NamedTuple):
 
 class Problem(NamedTuple):
     counts: tuple[int, ...]  # copies of each natural kind of the hand, in card order
-    kind_values: tuple[int, ...]  # each kind's hand value
     jokers: int  # jokers in hand
     joker_value: int
     hand_value: int
@@ -186,6 +185,9 @@ class _Walker:
         laid, more_open = self.bound(p, rest, jokers)
         if laid <= NO_WAY // 2:
             return None
+        if self.pb.threshold and self.release[0]:
+            # An opening is laid before any exchange: its jokers come from the hand alone.
+            more_open = min(more_open, self.bound(p, rest, self.pb.jokers, upfront=True)[1])
         left = self.pb.hand_value - self.laid_value - value + self.pb.joker_value * (self.released + jokers_out) - laid
         return left, self.open_value + opening + more_open
 
@@ -371,6 +373,7 @@ class _Walker:
         yield from walk(0, count)
 
     def _record(self, extra: tuple) -> None:
+        self._tick()
         pb = self.pb
         laid_jokers = len(extra)
         cards_left = sum(pb.counts) + pb.jokers + self.released - self.cards_laid - laid_jokers
