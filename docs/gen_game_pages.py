@@ -23,15 +23,13 @@ import re
 import sys
 from pathlib import Path
 
+from carousel_env.core.registry import GAMES
+
 ROOT = Path(__file__).resolve().parents[1]
 GAMES_DIR = ROOT / "docs" / "games"
 
-# Each game: the module whose docstring documents its env.
-ENV_MODULES = {
-    "carousel": "carousel_env/games/carousel/envs/aec.py",
-    "gin_rummy": "carousel_env/games/gin_rummy/env.py",
-    "carioca": "carousel_env/games/carioca/env.py",
-}
+# Each game: the module whose docstring documents its env (the registry's env module).
+ENV_MODULES = {name: spec.env_module.replace(".", "/") + ".py" for name, spec in GAMES.items()}
 
 
 def _header(game: str) -> str:

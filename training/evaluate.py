@@ -137,7 +137,7 @@ def summarise(
 ) -> EvalResult:
     """The statistics of ``candidate``'s games of ``game``; ``names`` gives the opponents'
     controllers the names they were asked for by."""
-    unit_events = training_game(game).unit_events
+    unit_events, unit_points = training_game(game).unit_events, training_game(game).unit_points
     per_game = []
     rounds = knocks = outs = undercuts = 0
     diff_sum = 0.0
@@ -151,8 +151,9 @@ def summarise(
         by_deal.setdefault(result.episode.seed, []).append(score)
         for r in result.rounds:
             rounds += 1
-            others = [p for i, p in enumerate(r.points) if i != seat]
-            diff_sum += r.points[seat] - sum(others) / len(others)
+            points = unit_points(r)
+            others = [p for i, p in enumerate(points) if i != seat]
+            diff_sum += points[seat] - sum(others) / len(others)
             events = unit_events(r, seat)
             knocks += events.knocked
             undercuts += events.undercut

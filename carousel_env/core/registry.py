@@ -93,6 +93,21 @@ GAMES: dict[str, GameSpec] = {
             min_players=2,
             max_players=5,
         ),
+        GameSpec(
+            name="kaluki",
+            title="Kaluki (and plain Rummy)",
+            env_module="carousel_env.games.kaluki.env",
+            vector_env="carousel_env.games.kaluki.vector:KalukiVectorEnv",
+            gymnasium=GymnasiumForms(
+                id="Kaluki-v0",
+                env="carousel_env.games.kaluki.gym:KalukiSingleAgentEnv",
+                vector_env="carousel_env.games.kaluki.gym:KalukiGymVectorEnv",
+            ),
+            family="carousel_env.games.kaluki.family:FAMILY",
+            min_players=2,
+            max_players=6,
+            variants=("book", "uk40", "uk51", "rummy"),
+        ),
     )
 }
 

@@ -14,7 +14,7 @@ What a game declares:
 * its scripted players (``players``, ``player``, ``act``) and the search a network can guide
   (``guided_search``; the network itself is training's);
 * what a finished episode leaves (``result``, ``finished_result``) and what each unit scored
-  (``unit_events``, ``event_names``);
+  (``unit_points``, higher better; ``unit_events``, ``event_names``);
 * its compiled code (``compile_ahead``), its name in a run's log (``label``), the scripted
   players a trained agent is first measured against (``yardsticks``) and mixed in with
   (``baselines``);
@@ -134,6 +134,7 @@ class FamilyGame:
     result: Callable[[Episode, Any, Any], EpisodeResult]  # (episode, returns, AEC env)
     finished_result: Callable[[Episode, Any, Any], EpisodeResult]  # (episode, returns, finished game)
     unit_events: Callable[[Any, int], UnitEvents]  # (a unit's result, seat)
+    unit_points: Callable[[Any], tuple[int, ...]]  # a unit's result -> each seat's points, higher better
     compile_ahead: Callable[[dict[str, Any], bool], None]  # (env kwargs, vector)
     label: Callable[[Mapping[str, Any]], str]  # env options -> what a run's log calls the game
     yardsticks: tuple[str, ...]  # the scripted players a trained agent is first measured against

@@ -19,6 +19,7 @@ QUICK = {
     "carousel": {"num_players": 3, "episode": "round"},
     "gin_rummy": {"episode": "hand"},
     "carioca": {"num_players": 3, "episode": "round"},
+    "kaluki": {"num_players": 3, "episode": "hand", "k_plays": 4},
 }
 AEC_GAMES = sorted(GAMES)
 # Steps of random play in the vector env's check: enough for an episode to end somewhere
@@ -161,5 +162,5 @@ def test_vector_env_agrees_with_the_aec_env(game):
 
 
 def test_unknown_game_is_named():
-    with pytest.raises(UnknownGame, match="unknown game 'gin' \\(games: carousel, gin_rummy, carioca\\)"):
+    with pytest.raises(UnknownGame, match="unknown game 'gin' \\(games: carousel, gin_rummy, carioca, kaluki\\)"):
         carousel_env.env(game="gin")

@@ -82,6 +82,7 @@ FAMILY = FamilyGame(
         episode, returns, game.rounds, game.scores, game.result
     ),
     unit_events=_events,
+    unit_points=lambda result: result.points,
     compile_ahead=vector_compile_ahead(CariocaVectorEnv),
     label=lambda options: "Carioca",
     yardsticks=("random", "simple"),

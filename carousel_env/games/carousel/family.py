@@ -103,6 +103,7 @@ FAMILY = FamilyGame(
         episode, returns, game.rounds, game.scores, game.result
     ),
     unit_events=_events,
+    unit_points=lambda result: result.points,
     compile_ahead=_compile_ahead,
     label=_label,
     yardsticks=("greedy", "smart"),

@@ -102,6 +102,7 @@ FAMILY = FamilyGame(
         episode, returns, game.hands, game.scores, game.result
     ),
     unit_events=_events,
+    unit_points=lambda result: result.points,
     compile_ahead=vector_compile_ahead(GinVectorEnv),
     label=lambda options: f"Gin Rummy ({options.get('preset', next(iter(PRESETS)))} rules)",
     yardsticks=("greedy", "simple"),

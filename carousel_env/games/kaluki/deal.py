@@ -157,7 +157,7 @@ def _game_end(state: KalukiState, out: int) -> tuple[tuple[bool, ...], GameResul
     rules, totals, n = state.rules, state.totals, state.num_players
     playing = [s for s in range(n) if state.in_play[s]]
     at_bound = len(state.results) >= MATCH_HAND_LIMIT
-    if rules.game is GameLength.HAND:
+    if rules.game_length is GameLength.HAND:
         return state.in_play, GameResult(totals, (out,) if out >= 0 else ())
     if rules.scoring is Scoring.WINNER_COLLECTS:
         reached = [s for s in range(n) if totals[s] >= rules.target]
@@ -184,7 +184,8 @@ def end_hand(state: KalukiState, end: HandEnd, out: int) -> KalukiState:
     values = tuple(state.rules.hand_value(h) if state.in_play[s] else 0 for s, h in enumerate(state.hands))
     rummy = out >= 0 and not state.laid[out]
     scores = _hand_scores(state, out, values, rummy)
-    result = HandResult(state.hand_number + 1, end, out, values, scores, rummy, state.hands)
+    penalties = state.rules.scoring is Scoring.PENALTY
+    result = HandResult(state.hand_number + 1, end, out, values, scores, rummy, state.hands, penalties)
     state = replace(
         state,
         totals=tuple(a + b for a, b in zip(state.totals, scores)),

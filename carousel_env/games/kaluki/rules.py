@@ -3,7 +3,7 @@
 :class:`KalukiRules` holds every option of RULES.md and what the presets change (decks,
 jokers, card values, hand sizes, the ace's places in a run, the rule on taking the discard).
 The default is the book (preset ``book``); ``uk40`` and ``uk51`` are the UK Kalooki rules;
-``rummy`` is plain Rummy. ``KalukiRules.from_preset("uk40", limit=100)`` starts from a
+``rummy`` is plain Rummy. ``KalukiRules.from_options("uk40", limit=100)`` starts from a
 preset and changes options. A bad option or value raises :class:`KalukiRulesError` naming
 the option and the values it allows.
 
@@ -108,7 +108,7 @@ _ENUMS: dict[str, type[Enum]] = {
     "scoring": Scoring,
     "rummy_bonus": RummyBonus,
     "penalty_end": PenaltyEnd,
-    "game": GameLength,
+    "game_length": GameLength,
     "two_player_deal": TwoPlayerDeal,
 }
 _BOOLS = ("ace_low_runs", "ace_high_runs", "open_before_lay_off", "go_out_by_discard", "lay_off_after_own_meld")
@@ -141,7 +141,9 @@ class KalukiRules:
     target: int = documented(250, "winner_collects: the total that wins the match")
     limit: int = documented(150, "penalty: the limit on a total")
     penalty_end: PenaltyEnd = documented(PenaltyEnd.ELIMINATE, "penalty: 'eliminate' or 'first_to_limit'")
-    game: GameLength = documented(GameLength.MATCH, "'match' or 'hand' (each hand a game of its own)")
+    game_length: GameLength = documented(
+        GameLength.MATCH, "'match' or 'hand' (each hand a game of its own); RULES.md's option game"
+    )
     two_player_deal: TwoPlayerDeal = documented(TwoPlayerDeal.ALTERNATE, "heads-up, who deals: 'alternate' or 'winner'")
     lay_off_after_own_meld: bool = documented(False, "no lay-off until the player has laid a meld of their own")
 
@@ -198,8 +200,12 @@ class KalukiRules:
         return sum(self.card_value(c) for c in hand)
 
     @classmethod
-    def from_preset(cls, preset: str = "book", **options: object) -> KalukiRules:
-        """The rules of ``preset`` (``book``, ``uk40``, ``uk51``, ``rummy``) with ``options`` changed."""
+    def from_options(cls, preset: str = "book", **options: object) -> KalukiRules:
+        """The rules of ``preset`` (``book``, ``uk40``, ``uk51``, ``rummy``) with ``options``
+        changed (``game``, RULES.md's name of ``game_length``, is read too: the family's
+        ``carousel_env.env(game=...)`` names the game with it)."""
+        if "game" in options:
+            options["game_length"] = options.pop("game")
         return preset_with(PRESETS, preset, options, KalukiRulesError)
 
 

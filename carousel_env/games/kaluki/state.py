@@ -104,7 +104,8 @@ class HandEnd(str, Enum):
 @dataclass(frozen=True)
 class HandResult:
     """A finished hand: how it ended, who went out (-1: nobody), each seat's hand value and
-    score change, whether it was a rummy (out in one turn, nothing laid before) and the hands."""
+    score change, whether it was a rummy (out in one turn, nothing laid before), the hands,
+    and whether the scores are penalties (``scoring: penalty``)."""
 
     number: int  # 1-based
     end: HandEnd
@@ -113,6 +114,12 @@ class HandResult:
     scores: tuple[int, ...]
     rummy: bool
     hands: tuple[Hand, ...]
+    penalties: bool = False
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        """The hand as the family scores hands, higher better: the scores, penalties negated."""
+        return tuple(-s for s in self.scores) if self.penalties else self.scores
 
 
 @dataclass(frozen=True)

@@ -154,7 +154,7 @@ def test_rummy_example_3_lay_off_before_laying_a_meld():
     strict = position(
         ["7H 2C 3D", "KS"],
         melds=[[], ["4H 5H 6H"]],
-        rules=KalukiRules.from_preset("rummy", lay_off_after_own_meld=True),
+        rules=KalukiRules.from_options("rummy", lay_off_after_own_meld=True),
     )
     illegal(strict, lay("7H", 1, 0), r"lay_off_after_own_meld")
 
@@ -321,7 +321,7 @@ def test_legal_draws_follow_the_discard_rule():
 
 
 def test_lay_off_after_own_meld_opens_the_table_once_a_meld_is_laid():
-    rules = KalukiRules.from_preset("rummy", lay_off_after_own_meld=True)
+    rules = KalukiRules.from_options("rummy", lay_off_after_own_meld=True)
     state = position(["7H 2C 3D 9S 9D 9C", "KS"], melds=[[], ["4H 5H 6H"]], rules=rules)
     assert not may_lay_off(state, 1)
     state = apply(state, open_with(melds("9S 9D 9C", rules=rules)))

@@ -118,17 +118,18 @@ def test_when_everyone_left_exceeds_the_limit_the_lowest_wins():
 
 
 def test_first_to_limit_the_fewest_points_win():
-    rules = KalukiRules.from_preset("rummy", scoring="penalty")
+    rules = KalukiRules.from_options("rummy", scoring="penalty")
     state = position(["5H", "KS 2C", "3C"], rules=rules, totals=(90, 80, 97))
     over = apply(state, throw("5H"))
     assert over.phase is Phase.GAME_OVER and over.totals == (90, 92, 100) and over.game_result.winners == (0,)
 
 
 def test_a_game_of_one_hand():
-    over = apply(position(["5H", "KS 2C"], rules=KalukiRules(game="hand")), throw("5H"))
+    over = apply(position(["5H", "KS 2C"], rules=KalukiRules(game_length="hand")), throw("5H"))
     assert over.phase is Phase.GAME_OVER and over.game_result.winners == (0,)
     drawn = apply(
-        position(["5H", "KS"], rules=KalukiRules(game="hand", restocks=0), stock="", phase=Phase.DRAW), DRAW_STOCK
+        position(["5H", "KS"], rules=KalukiRules(game_length="hand", restocks=0), stock="", phase=Phase.DRAW),
+        DRAW_STOCK,
     )
     assert drawn.game_result.winners == ()
 
@@ -235,9 +236,9 @@ def test_random_games_under_mixed_options(release, retrieved, take, by_discard, 
 def test_whole_matches_end():
     for preset, players in (("rummy", 2), ("uk40", 3), ("book", 4)):
         rules = (
-            KalukiRules.from_preset(preset, target=60)
+            KalukiRules.from_options(preset, target=60)
             if preset != "uk40"
-            else KalukiRules.from_preset(preset, limit=40)
+            else KalukiRules.from_options(preset, limit=40)
         )
         state = play(rules, players, seed=players, hands=MATCH_HAND_LIMIT)
         assert state.phase is Phase.GAME_OVER and state.game_result.winners

@@ -22,7 +22,7 @@ from carousel_env.games.kaluki.rules import (
 
 
 def test_book_is_every_default():
-    book = KalukiRules.from_preset("book")
+    book = KalukiRules.from_options("book")
     assert book == KalukiRules()
     assert (book.decks, book.jokers, book.deck_size) == (2, 4, 108)
     assert (book.ace_value, book.joker_value, book.opening) == (11, 25, 51)
@@ -33,7 +33,7 @@ def test_book_is_every_default():
     assert not book.go_out_by_discard and book.restocks == 1
     assert book.scoring is Scoring.WINNER_COLLECTS and book.rummy_bonus is RummyBonus.NONE
     assert (book.target, book.limit, book.penalty_end) == (250, 150, PenaltyEnd.ELIMINATE)
-    assert book.game is GameLength.MATCH and book.two_player_deal is TwoPlayerDeal.ALTERNATE
+    assert book.game_length is GameLength.MATCH and book.two_player_deal is TwoPlayerDeal.ALTERNATE
     assert not book.lay_off_after_own_meld
 
 
@@ -53,7 +53,7 @@ def test_uk_presets():
     assert uk40.go_out_by_discard and uk40.scoring is Scoring.PENALTY
     assert (uk40.limit, uk40.penalty_end) == (150, PenaltyEnd.ELIMINATE)
     assert (uk51.opening, uk51.joker_value) == (51, 25)
-    assert KalukiRules.from_preset("uk40", opening=51, joker_value=25) == uk51
+    assert KalukiRules.from_options("uk40", opening=51, joker_value=25) == uk51
 
 
 def test_rummy_preset():
@@ -75,9 +75,9 @@ def test_card_values():
 
 
 def test_options_are_read_as_their_values():
-    rules = KalukiRules(scoring="penalty", rummy_bonus="double", game="hand", set_joker_release="either_missing")
+    rules = KalukiRules(scoring="penalty", rummy_bonus="double", game_length="hand", set_joker_release="either_missing")
     assert rules.scoring is Scoring.PENALTY and rules.rummy_bonus is RummyBonus.DOUBLE
-    assert rules.game is GameLength.HAND and rules.set_joker_release is SetJokerRelease.EITHER_MISSING
+    assert rules.game_length is GameLength.HAND and rules.set_joker_release is SetJokerRelease.EITHER_MISSING
     assert KalukiRules(hand_sizes=[9, 9, 9, 9, 9]).hand_sizes == (9,) * 5
 
 
@@ -97,7 +97,7 @@ def test_options_are_read_as_their_values():
         ({"retrieved_joker": "table"}, "retrieved_joker", "'hand', 'reuse_now'"),
         ({"set_joker_release": "any"}, "set_joker_release", "'declared', 'either_missing', 'all_missing'"),
         ({"penalty_end": "never"}, "penalty_end", "'eliminate', 'first_to_limit'"),
-        ({"game": "set"}, "game", "'match', 'hand'"),
+        ({"game_length": "set"}, "game_length", "'match', 'hand'"),
         ({"two_player_deal": "loser"}, "two_player_deal", "'alternate', 'winner'"),
         ({"discard_take": "never"}, "discard_take", "'opening', 'meld', 'any'"),
         ({"go_out_by_discard": 1}, "go_out_by_discard", "true or false"),
@@ -116,15 +116,15 @@ def test_a_bad_option_names_itself_and_its_values(options, option, allowed):
 
 def test_presets_and_overrides_are_checked():
     with pytest.raises(KalukiRulesError, match="unknown preset 'uk60'") as error:
-        KalukiRules.from_preset("uk60")
+        KalukiRules.from_options("uk60")
     assert error.value.option == "preset"
     with pytest.raises(KalukiRulesError, match="unknown option") as error:
-        KalukiRules.from_preset("book", openning=40)
+        KalukiRules.from_options("book", openning=40)
     assert error.value.option == "openning"
     # A preset's hand sizes are checked against its pack: one deck cannot deal 15 to 4 players.
     with pytest.raises(KalukiRulesError, match="hand_sizes"):
-        KalukiRules.from_preset("rummy", hand_sizes=(15, 15, 15, 15, 15))
-    assert KalukiRules.from_preset("rummy", scoring="penalty").scoring is Scoring.PENALTY
+        KalukiRules.from_options("rummy", hand_sizes=(15, 15, 15, 15, 15))
+    assert KalukiRules.from_options("rummy", scoring="penalty").scoring is Scoring.PENALTY
 
 
 def test_rules_are_frozen_and_hashable():
