@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from itertools import pairwise
 
 import pytest
@@ -362,6 +363,21 @@ def compare_tables(seed: int, count: int) -> int:
     for _ in range(count):
         check_play(table_position(rng, PRESETS[rng.choice(PRESET_NAMES)]))
     return count
+
+
+def test_either_missing_exchanges_are_legal_and_never_worse_than_none():
+    """The reference does not model ``either_missing`` exchanges: the solver's best is at most its
+    optimum without exchanges, and every play replays."""
+    rng = random.Random(5)
+    rules = replace(PRESETS["uk40"], set_joker_release=SetJokerRelease.EITHER_MISSING)
+    for _ in range(150):
+        state = table_position(rng, rules)
+        plays = best_play(state, 4, time_budget_s=BIG)
+        for play in plays:
+            replay(state, play)
+        without = reference_play(state)
+        if without is not None and not (state.taken >= 0 and without == 0):
+            assert plays and plays[0].hand_value <= without
 
 
 def played_positions(seed: int, count: int):
