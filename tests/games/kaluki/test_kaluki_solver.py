@@ -248,10 +248,13 @@ def compare_layouts(seed: int, count: int) -> int:
             hand = random_hand(rng, rules, rng.randint(10, 16), rng.choice([0, 1, 2, 3, 4]))
         threshold = rng.choice([0, rules.opening])
         must = rng.choice(hand) if rng.random() < 0.3 else None
+        taken = rng.choice(hand) if must is None and rng.random() < 0.3 else None
         keep = rng.choice([0, 1])
-        layouts = arrangements(hand, rules, threshold=threshold, must_use=must, keep=keep, limit=3, time_budget_s=BIG)
-        want = milp_optimum(hand, rules, threshold=threshold, must_use=must, keep=keep)
-        assert (layouts[0].hand_value if layouts else None) == want, (rules, hand, threshold, must, keep)
+        layouts = arrangements(
+            hand, rules, threshold=threshold, must_use=must, keep=keep, limit=3, taken=taken, time_budget_s=BIG
+        )
+        want = milp_optimum(hand, rules, threshold=threshold, must_use=must, keep=keep, taken=taken)
+        assert (layouts[0].hand_value if layouts else None) == want, (rules, hand, threshold, must, keep, taken)
         check_layouts(layouts, hand, rules, threshold=threshold, must_use=must, keep=keep)
     return count
 
