@@ -73,7 +73,8 @@ def _print_summary(run_dir: Path, config) -> None:
         f"{plural(counters.get('global_step', 0), 'learner decision')} ({plural(counters.get('update', 0), 'update')})"
     )
     print(f"run saved in {run_dir} (checkpoint {run_dir / LATEST}, curves {run_dir / 'learning_curves.png'})")
-    _print_last_eval(run_dir / "metrics.csv", config.evaluation_opponent(), fair_share=1 / config.num_players)
+    unit = config.family().unit
+    _print_last_eval(run_dir / "metrics.csv", config.evaluation_opponent(), 1 / config.num_players, unit)
     players = "" if config.num_players == 2 else f" --players {config.num_players}"
     print("next:")
     print(
@@ -207,9 +208,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_last_eval(metrics_csv: Path, opponent: str, fair_share: float) -> None:
+def _print_last_eval(metrics_csv: Path, opponent: str, fair_share: float, unit: str) -> None:
     """Repeat the run's latest evaluation beside the fair share, and say plainly whether the
-    agent beats ``opponent``, so that a run's last lines say how good it is."""
+    agent beats ``opponent``, so that a run's last lines say how good it is (``unit``: the
+    game's scoring unit, a round or a hand)."""
     import csv
 
     if not metrics_csv.exists():
@@ -226,7 +228,7 @@ def _print_last_eval(metrics_csv: Path, opponent: str, fair_share: float) -> Non
     low, high = latest.get("eval/win_rate_ci_low", 0.0), latest.get("eval/win_rate_ci_high", 1.0)
     print(
         f"latest evaluation vs {opponent}: win rate {rate:.3f} (fair share {fair_share:.3f}; 95% CI "
-        f"{low:.3f}-{high:.3f}), mean round-score difference {latest.get('eval/score_diff', 0.0):+.2f}"
+        f"{low:.3f}-{high:.3f}), mean {unit}-score difference {latest.get('eval/score_diff', 0.0):+.2f}"
     )
     if low > fair_share:
         verdict = f"it beats {opponent}"

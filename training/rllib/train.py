@@ -257,7 +257,7 @@ def _evaluate(config: RllibConfig, run_dir: Path, log: Callable[[str], None]) ->
     lo, hi = res.win_rate_ci
     log(
         f"  eval vs {config.evaluation_opponent()}: {plural(res.games, 'game')}, win rate {res.win_rate:.3f} "
-        f"(95% CI {lo:.3f}-{hi:.3f}), mean round-score difference {res.mean_round_score_diff:+.2f}"
+        f"(95% CI {lo:.3f}-{hi:.3f}), mean {config.family().unit}-score difference {res.mean_round_score_diff:+.2f}"
     )
     return {"win_rate": res.win_rate, "win_rate_ci_low": lo, "win_rate_ci_high": hi}
 

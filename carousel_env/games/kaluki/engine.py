@@ -17,7 +17,9 @@ Modelling decisions (RULES.md leaves the form of the moves open):
 * The card taken from the pile may not be discarded that turn: no card identical to it may
   be (identical cards are interchangeable), until one copy of it is laid on the table.
 * A move that would leave the player unable to end the turn is illegal: the hand must keep
-  a card it may discard, unless the move empties it and going out that way is allowed.
+  a card it may discard, unless the move empties it and going out that way is allowed, or
+  it keeps only copies of the taken card and one of them can still be laid off this turn
+  (a play of several moves passes through that state: lay a joker as KH, then the AH after it).
 * A stock turned over is the pile face down: the pile's first card becomes the stock's top.
   Drawing from an empty stock with no restock left (or nothing to turn over) ends the hand.
 """
@@ -140,12 +142,27 @@ def _settle(state: KalukiState) -> KalukiState:
         if state.rules.go_out_by_discard:
             raise IllegalAction(f"player {s} must keep a card to discard: going out is by discard (go_out_by_discard)")
         return end_hand(state, HandEnd.OUT, s)
-    if all(c == state.taken for c in hand):
+    if all(c == state.taken for c in hand) and not _fits_somewhere(state, state.taken):
         raise IllegalAction(
             f"player {s} would keep only {card_str(state.taken)}, taken from the pile this turn: it may not be "
             "discarded, so a card must remain to discard"
         )
     return state
+
+
+def _fits_somewhere(state: KalukiState, card: Card) -> bool:
+    """Whether ``card`` can be laid off now on some meld: a hand of only the taken card's
+    copies is not stuck while one of them can still go to the table this turn."""
+    for seat in range(state.num_players):
+        if not may_lay_off(state, seat):
+            continue
+        for meld in state.melds[seat]:
+            try:
+                laid_off(meld, card, state.rules)
+            except MeldError:
+                continue
+            return True
+    return False
 
 
 # ---------------------------------------------------------------- the draw

@@ -335,3 +335,20 @@ def test_may_open_and_the_opening_helpers():
     assert any(set(m.melds) == set(melds("QH KH AH", "7C 7D 7S")) for m in options)
     assert all(opening_value(m.melds, BOOK) >= BOOK.opening for m in options)
     assert not may_open(apply(state, options[0]))
+
+
+def test_a_play_may_pass_through_a_hand_of_only_the_taken_card_while_a_copy_still_fits():
+    """AH AH JK, AH taken: JK as KH on 9H..QH leaves AH AH, legal because an AH now fits
+    after KH; laying it frees the other copy to be discarded."""
+    from carousel_env.games.kaluki.engine import apply
+    from carousel_env.games.kaluki.state import lay_off
+
+    state = position(["AH AH JK", "3S 4S 6H"], melds=[["9H 10H JH QH"], ["7C 7D 7H"]], opened=[True, True], taken="AH")
+    after = apply(state, lay_off(parse_card("JK"), 0, 0, declare=parse_card("KH")))
+    assert after.hands[0] == parse_hand("AH AH")
+    after = apply(after, lay_off(parse_card("AH"), 0, 0))
+    assert after.hands[0] == parse_hand("AH")
+    # Without the joker's KH, no copy fits: keeping only the taken card is refused.
+    stuck = position(["AH 5C", "3S 4S 6H"], melds=[["9H 10H JH"], ["5D 5H 5S"]], opened=[True, True], taken="AH")
+    with pytest.raises(IllegalAction, match="would keep only AH"):
+        apply(stuck, lay_off(parse_card("5C"), 1, 0))
