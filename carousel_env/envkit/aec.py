@@ -91,6 +91,11 @@ class CardGameEnv(AECEnv):
         return tuple(self._auto)
 
     @property
+    def unit_results(self) -> tuple:
+        """The units (rounds or hands) the last step (or reset) ended, in order: the engine's results."""
+        return tuple(self._units)
+
+    @property
     def game_state(self):
         """The engine state (full information: for tests, demos and debugging only)."""
         assert self._state is not None, "call reset() first"

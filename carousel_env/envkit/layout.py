@@ -10,6 +10,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from carousel_env.core.cards import JOKER
+
 
 @dataclass(frozen=True)
 class ObservationLayout:
@@ -115,3 +117,13 @@ def channel_layout(
     offsets, size = _offsets(global_channels)
     slot_offsets, slot_size = _offsets(slot_channels)
     return ChannelLayout(offsets, slot_offsets, size, slot_size, k)
+
+
+DECKS_SCALE = 2.0  # a real card's count in a two-deck game is at most 2
+
+
+def add_card_counts(out: np.ndarray, start: int, cards: Sequence[int], jokers: int) -> None:
+    """Add ``cards`` to the 53-wide card channel at ``start``: each real card's count over 2
+    (two decks), the joker's over ``jokers`` (the pack's jokers)."""
+    for card in cards:
+        out[start + card] += 1.0 / DECKS_SCALE if card != JOKER else 1.0 / jokers

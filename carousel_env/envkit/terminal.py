@@ -137,6 +137,37 @@ def game_over_line(winners: tuple[int, ...], totals: tuple[int, ...], you: int |
     return f"\nGame over: {who} won. Final totals {list(totals)}"
 
 
+class MoveNarrator:
+    """The plain narration (a :class:`Narrator`): a line per move of the others
+    (:meth:`move_text`), the decisions the env took alone, then :meth:`unit_lines` for each
+    unit (round or hand) the step ended. A game subclasses it with its two texts."""
+
+    def __init__(self, you: int | None, say: Callable[[str], None]) -> None:
+        self.you, self.say = you, say
+
+    def move_text(self, env: Any, action: int) -> str:
+        """What ``action`` is, said before it is made (``draws from the stock``)."""
+        raise NotImplementedError
+
+    def unit_lines(self, env: Any, result: Any) -> list[str]:
+        """What is said of a unit that ended with ``result`` (the env already past it)."""
+        raise NotImplementedError
+
+    def before(self, env: Any, seat: int, action: int) -> None:
+        if seat != self.you:
+            self.say(f"{seat_name(seat, self.you)} {self.move_text(env, action)}")
+
+    def after(self, env: Any) -> None:
+        for line in auto_action_lines(env, self.you):
+            self.say(line)
+        for result in env.unwrapped.unit_results:
+            for line in self.unit_lines(env, result):
+                self.say(line)
+
+    def flush(self) -> None:
+        pass
+
+
 def numbered(text: str, prefix: str) -> int | None:
     """The 0-based index an input like ``k2`` names (``prefix`` then a number from 1), else None."""
     text = text.strip().lower()

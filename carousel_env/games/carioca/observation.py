@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from carousel_env.core.cards import JOKER
-from carousel_env.envkit.layout import ChannelLayout, channel_layout
+from carousel_env.envkit.layout import ChannelLayout, add_card_counts, channel_layout
 from carousel_env.games.carioca.engine import CariocaState, Phase, without
 from carousel_env.games.carioca.melds import End, Meld, MeldKind
 from carousel_env.games.carioca.rules import (
@@ -70,11 +69,6 @@ def layout(k: int) -> ObservationLayout:
     return channel_layout(GLOBAL_CHANNELS, SLOT_CHANNELS, k)
 
 
-def _cards(out: np.ndarray, start: int, cards) -> None:
-    for card in cards:
-        out[start + card] += 0.5 if card != JOKER else 1.0 / NUM_JOKERS
-
-
 def _meld(out: np.ndarray, start: int, meld: Meld) -> None:
     trio = meld.kind is MeldKind.TRIO
     values = (
@@ -116,18 +110,18 @@ def encode(
     at = {name: start for name, (start, _) in lay.offsets.items()}
     n = state.num_players
     hand = state.hands[seat]
-    _cards(out, at["hand"], hand)
+    add_card_counts(out, at["hand"], hand, NUM_JOKERS)
     if state.discards and not state.over:
         out[at["top"] + state.top] = 1.0
-        _cards(out, at["pile"], state.discards[:-1])
+        add_card_counts(out, at["pile"], state.discards[:-1], NUM_JOKERS)
     else:
-        _cards(out, at["pile"], state.discards)
+        add_card_counts(out, at["pile"], state.discards, NUM_JOKERS)
     for other in range(n):
         k = (other - seat) % n
-        _cards(out, at[f"taken_{k}"], state.taken[other])
-        _cards(out, at[f"thrown_{k}"], state.thrown[other])
+        add_card_counts(out, at[f"taken_{k}"], state.taken[other], NUM_JOKERS)
+        add_card_counts(out, at[f"thrown_{k}"], state.thrown[other], NUM_JOKERS)
         for index, meld in enumerate(state.melds[other]):
-            _cards(out, at["table"], meld.cards())
+            add_card_counts(out, at["table"], meld.cards(), NUM_JOKERS)
             _meld(out, at["melds"] + (k * MELDS_PER_SEAT + index) * MELD_SIZE, meld)
         base = at["seats"] + k * 6
         out[base : base + 6] = (
@@ -168,6 +162,6 @@ def encode(
         out[slot["valid"]] = 1.0
         out[slot["jokers"]] = offer.jokers / 3.0
         out[slot["kept_value"]] = min(offer.kept_value / VALUE_SCALE, 1.0)
-        _cards(out, slot["laid"], offer.laid)
+        add_card_counts(out, slot["laid"], offer.laid, NUM_JOKERS)
     # A card can be taken and thrown again and again: the history channels are capped.
     return np.minimum(out, 1.0, out=out)

@@ -9,7 +9,6 @@ env took alone, and each round's result.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -17,9 +16,9 @@ import numpy as np
 from carousel_env.core.cards import card_str
 from carousel_env.envkit.terminal import (
     ChoiceKeys,
+    MoveNarrator,
     Numbered,
     Terminal,
-    auto_action_lines,
     game_over_line,
     observer_of,
     seat_name,
@@ -71,47 +70,34 @@ def describe_choices(env: Any, mask: np.ndarray) -> list[str]:
     return lines
 
 
-def move_text(env: Any, action: int) -> str:
-    """What ``action`` is, said before it is made."""
-    raw = env.unwrapped
-    state = raw.game_state
-    if action >= CariocaAction.FIRST_GO_DOWN:
-        return "goes down: " + " | ".join(str(m) for m in raw.suggestions[action - CariocaAction.FIRST_GO_DOWN])
-    if action >= CariocaAction.FIRST_LAY_OFF:
-        layoff = layoff_of(action, state.current, state.num_players)
-        return f"lays off {card_str(layoff.card)} on player {layoff.seat}'s {state.melds[layoff.seat][layoff.meld]}"
-    if action >= CariocaAction.FIRST_DISCARD:
-        return f"discards {card_str(action - CariocaAction.FIRST_DISCARD)}"
-    if action == CariocaAction.TAKE_DISCARD:
-        return f"takes the pile's top {card_str(state.top)}"
-    return "draws from the stock"
-
-
-class Narrator:
+class Narrator(MoveNarrator):
     """One line per move of the others (your own are not repeated), then each round's end
     and the next round's contract."""
 
-    def __init__(self, you: int | None, say: Callable[[str], None]) -> None:
-        self.you, self.say = you, say
-
-    def before(self, env: Any, seat: int, action: int) -> None:
-        if seat != self.you:
-            self.say(f"{seat_name(seat, self.you)} {move_text(env, action)}")
-
-    def after(self, env: Any) -> None:
+    def move_text(self, env: Any, action: int) -> str:
+        """What ``action`` is, said before it is made."""
         raw = env.unwrapped
-        for line in auto_action_lines(env, self.you):
-            self.say(line)
         state = raw.game_state
-        for result in raw.round_results:
-            how = ROUND_ENDS[result.end] if result.out < 0 else f"{seat_name(result.out, self.you)} went out"
-            self.say(f"\n== round {result.round} over: {how}; penalties {list(result.penalties)}, "
-                     f"totals {list(state.scores)}")  # fmt: skip
-            if not state.over:
-                self.say(f"Round {state.round + 1}: {state.contract}; dealer player {state.dealer}")
+        if action >= CariocaAction.FIRST_GO_DOWN:
+            return "goes down: " + " | ".join(str(m) for m in raw.suggestions[action - CariocaAction.FIRST_GO_DOWN])
+        if action >= CariocaAction.FIRST_LAY_OFF:
+            layoff = layoff_of(action, state.current, state.num_players)
+            return f"lays off {card_str(layoff.card)} on player {layoff.seat}'s {state.melds[layoff.seat][layoff.meld]}"
+        if action >= CariocaAction.FIRST_DISCARD:
+            return f"discards {card_str(action - CariocaAction.FIRST_DISCARD)}"
+        if action == CariocaAction.TAKE_DISCARD:
+            return f"takes the pile's top {card_str(state.top)}"
+        return "draws from the stock"
 
-    def flush(self) -> None:
-        pass
+    def unit_lines(self, env: Any, result: Any) -> list[str]:
+        state = env.unwrapped.game_state
+        how = ROUND_ENDS[result.end] if result.out < 0 else f"{seat_name(result.out, self.you)} went out"
+        lines = [
+            f"\n== round {result.round} over: {how}; penalties {list(result.penalties)}, totals {list(state.scores)}"
+        ]
+        if not state.over:
+            lines.append(f"Round {state.round + 1}: {state.contract}; dealer player {state.dealer}")
+        return lines
 
 
 def view(env: Any, seat: int | None) -> str:

@@ -21,7 +21,7 @@ from collections import Counter
 import numpy as np
 
 from carousel_env.core.cards import JOKER, NUM_CARDS, face, is_table_joker, make_card, suit_of
-from carousel_env.envkit.layout import ChannelLayout, channel_layout
+from carousel_env.envkit.layout import ChannelLayout, add_card_counts, channel_layout
 from carousel_env.games.kaluki.engine import apply
 from carousel_env.games.kaluki.melds import Meld, MeldKind, card_at
 from carousel_env.games.kaluki.rules import CARD_KINDS, HIGH_ACE, LOW_ACE, MAX_JOKERS, MAX_PLAYERS, RUN_MAX, SET_MAX
@@ -62,11 +62,6 @@ ObservationLayout = ChannelLayout  # the family's channel layout (carousel_env.e
 
 def layout(k: int) -> ObservationLayout:
     return channel_layout(GLOBAL_CHANNELS, SLOT_CHANNELS, k)
-
-
-def _cards(out: np.ndarray, start: int, cards) -> None:
-    for card in cards:
-        out[start + card] += 0.5 if card != JOKER else 1.0 / MAX_JOKERS
 
 
 def _fits(state: KalukiState) -> set[int]:
@@ -122,12 +117,12 @@ def encode(state: KalukiState, seat: int, suggestions: tuple, lay: ObservationLa
     at = {name: start for name, (start, _) in lay.offsets.items()}
     n, rules = state.num_players, state.rules
     hand = state.hands[seat]
-    _cards(out, at["hand"], hand)
+    add_card_counts(out, at["hand"], hand, MAX_JOKERS)
     if state.discards and not state.over:
         out[at["top"] + state.top] = 1.0
-        _cards(out, at["pile"], state.discards[:-1])
+        add_card_counts(out, at["pile"], state.discards[:-1], MAX_JOKERS)
     else:
-        _cards(out, at["pile"], state.discards)
+        add_card_counts(out, at["pile"], state.discards, MAX_JOKERS)
     for card in _fits(state):
         out[at["fits"] + card] = 1.0
     for other in range(n):
@@ -167,5 +162,5 @@ def encode(state: KalukiState, seat: int, suggestions: tuple, lay: ObservationLa
         out[slot["opening_value"]] = min(suggestion.opening_value / OPENING_SCALE, 1.0)
         out[slot["jokers"]] = suggestion.jokers / MAX_JOKERS
         out[slot["goes_out"]] = float(out_now)
-        _cards(out, slot["laid"], laid)
+        add_card_counts(out, slot["laid"], laid, MAX_JOKERS)
     return np.minimum(out, 1.0, out=out)

@@ -10,7 +10,6 @@ the env took alone, and each hand's result.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -18,9 +17,9 @@ import numpy as np
 from carousel_env.core.cards import card_str
 from carousel_env.envkit.terminal import (
     ChoiceKeys,
+    MoveNarrator,
     Numbered,
     Terminal,
-    auto_action_lines,
     game_over_line,
     observer_of,
     seat_name,
@@ -59,44 +58,28 @@ def describe_choices(env: Any, mask: np.ndarray) -> list[str]:
     return lines
 
 
-def move_text(env: Any, action: int) -> str:
-    """What ``action`` is, said before it is made (a draw from the stock stays unnamed)."""
-    state = env.unwrapped.game_state
-    if action >= KalukiAction.FIRST_OFFER:
-        verb = "takes the pile's top and" if state.phase is Phase.DRAW else "plays:"
-        return f"{verb} {_offer_text(env, action)}"
-    if action >= KalukiAction.FIRST_DISCARD:
-        return f"discards {card_str(action - KalukiAction.FIRST_DISCARD)}"
-    if action == KalukiAction.TAKE_DISCARD:
-        return f"takes the pile's top {card_str(state.top)}"
-    return "draws from the stock"
-
-
-class Narrator:
+class Narrator(MoveNarrator):
     """One line per move of the others (your own are not repeated), then each hand's end."""
 
-    def __init__(self, you: int | None, say: Callable[[str], None]) -> None:
-        self.you, self.say = you, say
+    def move_text(self, env: Any, action: int) -> str:
+        """What ``action`` is, said before it is made (a draw from the stock stays unnamed)."""
+        state = env.unwrapped.game_state
+        if action >= KalukiAction.FIRST_OFFER:
+            verb = "takes the pile's top and" if state.phase is Phase.DRAW else "plays:"
+            return f"{verb} {_offer_text(env, action)}"
+        if action >= KalukiAction.FIRST_DISCARD:
+            return f"discards {card_str(action - KalukiAction.FIRST_DISCARD)}"
+        if action == KalukiAction.TAKE_DISCARD:
+            return f"takes the pile's top {card_str(state.top)}"
+        return "draws from the stock"
 
-    def before(self, env: Any, seat: int, action: int) -> None:
-        if seat != self.you:
-            self.say(f"{seat_name(seat, self.you)} {move_text(env, action)}")
-
-    def after(self, env: Any) -> None:
-        raw = env.unwrapped
-        for line in auto_action_lines(env, self.you):
-            self.say(line)
-        state = raw.game_state
-        for result in raw.hand_results:
-            how = HAND_ENDS[result.end] if result.out < 0 else f"{seat_name(result.out, self.you)} went out"
-            self.say(
-                f"\n== hand {result.number} over: {how}; scores {list(result.scores)}, totals {list(state.totals)}"
-            )
-            if not state.over:
-                self.say(f"Hand {state.hand_number + 1}: dealer player {state.dealer}")
-
-    def flush(self) -> None:
-        pass
+    def unit_lines(self, env: Any, result: Any) -> list[str]:
+        state = env.unwrapped.game_state
+        how = HAND_ENDS[result.end] if result.out < 0 else f"{seat_name(result.out, self.you)} went out"
+        lines = [f"\n== hand {result.number} over: {how}; scores {list(result.scores)}, totals {list(state.totals)}"]
+        if not state.over:
+            lines.append(f"Hand {state.hand_number + 1}: dealer player {state.dealer}")
+        return lines
 
 
 def view(env: Any, seat: int | None) -> str:
