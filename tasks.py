@@ -134,6 +134,8 @@ BENCHMARKS = {
     "guided": ["benchmarks.bench_guided_search"],  # the guided search's cost and strength against its network
     "carioca": ["benchmarks.bench_carioca"],  # simple against random, seat-rotated deals
     "carioca-speed": ["benchmarks.bench_carioca", "--speed", "8"],  # the AEC env against the vector env
+    "kaluki": ["benchmarks.bench_kaluki"],  # simple against random, seat-rotated hands
+    "kaluki-speed": ["benchmarks.bench_kaluki", "--speed", "8"],  # the AEC env against the vector env
     # the trainer on configs/gin.yaml against MaskablePPO on gin_rummy_v4 (.venv-peers/, made by gin-peers)
     "gin-train": [
         "benchmarks.bench_train",

@@ -1,0 +1,160 @@
+"""Kaluki's (and plain Rummy's) scripted players against each other, and the envs' speed.
+
+    python -m benchmarks.bench_kaluki --agent simple --opponent random --players 2 --deals 50
+    python -m benchmarks.bench_kaluki --preset rummy --players 4 --deals 50
+    python -m benchmarks.bench_kaluki --speed 8 --rounds 3 --players 4   # AEC against vector
+
+Each deal is one hand (a single hand of the preset's rules), played once with the agent at
+every seat (the opponent at every other seat): seats rotated, the same cards. The agent wins
+a hand by going out. Prints the agent's share of hands won with 95% intervals over hands
+(Wilson) and over deals (the deals' means), how many hands nobody won, and its mean points a
+hand against the others' mean (the family's points: higher better).
+
+``--speed S`` times uniform random legal play instead, in agent-steps a second (a decision
+of the player to act), in one process: the wrapped AEC env and ``KalukiVectorEnv(--num-envs)``,
+``S`` seconds each, alternated for ``--rounds`` rounds so that the machine's drift hits both
+alike. Pin it to one core with ``taskset -c 0``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+from carousel_env.core.stats import mean_interval, wilson_interval
+from carousel_env.games.kaluki.engine import new_game
+from carousel_env.games.kaluki.players import get_player, play_hand_or_game
+from carousel_env.games.kaluki.rules import PRESETS
+
+
+def play_deal(agent: str, opponent: str, players: int, deal: int, preset: str) -> list[dict]:
+    """The deal (one hand) played once with the agent at each seat."""
+    rules = PRESETS[preset]
+    hands = []
+    for seat in range(players):
+        seated = [get_player(agent if s == seat else opponent, deal * 97 + s) for s in range(players)]
+        result = play_hand_or_game(seated, new_game(rules, players, deal), hand_only=True).last_hand
+        others = [p for s, p in enumerate(result.points) if s != seat]
+        hands.append(
+            {
+                "deal": deal,
+                "won": float(result.out == seat),
+                "nobody": result.out < 0,
+                "difference": result.points[seat] - sum(others) / len(others),
+            }
+        )
+    return hands
+
+
+def random_steps(step_env, seconds: float) -> float:
+    """Agent-steps a second of ``step_env(rng) -> steps``, called until ``seconds`` pass."""
+    rng, steps = np.random.default_rng(0), 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        steps += step_env(rng)
+    return steps / (time.perf_counter() - start)
+
+
+def env_speed(preset: str, players: int, seconds: float) -> float:
+    """Agent-steps a second of random legal play in the wrapped AEC env (single hands)."""
+    from carousel_env.games.kaluki.env import env
+
+    e = env(preset=preset, num_players=players, episode="hand")
+    seeds = iter(range(10**9))
+
+    def one_hand(rng: np.random.Generator) -> int:
+        e.reset(seed=next(seeds))
+        steps = 0
+        for agent in e.agent_iter():
+            _, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            e.step(int(rng.choice(np.flatnonzero(e.observe(agent)["action_mask"]))))
+            steps += 1
+        return steps
+
+    return random_steps(one_hand, seconds)
+
+
+def vector_speed(preset: str, players: int, seconds: float, num_envs: int) -> float:
+    """Agent-steps a second of random legal play in the vector env (single hands, autoreset)."""
+    from carousel_env.games.kaluki.vector import KalukiVectorEnv
+
+    venv = KalukiVectorEnv(num_envs, preset=preset, num_players=players, episode="hand")
+    step = venv.reset(seed=0)
+
+    def one_step(rng: np.random.Generator) -> int:
+        nonlocal step
+        step = venv.step(np.argmax(rng.random(step.action_mask.shape) * step.action_mask, axis=1))
+        return num_envs
+
+    return random_steps(one_step, seconds)
+
+
+def speed(args: argparse.Namespace) -> dict:
+    aec, vector = [], []
+    for _ in range(args.rounds):
+        aec.append(env_speed(args.preset, args.players, args.speed))
+        vector.append(vector_speed(args.preset, args.players, args.speed, args.num_envs))
+    report = {
+        "preset": args.preset,
+        "players": args.players,
+        "aec_steps_per_s": aec,
+        "vector_steps_per_s": vector,
+        "ratio_median": statistics.median(v / a for a, v in zip(aec, vector)),
+    }
+    print(json.dumps(report) if args.json else "\n".join(f"{k}: {v}" for k, v in report.items()))
+    return report
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--agent", default="simple")
+    parser.add_argument("--opponent", default="random")
+    parser.add_argument("--preset", choices=tuple(PRESETS), default="book")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--deals", type=int, default=50)
+    parser.add_argument("--first-deal", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--speed", type=float, default=0.0, help="seconds a side: time the envs instead")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--num-envs", type=int, default=16)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if args.speed:
+        return speed(args)
+    start = time.perf_counter()
+    deals = list(range(args.first_deal, args.first_deal + args.deals))
+    n = len(deals)
+    with ProcessPoolExecutor(args.workers) as pool:
+        per_deal = list(
+            pool.map(play_deal, [args.agent] * n, [args.opponent] * n, [args.players] * n, deals, [args.preset] * n)
+        )
+    hands = [h for deal in per_deal for h in deal]
+    won = sum(h["won"] for h in hands)
+    report = {
+        "agent": args.agent,
+        "opponent": args.opponent,
+        "preset": args.preset,
+        "players": args.players,
+        "hands": len(hands),
+        "won": won / len(hands),
+        "over_hands": wilson_interval(won, len(hands)),
+        "over_deals": mean_interval([sum(h["won"] for h in d) / len(d) for d in per_deal], clip=(0.0, 1.0)),
+        "fair_share": 1 / args.players,
+        "nobody_won": sum(h["nobody"] for h in hands) / len(hands),
+        "points_difference": statistics.mean(h["difference"] for h in hands),
+        "seconds": time.perf_counter() - start,
+    }
+    print(json.dumps(report) if args.json else "\n".join(f"{k}: {v}" for k, v in report.items()))
+    return report
+
+
+if __name__ == "__main__":
+    main()
