@@ -22,9 +22,15 @@ of the two decks are one kind, counted, never told apart. A run's jokers stand w
 (a run's cells are what it is); a set's jokers declare the lowest suits its naturals miss, as do
 jokers laid off alone on a set, since the declared suit does not change what the set is worth.
 
-The search (:mod:`carousel_env.games.kaluki.solver_search`) is exact: a sweep over the hand's card
-kinds that reaches each multiset of pieces once, cut by an upper bound on what can still be laid.
-A solve that runs past ``time_budget_s`` returns the best found so far and is counted inexact.
+What must stay in hand (engine.py's ``_settle``): ``keep`` cards (1 under ``go_out_by_discard``,
+which :func:`best_play` reads from the rules), and, while the card taken from the pile this turn
+(``taken``; ``state.taken`` for :func:`best_play`) is not laid, a card other than it unless the
+hand is emptied.
+
+The search (:mod:`carousel_env.games.kaluki.solver_search`, over the pieces of
+:mod:`carousel_env.games.kaluki.solver_pieces`) is exact: a sweep over the hand's card kinds that
+reaches each multiset of pieces once, cut by an upper bound on what can still be laid. A solve
+that runs past ``time_budget_s`` returns the best found so far and is counted inexact.
 
 Bounded on purpose (the only places where the answers are narrower than the rules): a player
 who has not opened exchanges jokers only after an opening laid first in the same play (the
