@@ -420,11 +420,11 @@ def test_layouts_equal_the_brute_force_on_small_hands():
 
 
 def test_best_layout_equals_the_milp_on_random_and_dense_hands():
-    assert compare_layouts(2, 450) == 450
+    assert compare_layouts(2, 400) == 400
 
 
 def test_best_play_equals_the_milp_on_random_tables():
-    assert compare_tables(3, 450) == 450
+    assert compare_tables(3, 350) == 350
 
 
 def test_best_play_equals_the_milp_in_played_games():
