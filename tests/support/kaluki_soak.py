@@ -157,16 +157,33 @@ def meld_problems(state: KalukiState, book: Book, seats=None) -> list[str]:
     return [f"player {s}'s meld: {problem}" for s, problem in found if problem]
 
 
-def hand_size_problems(state: KalukiState, dealt_in) -> list[str]:
-    """While a hand runs: each player in it holds a card, the one to act a card it may discard."""
+def fits(meld: km.Meld, card: int, book: Book) -> bool:
+    """Whether ``card`` (a hand card; a joker fits wherever there is room) may be laid off on ``meld``."""
+    if meld.kind is km.MeldKind.SET:
+        suits = {suit_of(face(u)) for u in meld.units}
+        return len(suits) < 4 and (card == JOKER or (rank_of(card) == meld.rank and suit_of(card) not in suits))
+    aces = {1: book.ace_low, 14: book.ace_high}
+    ends = [c for c in (meld.low - 1, meld.high + 1) if 2 <= c <= 13 or aces.get(c, False)]
+    if len(meld.units) >= 13 or not ends:
+        return False
+    return card == JOKER or (suit_of(card) == meld.suit and rank_of(card) in [1 if c == 14 else c for c in ends])
+
+
+def hand_size_problems(state: KalukiState, dealt_in, book: Book) -> list[str]:
+    """While a hand runs: each player in it holds a card; the one to act holds one it may
+    discard, or only copies of the card taken, one of which it may still lay off (RULES.md:
+    the card taken is not discarded that turn; a copy laid, the other may go)."""
     if state.over:
         return []
     found = [f"player {s} holds {len(h)} cards" for s, h in enumerate(state.hands) if (not h) == (s in dealt_in)]
-    hand = state.hands[state.current] if 0 <= state.current < state.num_players else ()
-    if state.current not in dealt_in:
-        found.append(f"player {state.current} is to act but is not in the hand")
-    elif state.phase is Phase.PLAY and all(c == state.taken for c in hand):
-        found.append(f"player {state.current} is to play holding nothing it may discard: {hand}")
+    s = state.current
+    hand = state.hands[s] if 0 <= s < state.num_players else ()
+    may_lay_off = s in dealt_in and (state.opened[s] or not book.opening)
+    layable = may_lay_off and any(fits(m, state.taken, book) for m in state.table())
+    if s not in dealt_in:
+        found.append(f"player {s} is to act but is not in the hand")
+    elif state.phase is Phase.PLAY and all(c == state.taken for c in hand) and not layable:
+        found.append(f"player {s} is to play holding nothing it may discard or lay off: {hand}")
     return found
 
 
@@ -384,7 +401,7 @@ class Watch:
             self.dealt_in = tuple(s for s in range(self.n) if self.in_play[s])
         seats = [s for s in range(self.n) if self.melds is None or state.melds[s] is not self.melds[s]]
         self.found += card_problems(state, book) + meld_problems(state, book, seats)
-        self.found += hand_size_problems(state, self.dealt_in)
+        self.found += hand_size_problems(state, self.dealt_in, book)
         self.melds = state.melds
 
     def moved(self, before: KalukiState, moves: tuple[Move, ...], after: KalukiState) -> None:
@@ -432,10 +449,10 @@ class Watch:
         self.counts["rummies"] += result.rummy
         self.counts["games over"] += seen.winners is not None
         self.totals, self.in_play = seen.totals, seen.in_play
-        heads_up = sum(seen.in_play) == 2
-        self.dealer = (
-            seen.out if heads_up and self.book.winner_deals and seen.out >= 0 else next_in(state.dealer, seen.in_play)
-        )
+        if seen.winners is None:  # the next deal's dealer
+            heads_up = sum(seen.in_play) == 2
+            winner_deals = heads_up and self.book.winner_deals and seen.out >= 0
+            self.dealer = seen.out if winner_deals else next_in(state.dealer, seen.in_play)
 
 
 class WatchedEnv(raw_env):

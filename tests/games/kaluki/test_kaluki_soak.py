@@ -72,10 +72,24 @@ def test_invalid_melds_and_jokers_are_found():
 
 def test_hand_size_rules_are_found():
     state = position(["8C 2D", "9H"], taken="8C")
-    assert ks.hand_size_problems(state, (0, 1)) == []
-    assert "nothing it may discard" in ks.hand_size_problems(position(["8C", "9H"], taken="8C"), (0, 1))[0]
-    assert "holds 0 cards" in ks.hand_size_problems(position(["8C 2D", ""]), (0, 1))[0]
-    assert "holds 1 cards" in ks.hand_size_problems(state, (0,))[0]  # a seat out of the hand holds nothing
+    assert ks.hand_size_problems(state, (0, 1), BOOK) == []
+    stuck = position(["8C", "9H"], taken="8C")
+    assert "nothing it may discard or lay off" in ks.hand_size_problems(stuck, (0, 1), BOOK)[0]
+    assert "holds 0 cards" in ks.hand_size_problems(position(["8C 2D", ""]), (0, 1), BOOK)[0]
+    assert "holds 1 cards" in ks.hand_size_problems(state, (0,), BOOK)[0]  # a seat out of the hand holds nothing
+    # Only copies of the card taken, one of which can still be laid off: lay it, then discard the other.
+    copies = position(["AC AC", "9H"], melds=[["7D 7S 7H"], ["2C 3C 4C"]], taken="AC")
+    assert ks.hand_size_problems(copies, (0, 1), BOOK) == []
+    assert ks.hand_size_problems(copies, (0, 1), replace(BOOK, ace_low=False))  # UK: no A-2-3
+    no_room = position(["AC AC", "9H"], melds=[["7D 7S 7H"], ["7C 8C 9C"]], taken="AC")
+    assert "nothing it may discard or lay off" in ks.hand_size_problems(no_room, (0, 1), BOOK)[0]
+
+
+def test_what_a_card_fits():
+    run, full_set = melds("QS KS AS")[0], melds("7D 7S 7H 7C")[0]
+    assert ks.fits(run, parse_card("JS"), BOOK) and not ks.fits(run, parse_card("2S"), BOOK)
+    assert ks.fits(run, JOKER, BOOK) and not ks.fits(full_set, JOKER, BOOK)
+    assert ks.fits(melds("7D 7S 7H")[0], parse_card("7C"), BOOK) and not ks.fits(full_set, parse_card("7C"), BOOK)
 
 
 def test_wrong_deals_are_found():
