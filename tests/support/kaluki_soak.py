@@ -416,7 +416,8 @@ class Watch:
             self.found += move_problems(state, move, nxt, self.book) + self._turn(state, move, nxt)
             if i < len(moves) - 1:  # the last state is checked on arrival
                 self.found += card_problems(nxt, self.book) + meld_problems(nxt, self.book)
-            self.counts["lay-offs" if move.kind is MoveKind.LAY_OFF else "exchanges"] += move.kind in (4, 5)
+            played_on = move.kind in (MoveKind.LAY_OFF, MoveKind.EXCHANGE)
+            self.counts["lay-offs" if move.kind is MoveKind.LAY_OFF else "exchanges"] += played_on
             self.counts["restocks"] += move.kind is MoveKind.DRAW_STOCK and not state.stock and not nxt.over
             state = nxt
         if state != after:
