@@ -39,8 +39,11 @@ def _print_eval(res: EvalResult) -> None:
     unit = family.unit  # Gin Rummy scores hands, the others rounds
     print(f"  {unit}s {res.rounds}, mean {unit}-score difference {res.mean_round_score_diff:+.2f}")
     names = family.event_names  # what the game calls its units' events
-    rates = [f"{names.knocked} rate {res.knock_rate:.3f}", f"{names.went_out} rate {res.go_out_rate:.3f}"]
-    if names.undercut:
+    # A game names only the events it has (Kaluki: going out alone).
+    rates = [f"{names.knocked} rate {res.knock_rate:.3f}"] if names.knocked else []
+    if names.went_out:
+        rates.append(f"{names.went_out} rate {res.go_out_rate:.3f}")
+    if names.undercut and names.knocked:
         rates.append(f"{names.undercut} rate (of {names.knocked}s) {res.undercut_rate:.3f}")
     print("  " + ", ".join(rates))
     for name, row in res.by_opponent.items():

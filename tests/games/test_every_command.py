@@ -46,6 +46,11 @@ def test_eval_tournament_and_export(trained, tmp_path, capsys):
     capsys.readouterr()
     assert main(["eval", "--checkpoint", str(slim.parent), "--opponents", yardstick, "--games", "2", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["game"] == game
+    # The report names each event by the game's own word, and only the events the game has.
+    assert main(["eval", "--checkpoint", str(run), "--opponents", yardstick, "--games", "2"]) == 0
+    report = capsys.readouterr().out
+    names = [name for name in family_game(game).event_names if name]
+    assert all(f"{name} rate" in report for name in names) and "  rate" not in report and "( " not in report
 
 
 def test_exploit(trained, tmp_path):
