@@ -296,9 +296,10 @@ def test_a_runs_last_lines_say_whether_the_agent_beats_its_opponent(tmp_path, ca
 
     rows = [("eval/win_rate", rate), ("eval/win_rate_ci_low", low), ("eval/win_rate_ci_high", high)]
     (tmp_path / "metrics.csv").write_text("step,name,value\n" + "".join(f"64,{n},{v}\n" for n, v in rows))
-    _print_last_eval(tmp_path / "metrics.csv", "greedy", fair_share=0.5)
+    _print_last_eval(tmp_path / "metrics.csv", "greedy", 0.5, "hand")
     out = capsys.readouterr().out
     assert f"win rate {rate:.3f} (fair share 0.500; 95% CI {low:.3f}-{high:.3f})" in out and verdict in out
+    assert "mean hand-score difference" in out  # the game's own unit
 
 
 def test_train_and_tournament_take_the_game(capsys):
