@@ -94,11 +94,11 @@ def train() -> None:
 
 # The tests run on two workers (pytest-xdist; tests/conftest.py: the groups that one worker
 # runs in turn, numba compiled once before the workers start). ``--fast`` is the inner loop:
-# no test marked slow, integration (a real RL library), training (a training loop) or soak (a
-# soak benchmark's slice of complete games), and pytest's cache kept, for ``pytest --lf`` after
-# it. Measured: benchmarks/RESULTS.md, 2026-11-28.
+# no test marked slow, integration (a real RL library), training (a training loop), soak (a
+# soak benchmark's slice of complete games) or reference (a solver against its reference on a
+# sample), and pytest's cache kept, for ``pytest --lf`` after it. Measured: benchmarks/RESULTS.md, 2026-11-28.
 TEST_WORKERS = ("-n", "2", "--dist", "loadgroup")
-FAST_TESTS = "not slow and not integration and not training and not soak"
+FAST_TESTS = "not slow and not integration and not training and not soak and not reference"
 
 
 def test(*options: str) -> None:

@@ -15,8 +15,9 @@ pytest-xdist); plain ``pytest`` runs it in one process, as before. With workers:
 
 The marks (pyproject.toml): ``slow`` (not in the default run), ``integration`` (against a real
 RL library or game framework: Ray/RLlib, OpenSpiel, TorchRL, Tianshou, Stable-Baselines3) and
-``training`` (runs a training loop) and ``soak`` (a soak benchmark's slice of complete games);
-``python3 tasks.py test --fast`` leaves out all four.
+``training`` (runs a training loop), ``soak`` (a soak benchmark's slice of complete games) and
+``reference`` (a solver against its independent reference on a sample of positions);
+``python3 tasks.py test --fast`` leaves out all five.
 """
 
 from __future__ import annotations

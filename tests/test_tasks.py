@@ -97,7 +97,7 @@ def test_the_tests_run_on_two_workers_and_fast_leaves_out_the_long_marks(monkeyp
     suite = commands[-1]
     assert "-n 2 --dist loadgroup" in " ".join(suite) and "no:cacheprovider" not in suite
     marks = suite[suite.index("-m", 3) + 1].split(" and ")
-    assert marks == ["not slow", "not integration", "not training", "not soak"]
+    assert marks == ["not slow", "not integration", "not training", "not soak", "not reference"]
 
 
 @pytest.mark.xdist_group("cores")

@@ -78,6 +78,7 @@ def _entries(result: solver.SolveResult) -> tuple:
 UNHURRIED_S = 120.0
 
 
+@pytest.mark.reference
 def test_heaviest_hands_agree_with_the_integer_programs(positions, monkeypatch):
     # The hands with both jokers and 30+ cards: the 4-player agent's worst (30 cards
     # against 16 melds) finishes the unpruned sweep only past 250,000 states, where the

@@ -54,6 +54,7 @@ def _meet_their_optima(positions) -> None:
 SAMPLE_SLICES = 4  # the sample in slices that pytest-xdist's workers share
 
 
+@pytest.mark.reference
 @pytest.mark.parametrize("part", range(SAMPLE_SLICES))
 def test_a_sample_of_the_hard_set_meets_its_milp_optima(hard, part):
     # The stalled position, every 10th, and the 20 slowest in play (the whole set: ``slow``).

@@ -297,6 +297,7 @@ def test_matches_brute_force_on_small_positions(rules: Rules, decks: int, jokers
     [(ONE_DECK, 1, 1), (TWO_DECKS, 2, 2), (VARIANT, 2, 0)],
     ids=["1deck", "2decks", "variant"],
 )
+@pytest.mark.reference
 def test_witnesses_and_presolve_agree_on_synthetic_positions(rules: Rules, decks: int, jokers: int) -> None:
     plays = 0
     for table, hand in synthetic_positions(40, 5, decks, jokers, rules):

@@ -41,6 +41,7 @@ def test_heavy_stored_optima(stored):
     _check([p for p in stored if p.heavy])
 
 
+@pytest.mark.reference
 def test_integer_programs_on_a_sample(monkeypatch, stored):
     monkeypatch.setattr(solver, "FULL_SWEEP_STATES", 0)  # every solve by the integer programs
     monkeypatch.setattr(solver, "WITNESS_BUDGET", 0)  # and no witness settles it first

@@ -73,12 +73,14 @@ def _agree(positions, programs_only) -> int:
 SAMPLE_SLICES = 4  # the stored sample in slices that pytest-xdist's workers share
 
 
+@pytest.mark.reference
 @pytest.mark.parametrize("part", range(SAMPLE_SLICES))
 def test_programs_agree_with_the_sweeps_on_stored_positions(stored, programs_only, part):
     sample = [p for p in stored[::9] if p.hand][part::SAMPLE_SLICES]
     assert _agree(sample, programs_only) >= len(sample) // 2  # the rest have no live card to play
 
 
+@pytest.mark.reference
 def test_programs_agree_on_the_agents_positions(programs_only):
     positions = agent_positions()
     if not positions:

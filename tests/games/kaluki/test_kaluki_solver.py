@@ -415,18 +415,22 @@ def compare_played(seed: int, count: int) -> int:
     return count
 
 
+@pytest.mark.reference
 def test_layouts_equal_the_brute_force_on_small_hands():
     assert compare_brute(1, 250) == 250
 
 
+@pytest.mark.reference
 def test_best_layout_equals_the_milp_on_random_and_dense_hands():
     assert compare_layouts(2, 400) == 400
 
 
+@pytest.mark.reference
 def test_best_play_equals_the_milp_on_random_tables():
     assert compare_tables(3, 350) == 350
 
 
+@pytest.mark.reference
 def test_best_play_equals_the_milp_in_played_games():
     assert compare_played(4, 200) == 200
 
