@@ -7,8 +7,8 @@ Game ``g`` is played with seed ``S + g``, which alone draws its preset (unless o
 (``rummy_bonus``, ``game: hand``, ``scoring: penalty`` for book and rummy, ``penalty_end:
 first_to_limit`` for UK) and the reward (``score`` or ``result``). The env is watched from
 inside (:class:`WatchedEnv`): every state its steps reach, every engine move of a play
-(replayed one by one), each hand's final state. RULES.md is written out again (:class:`Book`),
-not read from ``KalukiRules``. Checked: the pack's cards exactly once (a table joker as a
+(replayed one by one), each hand's final state. RULES.md is written out again
+(:mod:`tests.support.kaluki_rulebook`), not read from ``KalukiRules``. Checked: the pack's cards exactly once (a table joker as a
 joker); every table meld a set or a run, read from its units (and by ``meld_from_units``),
 every joker declaring one card, a natural in every meld; each move (:func:`move_problems`):
 lay-offs, joker exchanges (to the hand, or under ``reuse_now`` into new melds at once), the
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 import traceback
-from collections import Counter, namedtuple
+from collections import Counter
 from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 
@@ -32,56 +32,15 @@ from carousel_env.games.kaluki import melds as km
 from carousel_env.games.kaluki.engine import apply
 from carousel_env.games.kaluki.env import INFO_KEYS, engine_moves, raw_env
 from carousel_env.games.kaluki.players import get_player
-from carousel_env.games.kaluki.rules import MATCH_HAND_LIMIT, PILE_TAKE_LIMIT, KalukiRules
+from carousel_env.games.kaluki.rules import PILE_TAKE_LIMIT, KalukiRules
 from carousel_env.games.kaluki.state import HandEnd, KalukiState, Move, MoveKind, Phase
+from tests.support.kaluki_rulebook import BOOKS, Book, HandSeen, documented_rewards, rules_game_end, rules_scores
 from tests.support.soak_runner import SoakReport, env_problems, run_games
 
 PRESETS = ("book", "uk40", "uk51", "rummy")
 TOLERANCE = 1e-9
 RESTOCKS = 1  # RULES.md: the stock is turned over once a hand
 NEW_MELDS = (MoveKind.TAKE_DISCARD, MoveKind.OPEN, MoveKind.MELD, MoveKind.EXCHANGE)
-
-
-@dataclass(frozen=True)
-class Book:
-    """One game's rules as RULES.md states them ("Kaluki", "Rummy"), written out again. ``uk``:
-    the UK presets' discard taken only into a meld, ``reuse_now``, ``all_missing`` and
-    ``go_out_by_discard``; an opening requirement (Kaluki, not Rummy) also bars lay-offs before it."""
-
-    decks: int = 2
-    jokers: int = 4
-    joker_value: int = 25
-    ace_value: int = 11
-    hand_sizes: tuple[int, ...] = (15, 15, 15, 13, 11)  # for 2..6 players
-    opening: int = 51
-    ace_low: bool = True
-    ace_high: bool = True
-    uk: bool = False
-    penalty: bool = False
-    bonus: str = "none"
-    target: int = 250
-    limit: int = 150
-    first_to_limit: bool = False
-    single_hand: bool = False
-    winner_deals: bool = False  # heads-up, the hand's winner deals the next
-
-    def value(self, card: int) -> int:
-        """A card left in a hand: the joker's value, the ace's, J/Q/K 10, others face value."""
-        return self.joker_value if card == JOKER else self.ace_value if rank_of(card) == 1 else min(rank_of(card), 10)
-
-    def meld_value(self, meld: km.Meld) -> int:
-        """Toward the opening: hand values, a joker as its declared card, an ace in A-2-3 1."""
-        low_ace = meld.kind is km.MeldKind.RUN and meld.low == 1
-        return sum(1 if low_ace and i == 0 else self.value(face(u)) for i, u in enumerate(meld.units))
-
-    def pack(self) -> Counter:
-        return Counter({c: self.decks for c in range(NUM_CARDS)}) + Counter({JOKER: self.jokers})
-
-
-_UK = Book(jokers=2, joker_value=15, hand_sizes=(13,) * 5, opening=40, ace_low=False, uk=True, penalty=True)
-_RUMMY = Book(decks=1, jokers=0, ace_value=1, hand_sizes=(10, 7, 7, 6, 6), opening=0, ace_high=False, target=100)
-_RUMMY = replace(_RUMMY, limit=100, first_to_limit=True, winner_deals=True)
-BOOKS = {"book": Book(), "uk40": _UK, "uk51": replace(_UK, opening=51, joker_value=25), "rummy": _RUMMY}
 
 
 def game_of(seed: int, preset: str | None = None) -> tuple[dict, tuple[str, ...], Book]:
@@ -287,45 +246,6 @@ def _draw_problems(before: KalukiState, after: KalukiState) -> list[str]:
 # ---------------------------------------------------------------- a hand's end
 
 
-# A finished hand as RULES.md scores it; ``winners``: the game's, None while it goes on.
-HandSeen = namedtuple("HandSeen", "out values scores dealt_in totals in_play winners")
-
-
-def rules_scores(book: Book, values, out: int, rummy: bool, dealt_in) -> tuple[int, ...]:
-    """RULES.md "Scoring a hand"; ``rummy_bonus`` applies to each penalty under ``penalty``."""
-
-    def boosted(points: int) -> int:
-        return points if not rummy or book.bonus == "none" else points + 10 if book.bonus == "plus10" else 2 * points
-
-    n = len(values)
-    if not book.penalty:  # only the player out scores; nobody when nobody went out
-        return tuple(boosted(sum(values[t] for t in dealt_in if t != out)) if s == out else 0 for s in range(n))
-    return tuple((boosted(values[s]) if out >= 0 else values[s]) if s in dealt_in and s != out else 0 for s in range(n))
-
-
-def rules_game_end(book: Book, totals, in_play, out: int, hands: int) -> tuple[tuple[bool, ...], tuple | None]:
-    """Who is still in after a hand, and the game's winners if it is over (RULES.md "The
-    game"; deal.py's readings: all eliminated at once, the lowest wins; the match bound)."""
-    n = len(totals)
-    playing = [s for s in range(n) if in_play[s]]
-    at_bound = hands >= MATCH_HAND_LIMIT
-
-    def lowest(seats) -> tuple[int, ...]:
-        return tuple(s for s in seats if totals[s] == min(totals[t] for t in seats))
-
-    if book.single_hand:
-        return tuple(in_play), (out,) if out >= 0 else ()
-    if not book.penalty:
-        ended = at_bound or max(totals) >= book.target
-        return tuple(in_play), tuple(s for s in range(n) if totals[s] == max(totals)) if ended else None
-    if book.first_to_limit:
-        ended = at_bound or any(totals[s] >= book.limit for s in playing)
-        return tuple(in_play), lowest(playing) if ended else None
-    left = tuple(bool(in_play[s]) and totals[s] <= book.limit for s in range(n))
-    seats = [s for s in range(n) if left[s]]
-    return left, lowest(seats or playing) if len(seats) <= 1 or at_bound else None
-
-
 def hand_problems(state: KalukiState, book: Book, dealt_in, laid_before, totals, in_play) -> tuple[list, HandSeen]:
     """The hand that ended in ``state``, scored again from its final hands; ``laid_before``:
     the seats that laid cards on an earlier turn (no rummy for them)."""
@@ -354,31 +274,6 @@ def hand_problems(state: KalukiState, book: Book, dealt_in, laid_before, totals,
     if (state.phase is Phase.GAME_OVER) != (winners is not None) or (game and game.winners != winners):
         found.append(f"game over {state.phase is Phase.GAME_OVER}, won by {game and game.winners}; RULES.md {winners}")
     return found, seen
-
-
-def documented_rewards(hand: HandSeen, book: Book, reward: str, scale: float) -> list[float]:
-    """The env's "Rewards": ``score``, the hand's points shared zero-sum; ``result``, at the
-    episode's end, +1 for the winner .. -1 for the last, tied seats sharing."""
-    n, paid = len(hand.values), [0.0] * len(hand.values)
-    if reward == "result":
-        if hand.winners is None:
-            return paid
-        points = hand.scores if book.single_hand else hand.totals
-        keys = [(s not in hand.winners, (1 if book.penalty else -1) * points[s]) for s in range(n)]
-        for s in range(n):
-            ahead, tied = sum(k < keys[s] for k in keys), keys.count(keys[s])
-            paid[s] = scale * (1 - 2 * (ahead + (tied - 1) / 2) / (n - 1))
-        return paid
-    if book.penalty:
-        mean = sum(hand.scores[s] for s in hand.dealt_in) / len(hand.dealt_in)
-        return [scale * (mean - hand.scores[s]) if s in hand.dealt_in else 0.0 for s in range(n)]
-    if hand.out >= 0:
-        won, losers = hand.scores[hand.out], [s for s in hand.dealt_in if s != hand.out]
-        held = sum(hand.values[s] for s in losers)
-        for s in losers:  # its share of what the winner collects, by what it held
-            paid[s] = -scale * won * (hand.values[s] / held if held else 1 / len(losers))
-        paid[hand.out] = scale * won
-    return paid
 
 
 # ---------------------------------------------------------------- the game, watched
