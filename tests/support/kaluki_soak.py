@@ -2,20 +2,20 @@
 invariants checked after every action. ``benchmarks.soak_kaluki`` is its command line;
 ``tests/games/kaluki/test_kaluki_soak.py`` its CI slice.
 
-Game ``g`` is played with seed ``S + g``, which alone draws its preset (unless one is given),
-2 to 6 players, the players (all ``simple``, all ``random``, or each seat either), options
+Game ``g`` is played with seed ``S + g``, which alone draws its preset (unless one is given), 2
+to 6 players, the players (all ``simple``, all ``random``, or each seat either), options
 (``rummy_bonus``, ``game: hand``, ``scoring: penalty`` for book and rummy, ``penalty_end:
 first_to_limit`` for UK) and the reward (``score`` or ``result``). The env is watched from
-inside (:class:`WatchedEnv`): every state its steps reach, every engine move of a play
-(replayed one by one), each hand's final state. RULES.md is written out again
-(:mod:`tests.support.kaluki_rulebook`), not read from ``KalukiRules``. Checked: the pack's cards exactly once (a table joker as a
-joker); every table meld a set or a run, read from its units (and by ``meld_from_units``),
-every joker declaring one card, a natural in every meld; each move (:func:`move_problems`):
-lay-offs, joker exchanges (to the hand, or under ``reuse_now`` into new melds at once), the
-opening requirement, the discard taken, the stock turned over, going out by discard, the
-card taken not discarded; each deal's hand sizes, dealer and first player; a card in every
-hand while it runs, one to discard for the player to act; observations, masks, infos and
-terminations; each hand's end, scores, totals and the game's end recomputed from RULES.md,
+inside (:class:`WatchedEnv`): every state its steps reach, every engine move of a play (replayed
+one by one), each hand's final state. RULES.md is written out again
+(:mod:`tests.support.kaluki_rulebook`), not read from ``KalukiRules``. Checked: the pack's cards
+exactly once (a table joker as a joker); every table meld a set or a run, read from its units
+(and by ``meld_from_units``), every joker declaring one card, a natural in every meld; each move
+(:func:`move_problems`): lay-offs, joker exchanges (to the hand, or under ``reuse_now`` into new
+melds at once), the opening requirement, the discard taken, the stock turned over, going out by
+discard, the card taken not discarded; each deal's hand sizes, dealer and first player; a card
+in every hand while it runs, one to discard for the player to act; observations, masks, infos
+and terminations; each hand's end, scores, totals and the game's end recomputed from RULES.md,
 and the rewards from env.py's "Rewards", zero-sum.
 """
 
