@@ -16,7 +16,7 @@ from carousel_env.core.cards import JOKER
 from carousel_env.core.errors import IllegalAction
 from carousel_env.games.kaluki.deal import new_game, next_hand
 from carousel_env.games.kaluki.engine import apply, may_open
-from carousel_env.games.kaluki.legal import candidate_melds, legal_moves
+from carousel_env.games.kaluki.legal import candidate_melds, layoff_options, legal_moves
 from carousel_env.games.kaluki.melds import End
 from carousel_env.games.kaluki.rules import MATCH_HAND_LIMIT, PRESETS, KalukiRules, RummyBonus, Scoring
 from carousel_env.games.kaluki.state import DRAW_STOCK, HandEnd, Move, MoveKind, Phase, discard
@@ -201,8 +201,8 @@ def play(rules: KalukiRules, players: int, seed: int, hands: int):
             assert all_cards(state) == full
             for seat in range(players):  # a seat out of the game holds no cards (hands stay shown at the end)
                 assert state.over or state.in_play[seat] or not state.hands[seat]
-            if state.phase is Phase.PLAY:
-                assert any(c != state.taken for c in state.hands[state.current])
+            if state.phase is Phase.PLAY:  # a card to discard, or a copy of the taken card still to lay off
+                assert any(c != state.taken for c in state.hands[state.current]) or layoff_options(state)
         check_hand(state)
         if state.phase is Phase.GAME_OVER:
             break
