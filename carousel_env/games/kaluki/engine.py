@@ -48,6 +48,7 @@ from carousel_env.games.kaluki.melds import (
     MeldError,
     MeldKind,
     exchanged,
+    fits,
     laid_off,
     lays_card,
     make_run,
@@ -156,11 +157,7 @@ def _fits_somewhere(state: KalukiState, card: Card) -> bool:
     for seat in range(state.num_players):
         if not may_lay_off(state, seat):
             continue
-        for meld in state.melds[seat]:
-            try:
-                laid_off(meld, card, state.rules)
-            except MeldError:
-                continue
+        if any(fits(meld, card, state.rules) for meld in state.melds[seat]):
             return True
     return False
 

@@ -213,6 +213,15 @@ def laid_off(meld: Meld, unit: Unit, rules: KalukiRules, end: End | None = None)
     raise MeldError(f"{card_str(card)} does not extend the run {meld} at either end")
 
 
+def fits(meld: Meld, card: Card, rules: KalukiRules) -> bool:
+    """Whether ``card`` can be laid off on ``meld`` now (at either end of a run)."""
+    try:
+        laid_off(meld, card, rules)
+    except MeldError:
+        return False
+    return True
+
+
 def _natural_suits(meld: Meld) -> set[int]:
     return {suit_of(u) for u in meld.units if not is_table_joker(u)}
 

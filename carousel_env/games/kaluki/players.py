@@ -24,8 +24,7 @@ from carousel_env.core.cards import JOKER, Card, rank_of, suit_of
 from carousel_env.core.errors import CarouselError
 from carousel_env.games.kaluki.engine import next_hand
 from carousel_env.games.kaluki.env import KalukiAction, apply_moves, decision, engine_moves, fixed_actions
-from carousel_env.games.kaluki.melds import MeldError, laid_off
-from carousel_env.games.kaluki.rules import KalukiRules
+from carousel_env.games.kaluki.melds import fits
 from carousel_env.games.kaluki.state import KalukiState, Phase
 
 KalukiPlayer = Callable[[KalukiState, tuple], int]
@@ -83,15 +82,7 @@ def _top_helps(state: KalukiState) -> bool:
     top = state.top
     if melds_with([c for c in state.hands[state.current] if c != JOKER], top):
         return True
-    return state.opened[state.current] and any(_fits(meld, top, state.rules) for meld in state.table())
-
-
-def _fits(meld, card: Card, rules: KalukiRules) -> bool:
-    try:
-        laid_off(meld, card, rules)
-    except MeldError:
-        return False
-    return True
+    return state.opened[state.current] and any(fits(meld, top, state.rules) for meld in state.table())
 
 
 def simple_action(state: KalukiState, offers: tuple) -> int:
