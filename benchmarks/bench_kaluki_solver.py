@@ -1,6 +1,7 @@
 """Solve times of Kaluki's lay-down solver (``carousel_env.games.kaluki.solver``).
 
     nice python -m benchmarks.bench_kaluki_solver --positions 400 --limit 8 --seed 0
+    nice python -m benchmarks.bench_kaluki_solver --real 20000 --reference-every 4 --seed 0
 
 Times, per kind of position, the median, the 99th percentile and the largest solve, in
 milliseconds, and how many solves ran out of the time budget (inexact):
@@ -10,6 +11,14 @@ milliseconds, and how many solves ran out of the time budget (inexact):
 * ``dense``: :func:`arrangements` at 51 on 13 cards of two suits and 4 jokers (book);
 * ``played``: :func:`best_play` in the PLAY phase of games where every player lays one of the
   solver's best plays (lay-offs and exchanges on the table included), for each preset.
+
+``--real N`` times instead the solver as users meet it: N decisions of each preset, recorded from
+games of ``simple`` at every seat (2 to 6 players in turn; it plays every play the solver
+offers first, as the shipped agents' opponents do), the env's call at each (``offers``: the
+arrangements that lay the pile's top where taking it needs them, the best plays after), with
+the median, p99, p99.9 and largest, and beside them the independent MILP reference
+(``tests/games/kaluki/kaluki_reference.py``) on every ``--reference-every``-th of those
+positions: its own times and whether its optimum equals the solver's best.
 
 It asserts nothing about the times; the machine's load shows in them (run it with ``nice``
 next to other work, alone for figures worth comparing).
@@ -25,10 +34,13 @@ import time
 from carousel_env.core.cards import JOKER, make_card, make_deck
 from carousel_env.games.kaluki.deal import new_game
 from carousel_env.games.kaluki.engine import apply
+from carousel_env.games.kaluki.env import KalukiAction, apply_moves, decision, engine_moves, fixed_actions, offers
 from carousel_env.games.kaluki.legal import legal_discards, legal_draws
-from carousel_env.games.kaluki.rules import PRESETS
+from carousel_env.games.kaluki.players import simple_action
+from carousel_env.games.kaluki.rules import PLAYER_COUNTS, PRESETS
 from carousel_env.games.kaluki.solver import TIME_BUDGET_S, arrangements, best_play, solve_counts
-from carousel_env.games.kaluki.state import Phase, discard
+from carousel_env.games.kaluki.state import KalukiState, Phase, discard
+from tests.games.kaluki.reference_positions import reference_best_plays, reference_take
 
 PRESET_NAMES = ("book", "uk40", "uk51", "rummy")
 
@@ -40,12 +52,19 @@ def timed(solve, *args, **kwargs) -> tuple[float, object]:
     return time.perf_counter() - start, answer
 
 
-def summary(name: str, seconds: list[float], inexact: int) -> str:
+def quantile(ms: list[float], q: float) -> float:
+    """The ``q`` quantile of the sorted ``ms`` (the nearest rank at or below)."""
+    return ms[min(len(ms) - 1, int(len(ms) * q))]
+
+
+def summary(name: str, seconds: list[float], inexact: int | None) -> str:
+    """One line of times; ``inexact``: the solves that ran out of time (None: not a solver's)."""
     ms = sorted(s * 1000 for s in seconds)
-    p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
+    tail = f"p99.9 {quantile(ms, 0.999):7.2f} ms  " if len(ms) >= 1000 else ""
+    count = "" if inexact is None else f"  inexact {inexact}"
     return (
-        f"{name:<14} n={len(ms):<5} median {statistics.median(ms):7.2f} ms  p99 {p99:7.2f} ms  "
-        f"max {ms[-1]:7.2f} ms  inexact {inexact}"
+        f"{name:<14} n={len(ms):<5} median {statistics.median(ms):7.2f} ms  p99 {quantile(ms, 0.99):7.2f} ms  "
+        f"{tail}max {ms[-1]:7.2f} ms{count}"
     )
 
 
@@ -92,13 +111,72 @@ def played(rng: random.Random, preset: str, count: int, limit: int, budget: floa
     return times
 
 
+def solver_asked(state: KalukiState) -> bool:
+    """Whether the env asks the solver at this decision: every play phase, and a draw where
+    the pile's top may be taken only to lay it."""
+    if state.phase is Phase.PLAY:
+        return True
+    return bool(state.discards) and KalukiAction.TAKE_DISCARD not in fixed_actions(state)
+
+
+def real_positions(preset: str, count: int, seed: int, limit: int) -> list[KalukiState]:
+    """``count`` decisions where the solver is asked, from games of ``simple`` at every seat,
+    the table sizes taken in turn."""
+    rules, states, game = PRESETS[preset], [], 0
+    sizes = PLAYER_COUNTS
+    while len(states) < count:
+        state = new_game(rules, sizes[game % len(sizes)], seed=seed * 100_003 + game)
+        game += 1
+        while not state.over and len(states) < count:
+            if solver_asked(state):
+                states.append(state)
+            mask, found = decision(state, limit)
+            action = simple_action(state, found) if mask.sum() > 1 else int(mask.argmax())
+            state = apply_moves(state, engine_moves(state, action, found))
+    return states
+
+
+def reference_values(state: KalukiState) -> set[int | None]:
+    """The hand values the solver's first offer may keep, by the reference."""
+    return reference_best_plays(state) if state.phase is Phase.PLAY else {reference_take(state)}
+
+
+def real_play(preset: str, count: int, seed: int, limit: int, every: int) -> None:
+    """Times ``offers`` at ``count`` real decisions of ``preset`` and the reference right after
+    it on every ``every``-th, so that the machine's drift hits both alike; prints both and the
+    disagreements."""
+    states = real_positions(preset, count, seed, limit)
+    before = solve_counts().inexact
+    solver_times, reference_times, differ = [], [], 0
+    for i, state in enumerate(states):
+        seconds, found = timed(offers, state, limit)
+        solver_times.append(seconds)
+        if every <= 0 or i % every:
+            continue
+        seconds, want = timed(reference_values, state)
+        reference_times.append(seconds)
+        got = found[0].hand_value if found else None
+        if got not in want:
+            differ += 1
+            print(f"  differs: solver {got}, reference {want} at\n{state}", flush=True)
+    print(summary(f"real {preset}", solver_times, solve_counts().inexact - before), flush=True)
+    if reference_times:
+        print(summary("  reference", reference_times, None) + f"  differs {differ}", flush=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=400, help="positions per kind and preset")
     parser.add_argument("--limit", type=int, default=8, help="answers asked of each solve")
     parser.add_argument("--budget", type=float, default=TIME_BUDGET_S, help="time budget of a solve, seconds")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--real", type=int, default=0, help="decisions of each preset from simple's games")
+    parser.add_argument("--reference-every", type=int, default=4, help="the reference on every n-th (0: none)")
     args = parser.parse_args(argv)
+    if args.real:
+        for preset in PRESET_NAMES:
+            real_play(preset, args.real, args.seed, args.limit, args.reference_every)
+        return
     rng = random.Random(args.seed)
     n, limit, budget = args.positions, args.limit, args.budget
     runs = [(f"random {p}", lambda p=p: random_hands(rng, p, n, limit, budget)) for p in PRESET_NAMES]

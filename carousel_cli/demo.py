@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from carousel_cli.play import demo
-from carousel_env.core.registry import DEFAULT_GAME, GAMES
+from carousel_env.core.registry import DEFAULT_GAME, GAMES, variants_text
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -30,8 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--variant",
         default=None,
-        help="the rules: Carousel's carousel or manipulation_rummy, Gin Rummy's book, openspiel or eaai "
-        "(default: the game's first)",
+        help=f"the rules, by game ({variants_text()}) (default: the game's first)",
     )
     parser.add_argument("--preset", default=None, help=argparse.SUPPRESS)  # the older name of --variant
     parser.add_argument("--round-bonus", default=None, help="Carousel's round bonus: losers or everyone")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from carousel_env.core.registry import GAMES
+from carousel_env.core.registry import GAMES, variants_text
 
 
 def game_options(p: argparse.ArgumentParser, more: str = "") -> None:
@@ -19,8 +19,7 @@ def game_options(p: argparse.ArgumentParser, more: str = "") -> None:
     p.add_argument(
         "--variant",
         default=None,
-        help="the rules: Carousel's carousel or manipulation_rummy, Gin Rummy's preset book, openspiel or eaai "
-        "(default: the checkpoint's own, else the game's first)",
+        help=f"the rules, by game ({variants_text()}) (default: the checkpoint's own, else the game's first)",
     )
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from carousel_cli.options import game_options, new_run_dir
 from carousel_env.core.errors import CarouselError
-from carousel_env.core.registry import DEFAULT_GAME, GAMES
+from carousel_env.core.registry import DEFAULT_GAME, GAMES, variants_text
 from carousel_env.core.text import plural
 
 
@@ -300,8 +300,7 @@ def register(subparsers) -> None:
     p.add_argument(
         "--variant",
         default=None,
-        help="the rules: Carousel's carousel or manipulation_rummy, Gin Rummy's book (a match to 100), openspiel "
-        "(one hand) or eaai (default: the checkpoint's own, else the game's first)",
+        help=f"the rules, by game ({variants_text()}) (default: the checkpoint's own, else the game's first)",
     )
     p.set_defaults(func=cmd_play)
 

@@ -126,6 +126,16 @@ def game_spec(name: str) -> GameSpec:
     return spec
 
 
+def variants_text() -> str:
+    """The games' variants for a command's help: ``carousel: carousel or manipulation_rummy; ...``."""
+    listed = []
+    for spec in GAMES.values():
+        if spec.variants:
+            *most, last = spec.variants
+            listed.append(f"{spec.name}: {', '.join(most)} or {last}" if most else f"{spec.name}: {last}")
+    return "; ".join(listed)
+
+
 def env_module(name: str):
     """The env module of game ``name`` (imported now: it registers with PettingZoo)."""
     return importlib.import_module(game_spec(name).env_module)

@@ -1,4 +1,4 @@
-"""Scripted Kaluki players: ``random`` and ``simple``.
+"""Scripted Kaluki players: ``random``, ``simple`` and ``search``.
 
 A player decides at the env's decisions: a callable ``(state, offers) -> action`` for the
 player to act, given the decision's offers as :func:`carousel_env.games.kaluki.env.decision`
@@ -11,19 +11,37 @@ when an opening lays it, the solver's best), then lays whatever it can (the solv
 play: melds, lay-offs and joker exchanges, least value left), takes the pile's top to keep
 only when it melds with its hand or fits the table, and discards its highest card that melds
 with nothing (no card of its rank, no card of its suit within two ranks; never a joker).
+
+``search@N`` (``search``: N = 4) weighs ``simple``'s action against its alternatives: the
+draws (the stock, the pile's top to keep, the first takes that lay it), the first plays
+offered and not playing, and ``simple``'s first discards. Each is tried on the same N deals
+of the cards the seat has not seen (the others' hands and the stock, dealt again uniformly:
+the state keeps no record of who took what), every seat then played by ``simple`` to the
+hand's end, and scored by the hand's zero-sum points (the env's ``reward="score"``). It
+leaves ``simple``'s action only for one whose gain over it, deal by deal, is clear of the noise.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 
 from carousel_env.core.cards import JOKER, Card, rank_of, suit_of
 from carousel_env.core.errors import CarouselError
+from carousel_env.core.stats import clear_gain
+from carousel_env.games.kaluki.config import KalukiEnvConfig
 from carousel_env.games.kaluki.engine import next_hand
-from carousel_env.games.kaluki.env import KalukiAction, apply_moves, decision, engine_moves, fixed_actions
+from carousel_env.games.kaluki.env import (
+    KalukiAction,
+    apply_moves,
+    decision,
+    engine_moves,
+    fixed_actions,
+    hand_rewards,
+)
 from carousel_env.games.kaluki.melds import fits
 from carousel_env.games.kaluki.state import KalukiState, Phase
 
@@ -61,9 +79,10 @@ def melds_with(others, card: Card) -> bool:
     return False
 
 
-def simple_discard(state: KalukiState) -> Card:
-    """The highest card that melds with nothing else in hand (else the highest), never the
-    card taken from the pile this turn nor a joker while another card may go."""
+def discard_order(state: KalukiState) -> list[Card]:
+    """The cards ``simple`` would discard, its choice first: those that meld with nothing
+    else in hand, then the rest, each group highest first; never the card taken from the
+    pile this turn, and a joker last (only when nothing else may go)."""
     hand, rules = list(state.hands[state.current]), state.rules
     allowed = [c for c in set(hand) if c != state.taken]
     plain = [c for c in allowed if c != JOKER] or allowed
@@ -73,8 +92,14 @@ def simple_discard(state: KalukiState) -> Card:
         others.remove(card)
         return others
 
-    loose = [c for c in plain if c == JOKER or not melds_with(naturals_besides(c), c)]
-    return max(loose or plain, key=lambda c: (rules.card_value(c), c))
+    loose = {c for c in plain if c == JOKER or not melds_with(naturals_besides(c), c)}
+    by_value = sorted(allowed, key=lambda c: (c != JOKER, c in loose, rules.card_value(c), c), reverse=True)
+    return by_value
+
+
+def simple_discard(state: KalukiState) -> Card:
+    """``simple``'s discard: the first of :func:`discard_order`."""
+    return discard_order(state)[0]
 
 
 def _top_helps(state: KalukiState) -> bool:
@@ -103,14 +128,92 @@ def simple_player(seed: int | None = None) -> KalukiPlayer:
     return simple_action
 
 
-PLAYERS: dict[str, Callable[..., KalukiPlayer]] = {"random": random_player, "simple": simple_player}
+# ---------------------------------------------------------------- search
+
+SEARCH_SAMPLES = 4  # deals a decision for ``search``
+SEARCH_OFFERS = 3  # of the offers, the first ones weighed
+SEARCH_DISCARDS = 3  # of simple's discards, the first ones weighed
+SEARCH_MARGIN = 1.0  # standard errors a gain over simple's action must clear
+ROLLOUT_OFFERS = 1  # simple takes the first offer: its rollouts ask the solver for no more
+SCORE = KalukiEnvConfig(episode="hand", reward="score")  # how a playout's hand is valued
+
+
+def candidate_actions(state: KalukiState, offers: tuple) -> list[int]:
+    """The actions ``search`` weighs, ``simple``'s first (module docstring)."""
+    own = simple_action(state, offers)
+    takes_or_plays = [KalukiAction.FIRST_OFFER + i for i in range(min(len(offers), SEARCH_OFFERS))]
+    if state.phase is Phase.DRAW:
+        actions = [*fixed_actions(state), *takes_or_plays]
+    else:
+        discards = [KalukiAction.FIRST_DISCARD + c for c in discard_order(state)[:SEARCH_DISCARDS]]
+        actions = takes_or_plays + discards
+    return [own, *(a for a in actions if a != own)]
+
+
+def determinize(state: KalukiState, rng: random.Random) -> KalukiState:
+    """``state`` with what its player to act cannot see (the others' hands, the stock) dealt
+    again from ``rng``: every hand keeps its size, the stock its size."""
+    seat = state.current
+    others = [s for s in range(state.num_players) if s != seat]
+    pool = sorted([c for s in others for c in state.hands[s]] + list(state.stock))  # the draw depends on rng alone
+    rng.shuffle(pool)
+    hands = list(state.hands)
+    for s in others:
+        size = len(state.hands[s])
+        hands[s], pool = tuple(sorted(pool[:size])), pool[size:]
+    return replace(state, hands=tuple(hands), stock=tuple(pool))
+
+
+def playout_value(state: KalukiState, seat: int) -> float:
+    """What the hand brings ``seat`` when ``simple`` plays every seat from ``state`` to its end."""
+    end = play_hand_or_game([simple_action] * state.num_players, state, k=ROLLOUT_OFFERS, hand_only=True)
+    return hand_rewards(SCORE, end.last_hand, end)[seat]
+
+
+def search_player(seed: int | None = None, samples: int = SEARCH_SAMPLES) -> KalukiPlayer:
+    """``search@N`` (module docstring), its deals drawn from ``seed``."""
+    if not isinstance(samples, int) or isinstance(samples, bool) or samples < 1:
+        raise CarouselError(f"Kaluki player search@N: N (deals a decision) must be at least 1, got {samples!r}")
+    rng = random.Random(seed)
+
+    def play(state: KalukiState, offers: tuple) -> int:
+        actions = candidate_actions(state, offers)
+        if len(actions) == 1:
+            return actions[0]
+        seat = state.current
+        worlds = [determinize(state, rng) for _ in range(samples)]
+        scores = []
+        for action in actions:
+            moves = engine_moves(state, action, offers)  # the seat's own cards: the same in every world
+            scores.append([playout_value(apply_moves(world, moves), seat) for world in worlds])
+        best = max(range(len(actions)), key=lambda i: (sum(scores[i]), -i))
+        # Leave simple's action only for a gain over it, deal by deal, clear of the noise.
+        gains = [a - b for a, b in zip(scores[best], scores[0])]
+        return actions[best] if clear_gain(gains, SEARCH_MARGIN) else actions[0]
+
+    return play
+
+
+PLAYERS: dict[str, Callable[..., KalukiPlayer]] = {
+    "random": random_player,
+    "simple": simple_player,
+    "search": search_player,
+}
 
 
 def get_player(name: str, seed: int | None = None) -> KalukiPlayer:
-    """The scripted player ``name`` (built with ``seed``)."""
-    if name not in PLAYERS:
-        raise UnknownKalukiPlayer(f"unknown Kaluki player {name!r} (players: {', '.join(PLAYERS)})")
-    return PLAYERS[name](seed)
+    """The scripted player ``name`` (``random``, ``simple``, ``search`` or ``search@N``), built
+    with ``seed``."""
+    base, at, budget = name.partition("@") if isinstance(name, str) else (name, "", "")
+    if base not in PLAYERS or (at and base != "search"):
+        raise UnknownKalukiPlayer(f"unknown Kaluki player {name!r} (players: {', '.join(PLAYERS)}, search@N)")
+    if at:
+        if not budget.isdigit() or int(budget) < 1:
+            raise UnknownKalukiPlayer(
+                f"Kaluki player {name!r}: search@N needs N, the deals a decision, a whole number of at least 1"
+            )
+        return search_player(seed, samples=int(budget))
+    return PLAYERS[base](seed)
 
 
 def play_hand_or_game(players: list[KalukiPlayer], state: KalukiState, k: int = 8, hand_only: bool = False):
@@ -130,4 +233,12 @@ def play_hand_or_game(players: list[KalukiPlayer], state: KalukiState, k: int = 
         state = apply_moves(state, engine_moves(state, action, offers))
 
 
-__all__ = ["PLAYERS", "KalukiPlayer", "get_player", "play_hand_or_game", "random_player", "simple_player"]
+__all__ = [
+    "PLAYERS",
+    "KalukiPlayer",
+    "get_player",
+    "play_hand_or_game",
+    "random_player",
+    "search_player",
+    "simple_player",
+]

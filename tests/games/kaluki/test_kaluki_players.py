@@ -1,7 +1,9 @@
-"""Kaluki's scripted players: what ``simple`` does in concrete positions, and that it beats
-``random`` over seeded hands."""
+"""Kaluki's scripted players: what ``simple`` does in concrete positions, that it beats
+``random`` over seeded hands, and what ``search`` weighs and reads."""
 
 from __future__ import annotations
+
+import random
 
 import numpy as np
 import pytest
@@ -10,7 +12,16 @@ from carousel_env.core.cards import parse_card
 from carousel_env.core.errors import CarouselError
 from carousel_env.games.kaluki.engine import new_game
 from carousel_env.games.kaluki.env import KalukiAction, decision, raw_env
-from carousel_env.games.kaluki.players import get_player, melds_with, play_hand_or_game, simple_discard
+from carousel_env.games.kaluki.players import (
+    candidate_actions,
+    determinize,
+    discard_order,
+    get_player,
+    melds_with,
+    play_hand_or_game,
+    simple_action,
+    simple_discard,
+)
 from carousel_env.games.kaluki.policies import env_action, resolve_policy
 from carousel_env.games.kaluki.rules import PRESETS
 from carousel_env.games.kaluki.state import Phase
@@ -60,6 +71,59 @@ def test_simple_wins_well_over_its_share_of_hands_against_random(preset, players
 def test_an_unknown_player_is_named():
     with pytest.raises(CarouselError, match="unknown Kaluki player 'smart'"):
         get_player("smart")
+
+
+@pytest.mark.parametrize("name", ["search@0", "search@x", "simple@2", "search@"])
+def test_a_bad_search_budget_is_named(name):
+    with pytest.raises(CarouselError, match=f"Kaluki player {name!r}"):
+        get_player(name)
+
+
+def test_discard_order_puts_simple_first_and_jokers_last():
+    state = position(["KD JK QH QS 9C 10C 3S", "2C 4D 6H"], taken="QS")
+    order = discard_order(state)
+    assert order[0] == simple_discard(state) == parse_card("KD")
+    assert order[1] == parse_card("3S")  # the other card that melds with nothing
+    assert order[-1] == parse_card("JK") and parse_card("QS") not in order  # the taken card stays
+
+
+def test_search_weighs_the_draws_the_plays_and_the_first_discards_simple_first():
+    drawing = position(["9C 10C KH KS KD 2D 5H", "3S 4S 6H"], phase=Phase.DRAW, discards="4D 8C")
+    _, offers = decision(drawing, K)
+    actions = candidate_actions(drawing, offers)
+    assert actions[0] == simple_action(drawing, offers) == KalukiAction.FIRST_OFFER
+    assert set(actions) == {KalukiAction.DRAW_STOCK} | {
+        KalukiAction.FIRST_OFFER + i for i in range(min(3, len(offers)))
+    }
+    playing = position(["7H 9S 9D 9C 2C KD", "3S 4S 6H"], melds=[["QS KS AS"], ["4H 5H 6H"]], opened=[True, True])
+    _, offers = decision(playing, K)
+    actions = candidate_actions(playing, offers)
+    assert actions[0] == KalukiAction.FIRST_OFFER and len(actions) == len(set(actions))
+    discards = [KalukiAction.FIRST_DISCARD + c for c in discard_order(playing)[:3]]
+    assert set(discards) <= set(actions)  # not playing at all is weighed too
+
+
+def test_determinize_deals_only_the_unseen_cards_again():
+    state = position(["7H 9S 9D", "3S 4S 6H 8D", "2H KC"], stock="2C 3C 4C 5D JK", discards="9H QD")
+    world = determinize(state, random.Random(4))
+    assert world.hands[0] == state.hands[0] and world.discards == state.discards and world.melds == state.melds
+    assert [len(h) for h in world.hands] == [len(h) for h in state.hands] and len(world.stock) == len(state.stock)
+    unseen = lambda s: sorted([c for h in s.hands[1:] for c in h] + list(s.stock))  # noqa: E731
+    assert unseen(world) == unseen(state) and world != state
+
+
+def test_search_decides_the_same_whatever_the_hidden_cards():
+    state = position(["7H 9S 9D 9C 2C KD 5S", "3S 4S 6H QC"], stock="2C 3C 4C 8H 10D JH")
+    hidden = position(["7H 9S 9D 9C 2C KD 5S", "8H 10D JH 4C"], stock="2C 3C 3S 4S 6H QC")
+    _, offers = decision(state, K)
+    assert get_player("search@2", seed=3)(state, offers) == get_player("search@2", seed=3)(hidden, offers)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_search_plays_legal_actions_through_a_whole_hand(seed):
+    seats = [get_player("search@1", seed), get_player("simple")]
+    state = play_hand_or_game(seats, new_game(PRESETS["rummy"], 2, seed), hand_only=True)
+    assert state.over and state.last_hand is not None
 
 
 def test_a_scripted_policy_plays_legal_actions_in_the_env():
