@@ -2,6 +2,7 @@
 
     python -m benchmarks.bench_kaluki --agent simple --opponent random --players 2 --deals 50
     python -m benchmarks.bench_kaluki --preset rummy --players 4 --deals 50
+    python -m benchmarks.bench_kaluki --agent search@4 --opponent simple --deal hands --deals 50
     python -m benchmarks.bench_kaluki --speed 8 --rounds 3 --players 4   # AEC against vector
 
 Each deal is one hand (a single hand of the preset's rules), played once with the agent at
@@ -9,6 +10,12 @@ every seat (the opponent at every other seat): seats rotated, the same cards. Th
 a hand by going out. Prints the agent's share of hands won with 95% intervals over hands
 (Wilson) and over deals (the deals' means), how many hands nobody won, and its mean points a
 hand against the others' mean (the family's points: higher better).
+
+``--deal`` says how an agent ``search@N`` deals the cards it cannot see: ``sifted`` (as it
+plays: the others' hands and the stock dealt again uniformly), ``hands`` (the others' real
+hands, only the stock's order dealt again) or ``all`` (the real state, the stock's order too:
+one deal is all there is). No player may deal ``hands`` or ``all``: they measure what seeing
+the hidden cards is worth, the ceiling of a search over hidden hands.
 
 ``--speed S`` times uniform random legal play instead, in agent-steps a second (a decision
 of the player to act), in one process: the wrapped AEC env and ``KalukiVectorEnv(--num-envs)``,
@@ -20,24 +27,40 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 
 import numpy as np
 
 from carousel_env.core.stats import mean_interval, wilson_interval
 from carousel_env.games.kaluki.engine import new_game
-from carousel_env.games.kaluki.players import get_player, play_hand_or_game
+from carousel_env.games.kaluki.players import determinize, get_player, play_hand_or_game
 from carousel_env.games.kaluki.rules import PRESETS
+from carousel_env.games.kaluki.state import KalukiState
 
 
-def play_deal(agent: str, opponent: str, players: int, deal: int, preset: str) -> list[dict]:
-    """The deal (one hand) played once with the agent at each seat."""
+def true_deal(state: KalukiState, rng: random.Random) -> KalukiState:
+    """``state`` with only the stock's order dealt again: the others' hands as they are."""
+    stock = list(state.stock)
+    rng.shuffle(stock)
+    return replace(state, stock=tuple(stock))
+
+
+DEALS = {"sifted": determinize, "hands": true_deal, "all": lambda state, rng: state}
+
+
+def play_deal(agent: str, opponent: str, players: int, deal: int, preset: str, how: str = "sifted") -> list[dict]:
+    """The deal (one hand) played once with the agent at each seat (a search agent dealing as ``how``)."""
     rules = PRESETS[preset]
     hands = []
     for seat in range(players):
-        seated = [get_player(agent if s == seat else opponent, deal * 97 + s) for s in range(players)]
+        seated = [
+            get_player(agent if s == seat else opponent, deal * 97 + s, DEALS[how if s == seat else "sifted"])
+            for s in range(players)
+        ]
         result = play_hand_or_game(seated, new_game(rules, players, deal), hand_only=True).last_hand
         others = [p for s, p in enumerate(result.points) if s != seat]
         hands.append(
@@ -125,8 +148,11 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--speed", type=float, default=0.0, help="seconds a side: time the envs instead")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--num-envs", type=int, default=16)
+    parser.add_argument("--deal", choices=DEALS, default="sifted", help="how a search agent deals (see above)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.deal != "sifted" and not args.agent.startswith("search"):
+        parser.error(f"--deal {args.deal} is for a search agent (search@N), not {args.agent!r}")
     if args.speed:
         return speed(args)
     start = time.perf_counter()
@@ -134,12 +160,20 @@ def main(argv: list[str] | None = None) -> dict:
     n = len(deals)
     with ProcessPoolExecutor(args.workers) as pool:
         per_deal = list(
-            pool.map(play_deal, [args.agent] * n, [args.opponent] * n, [args.players] * n, deals, [args.preset] * n)
+            pool.map(
+                play_deal,
+                [args.agent] * n,
+                [args.opponent] * n,
+                [args.players] * n,
+                deals,
+                [args.preset] * n,
+                [args.deal] * n,
+            )
         )
     hands = [h for deal in per_deal for h in deal]
     won = sum(h["won"] for h in hands)
     report = {
-        "agent": args.agent,
+        "agent": args.agent if args.deal == "sifted" else f"{args.agent} (deal: {args.deal})",
         "opponent": args.opponent,
         "preset": args.preset,
         "players": args.players,
@@ -150,6 +184,7 @@ def main(argv: list[str] | None = None) -> dict:
         "fair_share": 1 / args.players,
         "nobody_won": sum(h["nobody"] for h in hands) / len(hands),
         "points_difference": statistics.mean(h["difference"] for h in hands),
+        "points_difference_over_deals": mean_interval([statistics.mean(h["difference"] for h in d) for d in per_deal]),
         "seconds": time.perf_counter() - start,
     }
     print(json.dumps(report) if args.json else "\n".join(f"{k}: {v}" for k, v in report.items()))

@@ -174,11 +174,11 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     from training.leaderboard_games import leaderboard_game
 
     game = args.game or DEFAULT_GAME
-    board = leaderboard_game(game)
+    board = leaderboard_game(game, args.variant)
     if args.agents:
         agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     else:
-        agents = list(default_roster(args.checkpoints, game))
+        agents = list(default_roster(args.checkpoints, game, args.variant))
     four_player_games = args.four_player_games
     if four_player_games is None:
         four_player_games = FOUR_PLAYER_GAMES if 4 in board.table_sizes else 0
@@ -198,6 +198,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         num_workers=args.workers,
         heads_up_only=heads_up_only,
         game=game,
+        variant=args.variant,
     )
     return 0
 
@@ -316,6 +317,11 @@ def register(subparsers) -> None:
         default=None,
         help=f"the game (default: {DEFAULT_GAME}); what its leaderboard plays, its page and its state file are the "
         "game's own (the LeaderboardFacts of its family contract)",
+    )
+    p.add_argument(
+        "--variant",
+        default=None,
+        help="a variant's own leaderboard, where the game has one (kaluki: rummy); default: the game's",
     )
     p.add_argument(
         "--agents",

@@ -15,6 +15,7 @@ from carousel_env.core.errors import CarouselError
 from carousel_env.envkit.family import family_game
 from carousel_env.games.carousel.agents.registry import UnknownPolicyError
 from training.checkpoint_names import CheckpointError
+from training.config import EnvKeys
 from training.imitation import imitate
 from training.leaderboard import (
     GameRecord,
@@ -23,11 +24,12 @@ from training.leaderboard import (
     default_roster,
     guided_agents,
     make_leaderboard,
+    plays_board,
     schedule,
 )
 from training.leaderboard_defaults import GUIDED_BUDGET
-from training.leaderboard_games import LeaderboardError
-from training.leaderboard_page import README_END, README_START
+from training.leaderboard_games import LeaderboardError, leaderboard_game
+from training.leaderboard_page import README_END, README_START, command_line
 from training.tournament import RatingTable
 
 BASELINES = family_game("carousel").leaderboard.baselines  # its default roster of scripted players
@@ -323,3 +325,22 @@ def test_a_smaller_run_does_not_replace_the_published_page_unless_told(tmp_path,
     assert (tmp_path / "small.md").is_file() and (tmp_path / "README.md").read_text() == README
     assert main([*base, "--publish"]) == 0
     assert (tmp_path / "docs" / "LEADERBOARD.md").is_file() and (tmp_path / "README.md").read_text() != README
+
+
+def test_a_variant_with_its_own_leaderboard_plays_its_rules_and_its_agents():
+    rummy, book = leaderboard_game("kaluki", "rummy"), leaderboard_game("kaluki")
+    assert (rummy.variant, book.variant) == ("rummy", "book") and leaderboard_game("kaluki", "book") == book
+    assert dict(rummy.options)["preset"] == "rummy" and rummy.page != book.page and rummy.state_name != book.state_name
+    assert rummy.readme_markers != book.readme_markers
+    # A checkpoint joins the leaderboard of the variant it was trained on; a default preset is the first.
+    trained_on_rummy = EnvKeys(game="kaluki", env={"preset": "rummy"})
+    assert plays_board(trained_on_rummy, rummy) and not plays_board(trained_on_rummy, book)
+    assert plays_board(EnvKeys(game="kaluki"), book) and not plays_board(EnvKeys(game="gin_rummy"), book)
+    assert plays_board(EnvKeys(), leaderboard_game("carousel"))
+    assert not plays_board(EnvKeys(env={"variant": "manipulation_rummy"}), leaderboard_game("carousel"))
+    with pytest.raises(LeaderboardError, match=r"kaluki's variant 'uk40' \(its leaderboards: book, rummy\)"):
+        leaderboard_game("kaluki", "uk40")
+    with pytest.raises(LeaderboardError, match="--variant 'x': Carioca has no variants"):
+        leaderboard_game("carioca", "x")
+    # The command that reproduces the page names the variant.
+    assert "--variant rummy" in command_line(["simple"], 2, 0, 0, "s.json", "out.md", game="kaluki", variant="rummy")

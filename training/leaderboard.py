@@ -84,6 +84,7 @@ from training.checkpoint_names import (
     is_checkpoint_name,
     split_guided,
 )
+from training.config import EnvKeys
 from training.decision_cost import decision_ms, recorded_positions
 from training.envs import layout_for
 from training.episodes import play_episodes
@@ -99,6 +100,7 @@ from training.leaderboard_games import (
     LeaderboardGame,
     is_openspiel_bot,
     leaderboard_game,
+    trained_variant,
 )
 from training.leaderboard_page import (
     check_readme,
@@ -137,18 +139,25 @@ STATE_FORMAT = 1
 # ------------------------------------------------------------------ roster
 
 
-def default_roster(checkpoints: str | Path = "checkpoints", game: str = DEFAULT_GAME) -> tuple[str, ...]:
+def default_roster(
+    checkpoints: str | Path = "checkpoints", game: str = DEFAULT_GAME, variant: str | None = None
+) -> tuple[str, ...]:
     """The game's baselines (Gin Rummy's: with OpenSpiel's simple bot where open_spiel is
-    installed), then every agent shipped for the game under ``checkpoints`` (its folder),
-    then the search guided by each shipped agent trained heads-up
-    (``search@GUIDED_BUDGET+folder``)."""
-    board = leaderboard_game(game)
+    installed), then every agent shipped for the game (and the leaderboard's variant) under
+    ``checkpoints`` (its folder), then the search guided by each shipped agent trained
+    heads-up (``search@GUIDED_BUDGET+folder``)."""
+    board = leaderboard_game(game, variant)
     folders = [str(path.parent) for path in sorted(Path(checkpoints).glob(f"*/{SHIPPED_MODEL}"))]
-    shipped = [folder for folder in folders if saved_env_keys(folder).game == game]
+    shipped = [folder for folder in folders if plays_board(saved_env_keys(folder), board)]
     bots = board.openspiel_bots if find_spec("pyspiel") is not None else ()
     heads_up = [folder for folder in shipped if saved_env_keys(folder).num_players == 2]
     guided = [f"search@{GUIDED_BUDGET}{GUIDED_MARK}{folder}" for folder in heads_up] if board.guided else []
     return (*board.baselines, *bots, *shipped, *guided)
+
+
+def plays_board(keys: EnvKeys, board: LeaderboardGame) -> bool:
+    """Whether a checkpoint trained with env ``keys`` plays the leaderboard's game and variant."""
+    return keys.game == board.game and trained_variant(keys.game, keys.env) == board.variant
 
 
 def guided_agents(sources: Sequence[str]) -> tuple[str, ...]:
@@ -393,11 +402,12 @@ def run_leaderboard(
     log: Callable[[str], None] = print,
     heads_up_only: Sequence[str] = (),
     game: str = DEFAULT_GAME,
+    variant: str | None = None,
 ) -> LeaderboardRun:
     """Play every match of the schedule that ``state`` lacks (saving each as it ends), rate
     them all and time each agent's decisions (Carousel's). Everything is checked before the
-    first game (module docstring)."""
-    board = leaderboard_game(game)
+    first game (module docstring). ``variant``: the game's variant's leaderboard (None: its own)."""
+    board = leaderboard_game(game, variant)
     if heads_up_games < 0 or four_player_games < 0:
         raise LeaderboardError(f"game counts must be 0 or more, got {heads_up_games} and {four_player_games}")
     if heads_up_games == 0 and four_player_games == 0:
@@ -487,21 +497,22 @@ def make_leaderboard(
     log: Callable[[str], None] = print,
     heads_up_only: Sequence[str] = (),
     game: str = DEFAULT_GAME,
+    variant: str | None = None,
 ) -> LeaderboardRun:
     """``carousel leaderboard``: run the game's leaderboard (state file ``state``, by default
     the game's ``state_name`` beside ``out``),
     write ``out`` and, unless ``readme`` is None, the README's tables. ``date``: today's
     unless given."""
-    board = leaderboard_game(game)
+    board = leaderboard_game(game, variant)
     out = Path(out)
     state = out.parent / board.state_name if state is None else Path(state)
     if readme is not None:
         check_readme(readme, board)
     run = run_leaderboard(
-        sources, heads_up_games, four_player_games, seed, state, num_workers, log, heads_up_only, game
+        sources, heads_up_games, four_player_games, seed, state, num_workers, log, heads_up_only, game, variant
     )
     date = date or datetime.date.today().isoformat()
-    command = command_line(sources, heads_up_games, four_player_games, seed, state, out, heads_up_only, game)
+    command = command_line(sources, heads_up_games, four_player_games, seed, state, out, heads_up_only, game, variant)
     write_text_atomic(out, render_leaderboard(run, command, date))
     log(f"wrote {out} (games in {state})")
     if readme is not None:

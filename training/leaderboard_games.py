@@ -18,10 +18,12 @@ class LeaderboardError(CarouselError):
 
 @dataclass(frozen=True)
 class LeaderboardGame(LeaderboardFacts):
-    """A game's leaderboard (its ``LeaderboardFacts``), with the game's name and OpenSpiel's
-    bots by the names our agents' command line gives them (``openspiel:simple``)."""
+    """A game's leaderboard (its ``LeaderboardFacts``), with the game's name, the variant its
+    matches play (None for a game without variants) and OpenSpiel's bots by the names our
+    agents' command line gives them (``openspiel:simple``)."""
 
     game: str = DEFAULT_GAME
+    variant: str | None = None
 
     def env_spec(self, players: int) -> EnvSpec:
         return EnvSpec.of(players, game=self.game, **dict(self.options))
@@ -32,14 +34,42 @@ class LeaderboardGame(LeaderboardFacts):
         return f"<!-- {self.readme_tag}:start -->", f"<!-- {self.readme_tag}:end -->"
 
 
-def leaderboard_game(game: str) -> LeaderboardGame:
-    """The leaderboard of registered game ``game`` (a ``LeaderboardError`` for a game without one)."""
-    facts = family_game(game).leaderboard
+def leaderboard_game(game: str, variant: str | None = None) -> LeaderboardGame:
+    """The leaderboard of registered game ``game``, of its variant ``variant`` where given (a
+    ``LeaderboardError`` for a game or variant without one)."""
+    family = family_game(game)
+    facts = family.leaderboard
     if facts is None:
         with_one = ", ".join(leaderboard_names())
         raise LeaderboardError(f"no leaderboard for game {game!r} (the games with one: {with_one})")
+    boards = {board_variant(family, facts): facts, **dict(family.variant_leaderboards)}
+    if variant is not None:
+        if family.variant_key is None:
+            raise LeaderboardError(f"--variant {variant!r}: {GAMES[game].title} has no variants")
+        if variant not in boards:
+            listed = ", ".join(str(v) for v in boards)
+            raise LeaderboardError(f"no leaderboard for {game}'s variant {variant!r} (its leaderboards: {listed})")
+        facts = boards[variant]
     bots = tuple(OPENSPIEL_PREFIX + bot for bot in facts.openspiel_bots)
-    return LeaderboardGame(**{**vars(facts), "openspiel_bots": bots}, game=game)
+    return LeaderboardGame(**{**vars(facts), "openspiel_bots": bots}, game=game, variant=board_variant(family, facts))
+
+
+def board_variant(family, facts: LeaderboardFacts) -> str | None:
+    """The variant a leaderboard's matches play: its options' value of the game's variant key,
+    else the game's first variant (None for a game without variants)."""
+    variants = GAMES[family.name].variants
+    if family.variant_key is None or not variants:
+        return None
+    return dict(facts.options).get(family.variant_key, variants[0])
+
+
+def trained_variant(game: str, env: dict) -> str | None:
+    """The variant a checkpoint of ``game`` was trained on, from its config's env options."""
+    family = family_game(game)
+    variants = GAMES[game].variants
+    if family.variant_key is None or not variants:
+        return None
+    return env.get(family.variant_key, variants[0])
 
 
 def leaderboard_names() -> tuple[str, ...]:

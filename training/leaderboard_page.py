@@ -33,12 +33,14 @@ def command_line(
     out: str | Path,
     heads_up_only: Sequence[str] = (),
     game: str = DEFAULT_GAME,
+    variant: str | None = None,
 ) -> str:
     """The command that reproduces a leaderboard (every option that changes its tables)."""
     args = [
         "carousel",
         "leaderboard",
         *(["--game", game] if game != DEFAULT_GAME else []),
+        *(["--variant", variant] if variant is not None else []),
         "--agents",
         ",".join(sources),
     ]

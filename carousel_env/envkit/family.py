@@ -142,6 +142,8 @@ class FamilyGame:
     cost: CostPositions
     terminal: Terminal
     leaderboard: LeaderboardFacts | None = None
+    # Leaderboards of other variants, by variant name: ``carousel leaderboard --variant V``.
+    variant_leaderboards: tuple[tuple[str, LeaderboardFacts], ...] = ()
     play_options: Mapping[str, Any] = field(default_factory=dict)  # env options of a whole game at the terminal
     demo_players: str = "simple"  # the demo's default player
     event_names: EventNames = KNOCK_EVENTS

@@ -79,6 +79,21 @@ def _label(options: Any) -> str:
     return "Rummy" if preset == "rummy" else f"Kaluki ({preset} rules)"
 
 
+def _leaderboard(preset: str, title: str, page: str, name: str) -> LeaderboardFacts:
+    """The leaderboard of single hands under ``preset``, heads-up and at 4 players."""
+    return LeaderboardFacts(
+        table_sizes=(2, 4),
+        options=(("preset", preset), ("episode", "hand")),
+        baselines=("random", "simple"),
+        guided=False,
+        title=title,
+        page=page,
+        state_name=f"leaderboard_{name}_games.json",
+        readme_tag=f"leaderboard {name}",
+        played_unit="hand",
+    )
+
+
 FAMILY = FamilyGame(
     name="kaluki",
     options_doc=OPTIONS_DOC,
@@ -102,18 +117,9 @@ FAMILY = FamilyGame(
     baselines=("simple", "random"),
     cost=CostPositions(_record, engine_decide),
     terminal=TERMINAL,
-    # Single hands of the book's rules (a match to 250 runs a dozen hands or more).
-    leaderboard=LeaderboardFacts(
-        table_sizes=(2, 4),
-        options=(("episode", "hand"),),
-        baselines=("random", "simple"),
-        guided=False,
-        title="Kaluki leaderboard",
-        page="docs/LEADERBOARD_KALUKI.md",
-        state_name="leaderboard_kaluki_games.json",
-        readme_tag="leaderboard kaluki",
-        played_unit="hand",
-    ),
+    # Single hands (a match to 250 runs a dozen hands or more); plain Rummy has its own.
+    leaderboard=_leaderboard("book", "Kaluki leaderboard", "docs/LEADERBOARD_KALUKI.md", "kaluki"),
+    variant_leaderboards=(("rummy", _leaderboard("rummy", "Rummy leaderboard", "docs/LEADERBOARD_RUMMY.md", "rummy")),),
     demo_players="simple",
     event_names=EventNames(knocked="", undercut=""),
 )

@@ -49,6 +49,7 @@ from carousel_env.games.kaluki.rules import (
 )
 
 SUIT_COUNT = 4
+NEAR_RANKS = 2  # a card of its suit this close in rank could make a run with it
 
 
 class MeldError(CarouselError):
@@ -211,6 +212,19 @@ def laid_off(meld: Meld, unit: Unit, rules: KalukiRules, end: End | None = None)
     if fits_high:
         return make_run((*meld.units, unit), meld.low, rules)
     raise MeldError(f"{card_str(card)} does not extend the run {meld} at either end")
+
+
+def meld_partners(naturals) -> frozenset[Card]:
+    """The natural cards that could meld with one of ``naturals``: another suit of its rank, or
+    its suit within :data:`NEAR_RANKS` ranks. A card is never its own partner (two copies of
+    it make no set). What a hand's cards may grow into, for players and observations; not a rule."""
+    found = set()
+    for card in naturals:
+        rank, suit = rank_of(card), suit_of(card)
+        found.update(make_card(rank, other) for other in range(SUIT_COUNT) if other != suit)
+        near = range(max(rank - NEAR_RANKS, 1), min(rank + NEAR_RANKS, 13) + 1)
+        found.update(make_card(r, suit) for r in near if r != rank)
+    return frozenset(found)
 
 
 def fits(meld: Meld, card: Card, rules: KalukiRules) -> bool:

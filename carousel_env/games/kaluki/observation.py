@@ -9,6 +9,9 @@ to play, ...); the seats a smaller table lacks are zeros.
 The table, per relative seat: the natural cards of its melds, the cards its melds' jokers
 declare, and its melds' shapes (sets by rank, runs by suit and cells). ``fits``: the cards that
 could be laid off on some meld now (a joker fits wherever a run can grow or a set has room).
+``partners``: the cards that could meld with a natural card of the hand (another suit of its
+rank, its suit within two ranks: :func:`~carousel_env.games.kaluki.melds.meld_partners`);
+``loose``: the hand's natural cards that are no other card's partner.
 An offer slot describes an arrangement that lays the pile's top (while the player draws) or
 a play (after): what it lays from the hand, the hand value it leaves, its opening value, the
 jokers it lays and whether it goes out.
@@ -23,7 +26,7 @@ import numpy as np
 from carousel_env.core.cards import JOKER, NUM_CARDS, face, is_table_joker, make_card, suit_of
 from carousel_env.envkit.layout import ChannelLayout, add_card_counts, channel_layout
 from carousel_env.games.kaluki.engine import apply
-from carousel_env.games.kaluki.melds import Meld, MeldKind, card_at
+from carousel_env.games.kaluki.melds import Meld, MeldKind, card_at, meld_partners
 from carousel_env.games.kaluki.rules import CARD_KINDS, HIGH_ACE, LOW_ACE, MAX_JOKERS, MAX_PLAYERS, RUN_MAX, SET_MAX
 from carousel_env.games.kaluki.state import KalukiState, Phase
 
@@ -40,6 +43,8 @@ GLOBAL_CHANNELS: tuple[tuple[str, int], ...] = (
     ("top", CARD_KINDS),  # the top of the discard pile
     ("pile", CARD_KINDS),  # the cards under it
     ("fits", CARD_KINDS),  # the cards that could be laid off on the table now
+    ("partners", CARD_KINDS),  # the cards that could meld with a natural of the hand
+    ("loose", CARD_KINDS),  # the hand's naturals that meld with no other card of it
     *((f"naturals_{k}", CARD_KINDS) for k in range(MAX_PLAYERS)),  # natural cards in relative seat k's melds
     *((f"declared_{k}", CARD_KINDS) for k in range(MAX_PLAYERS)),  # what its melds' jokers stand for
     *((f"sets_{k}", 13) for k in range(MAX_PLAYERS)),  # its sets, by rank
@@ -125,6 +130,12 @@ def encode(state: KalukiState, seat: int, suggestions: tuple, lay: ObservationLa
         add_card_counts(out, at["pile"], state.discards, MAX_JOKERS)
     for card in _fits(state):
         out[at["fits"] + card] = 1.0
+    naturals = [c for c in hand if c != JOKER]
+    partners = meld_partners(naturals)
+    for card in partners:
+        out[at["partners"] + card] = 1.0
+    for card in set(naturals) - partners:
+        out[at["loose"] + card] = 1.0
     for other in range(n):
         k = (other - seat) % n
         _melds(out, at, k, state.melds[other])

@@ -29,7 +29,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from carousel_env.core.cards import JOKER, Card, rank_of, suit_of
+from carousel_env.core.cards import JOKER, Card
 from carousel_env.core.errors import CarouselError
 from carousel_env.core.stats import clear_gain
 from carousel_env.games.kaluki.config import KalukiEnvConfig
@@ -42,11 +42,10 @@ from carousel_env.games.kaluki.env import (
     fixed_actions,
     hand_rewards,
 )
-from carousel_env.games.kaluki.melds import fits
+from carousel_env.games.kaluki.melds import fits, meld_partners
 from carousel_env.games.kaluki.state import KalukiState, Phase
 
 KalukiPlayer = Callable[[KalukiState, tuple], int]
-NEAR_RANKS = 2  # a card of the same suit this close in rank could make a run with it
 
 
 class UnknownKalukiPlayer(CarouselError):
@@ -65,18 +64,9 @@ def random_player(seed: int | None = None) -> KalukiPlayer:
 
 
 def melds_with(others, card: Card) -> bool:
-    """Whether ``card`` could meld with the cards ``others``: another suit of its rank, or its
-    suit within :data:`NEAR_RANKS` ranks (a joker melds with anything, and helps any card)."""
-    if card == JOKER:
-        return True
-    for other in others:
-        if other == JOKER:
-            return True
-        same_rank = rank_of(other) == rank_of(card) and suit_of(other) != suit_of(card)
-        near = suit_of(other) == suit_of(card) and 0 < abs(rank_of(other) - rank_of(card)) <= NEAR_RANKS
-        if same_rank or near:
-            return True
-    return False
+    """Whether ``card`` could meld with the cards ``others`` (:func:`meld_partners`; a joker
+    melds with anything, and helps any card)."""
+    return card == JOKER or JOKER in others or card in meld_partners(others)
 
 
 def discard_order(state: KalukiState) -> list[Card]:
@@ -87,12 +77,9 @@ def discard_order(state: KalukiState) -> list[Card]:
     allowed = [c for c in set(hand) if c != state.taken]
     plain = [c for c in allowed if c != JOKER] or allowed
 
-    def naturals_besides(card: Card) -> list[Card]:
-        others = [c for c in hand if c != JOKER]
-        others.remove(card)
-        return others
-
-    loose = {c for c in plain if c == JOKER or not melds_with(naturals_besides(c), c)}
+    # A card is never its own partner, so the hand's partners are those of the others.
+    partners = meld_partners([c for c in hand if c != JOKER])
+    loose = {c for c in plain if c == JOKER or c not in partners}
     by_value = sorted(allowed, key=lambda c: (c != JOKER, c in loose, rules.card_value(c), c), reverse=True)
     return by_value
 
@@ -170,8 +157,12 @@ def playout_value(state: KalukiState, seat: int) -> float:
     return hand_rewards(SCORE, end.last_hand, end)[seat]
 
 
-def search_player(seed: int | None = None, samples: int = SEARCH_SAMPLES) -> KalukiPlayer:
-    """``search@N`` (module docstring), its deals drawn from ``seed``."""
+Deal = Callable[[KalukiState, random.Random], KalukiState]  # a state with the unseen cards dealt again
+
+
+def search_player(seed: int | None = None, samples: int = SEARCH_SAMPLES, deal: Deal = determinize) -> KalukiPlayer:
+    """``search@N`` (module docstring), its deals drawn from ``seed``; ``deal``: how the unseen
+    cards are dealt (a yardstick may pass another, as ``benchmarks.bench_kaluki --deal`` does)."""
     if not isinstance(samples, int) or isinstance(samples, bool) or samples < 1:
         raise CarouselError(f"Kaluki player search@N: N (deals a decision) must be at least 1, got {samples!r}")
     rng = random.Random(seed)
@@ -181,7 +172,7 @@ def search_player(seed: int | None = None, samples: int = SEARCH_SAMPLES) -> Kal
         if len(actions) == 1:
             return actions[0]
         seat = state.current
-        worlds = [determinize(state, rng) for _ in range(samples)]
+        worlds = [deal(state, rng) for _ in range(samples)]
         scores = []
         for action in actions:
             moves = engine_moves(state, action, offers)  # the seat's own cards: the same in every world
@@ -201,9 +192,9 @@ PLAYERS: dict[str, Callable[..., KalukiPlayer]] = {
 }
 
 
-def get_player(name: str, seed: int | None = None) -> KalukiPlayer:
+def get_player(name: str, seed: int | None = None, deal: Deal = determinize) -> KalukiPlayer:
     """The scripted player ``name`` (``random``, ``simple``, ``search`` or ``search@N``), built
-    with ``seed``."""
+    with ``seed``; a search deals the unseen cards with ``deal`` (see :func:`search_player`)."""
     base, at, budget = name.partition("@") if isinstance(name, str) else (name, "", "")
     if base not in PLAYERS or (at and base != "search"):
         raise UnknownKalukiPlayer(f"unknown Kaluki player {name!r} (players: {', '.join(PLAYERS)}, search@N)")
@@ -212,7 +203,9 @@ def get_player(name: str, seed: int | None = None) -> KalukiPlayer:
             raise UnknownKalukiPlayer(
                 f"Kaluki player {name!r}: search@N needs N, the deals a decision, a whole number of at least 1"
             )
-        return search_player(seed, samples=int(budget))
+        return search_player(seed, samples=int(budget), deal=deal)
+    if base == "search":
+        return search_player(seed, deal=deal)
     return PLAYERS[base](seed)
 
 
