@@ -277,7 +277,9 @@ def register(subparsers) -> None:
         help="games; each deal is played once per seat, the candidate in every seat (heads-up: mirror pairs), "
         "so this is rounded up to a multiple of --players",
     )
-    p.add_argument("--players", type=int, default=2, help="players at the table, 2 to 5")
+    p.add_argument(
+        "--players", type=int, default=2, help="players at the table, in the game's range (Kaluki: 2 to 6; Gin: 2)"
+    )
     p.add_argument("--seed", type=int, default=0, help="the first deal's seed (deal g: seed + g)")
     p.add_argument("--workers", type=int, default=0, help="worker processes stepping games (0: this process)")
     p.add_argument(
@@ -295,7 +297,7 @@ def register(subparsers) -> None:
         "--players",
         type=int,
         default=2,
-        help="players at each table, 2 to 5: the pair's first agent in one seat, the second in every other",
+        help="players at each table, in the game's range: the pair's first agent in one seat, the second in the others",
     )
     game_options(p)
     p.add_argument("--seed", type=int, default=0, help="the first pair's first deal seed")

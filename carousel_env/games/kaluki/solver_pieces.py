@@ -18,8 +18,10 @@ Each piece carries its notation entries (the solver's order) and the operations 
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
+from typing import NamedTuple
 
-from carousel_env.core.cards import JOKER, is_table_joker, joker_as, make_card, suit_of
+from carousel_env.core.cards import JOKER, Card, is_table_joker, joker_as, make_card, suit_of
 from carousel_env.games.kaluki import solver_search as ss
 from carousel_env.games.kaluki.melds import (
     End,
@@ -46,8 +48,26 @@ JOKERS_FIRST = 64  # jokers laid off alone come after every piece with a natural
 # ---------------------------------------------------------------- new melds
 
 
-def _set_readings(held: Counter, rank: int, jokers: int) -> list[Meld]:
-    suits = [s for s in SUITS if held[make_card(rank, s)]]
+READINGS_CACHE_SIZE = 1 << 14  # a suit's or a rank's readings, by what of it the hand holds
+
+
+class Reading(NamedTuple):
+    """A new meld the hand can lay, with what :func:`meld_pieces` groups and sorts it by."""
+
+    meld: Meld
+    naturals: tuple[Card, ...]
+    entry: tuple
+    value: int  # its opening value
+
+
+def _reading(meld: Meld, rules: KalukiRules) -> Reading:
+    naturals = tuple(u for u in meld.units if not is_table_joker(u))
+    return Reading(meld, naturals, meld_entry(meld), meld_value(meld, rules))
+
+
+@lru_cache(maxsize=READINGS_CACHE_SIZE)
+def _set_readings(rank: int, suits: tuple[int, ...], jokers: int, rules: KalukiRules) -> tuple[Reading, ...]:
+    """Every set of ``rank`` from its ``suits`` held and up to ``jokers`` jokers."""
     found = []
     for mask in range(1, 1 << len(suits)):
         naturals = [suits[i] for i in range(len(suits)) if mask >> i & 1]
@@ -56,11 +76,13 @@ def _set_readings(held: Counter, rank: int, jokers: int) -> list[Meld]:
             if size - len(naturals) <= jokers:
                 units = [make_card(rank, s) for s in naturals]
                 units += [joker_as(make_card(rank, s)) for s in missing[: size - len(naturals)]]
-                found.append(make_set(units))
-    return found
+                found.append(_reading(make_set(units), rules))
+    return tuple(found)
 
 
-def _run_readings(held: Counter, suit: int, jokers: int, rules: KalukiRules) -> list[Meld]:
+@lru_cache(maxsize=READINGS_CACHE_SIZE)
+def _run_readings(suit: int, cells: frozenset[int], jokers: int, rules: KalukiRules) -> tuple[Reading, ...]:
+    """Every run of ``suit`` from its ``cells`` held and up to ``jokers`` jokers."""
     low_cell = LOW_ACE if rules.ace_low_runs else LOW_ACE + 1
     high_cell = HIGH_ACE if rules.ace_high_runs else HIGH_ACE - 1
     found = []
@@ -68,17 +90,33 @@ def _run_readings(held: Counter, suit: int, jokers: int, rules: KalukiRules) -> 
     def grow(low: int, units: list, naturals: int, used: int) -> None:
         cell = low + len(units)
         if len(units) >= MELD_MIN and naturals:
-            found.append(make_run(units, low, rules))
+            found.append(_reading(make_run(units, low, rules), rules))
         if cell > high_cell or len(units) == RUN_MAX:
             return
         card = card_at(suit, cell)
-        if held[card]:
+        if cell in cells:
             grow(low, [*units, card], naturals + 1, used)
         if used < jokers:
             grow(low, [*units, joker_as(card)], naturals, used + 1)
 
     for low in range(low_cell, high_cell - MELD_MIN + 2):
         grow(low, [], 0, 0)
+    return tuple(found)
+
+
+def _readings(held: Counter, jokers: int, rules: KalukiRules) -> list[Reading]:
+    """Every new meld ``held`` can lay with up to ``jokers`` jokers: each rank's sets and each
+    suit's runs, looked up by what of the rank or suit the hand holds (hands change a card or
+    two a turn, so most are found again)."""
+    found = []
+    for rank in range(1, 14):
+        suits = tuple(s for s in SUITS if held[make_card(rank, s)])
+        if suits:
+            found += _set_readings(rank, suits, jokers, rules)
+    for suit in SUITS:
+        cells = frozenset(c for c in range(LOW_ACE, HIGH_ACE + 1) if held[card_at(suit, c)])
+        if cells:
+            found += _run_readings(suit, cells, jokers, rules)
     return found
 
 
@@ -108,14 +146,11 @@ class Hand:
 def meld_pieces(hand: Hand, jokers: int) -> list[ss.Piece]:
     """New melds grouped by the naturals and jokers they take from the hand."""
     rules, groups = hand.rules, {}
-    melds = [m for r in range(1, 14) for m in _set_readings(hand.held, r, jokers)]
-    melds += [m for s in SUITS for m in _run_readings(hand.held, s, jokers, rules)]
-    for meld in melds:
-        naturals = [u for u in meld.units if not is_table_joker(u)]
-        groups.setdefault((hand.need(naturals), meld.jokers), []).append(meld)
+    for reading in _readings(hand.held, jokers, rules):
+        groups.setdefault((hand.need(reading.naturals), reading.meld.jokers), []).append(reading)
     pieces = []
     for (need, used), group in groups.items():
-        readings = tuple(sorted((meld_entry(m), m, meld_value(m, rules)) for m in group))
+        readings = tuple(sorted((r.entry, r.meld, r.value) for r in group))
         naturals = [hand.kinds[q] for q, n in need for _ in range(n)]
         value = hand.value(naturals) + used * rules.joker_value
         opening = max(r[2] for r in readings)
