@@ -344,3 +344,13 @@ def test_a_variant_with_its_own_leaderboard_plays_its_rules_and_its_agents():
         leaderboard_game("carioca", "x")
     # The command that reproduces the page names the variant.
     assert "--variant rummy" in command_line(["simple"], 2, 0, 0, "s.json", "out.md", game="kaluki", variant="rummy")
+
+
+def test_plain_rummy_s_leaderboard_is_played_and_written_as_its_own(tmp_path):
+    page = tmp_path / "rummy.md"
+    argv = ["leaderboard", "--game", "kaluki", "--variant", "rummy", "--agents", "random,simple"]
+    argv += ["--heads-up-games", "2", "--four-player-games", "0", "--out", str(page), "--no-readme"]
+    assert main(argv) == 0
+    text = page.read_text()
+    assert text.startswith("# Rummy leaderboard") and "--game kaluki --variant rummy" in text
+    assert (tmp_path / "leaderboard_rummy_games.json").is_file()
