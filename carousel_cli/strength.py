@@ -160,7 +160,9 @@ def _check_publishing(args: argparse.Namespace, board, four_player_games: int) -
         if given < default
     ]
     page = Path(args.out or board.page).resolve() == Path(board.page).resolve()
-    readme = not args.no_readme and Path(args.readme).resolve() == Path(README).resolve()
+    readme = (
+        not args.no_readme and board.readme_tag is not None and Path(args.readme).resolve() == Path(README).resolve()
+    )
     publishing = page or readme
     if fewer and publishing and not args.publish:
         raise CarouselError(

@@ -331,7 +331,7 @@ def test_a_variant_with_its_own_leaderboard_plays_its_rules_and_its_agents():
     rummy, book = leaderboard_game("kaluki", "rummy"), leaderboard_game("kaluki")
     assert (rummy.variant, book.variant) == ("rummy", "book") and leaderboard_game("kaluki", "book") == book
     assert dict(rummy.options)["preset"] == "rummy" and rummy.page != book.page and rummy.state_name != book.state_name
-    assert rummy.readme_markers != book.readme_markers
+    assert rummy.readme_tag is None and book.readme_tag is None  # their pages alone: the README links them
     # A checkpoint joins the leaderboard of the variant it was trained on; a default preset is the first.
     trained_on_rummy = EnvKeys(game="kaluki", env={"preset": "rummy"})
     assert plays_board(trained_on_rummy, rummy) and not plays_board(trained_on_rummy, book)
@@ -347,10 +347,12 @@ def test_a_variant_with_its_own_leaderboard_plays_its_rules_and_its_agents():
 
 
 def test_plain_rummy_s_leaderboard_is_played_and_written_as_its_own(tmp_path):
-    page = tmp_path / "rummy.md"
+    page, readme = tmp_path / "rummy.md", tmp_path / "README.md"
+    readme.write_text("# An index\n")
     argv = ["leaderboard", "--game", "kaluki", "--variant", "rummy", "--agents", "random,simple"]
-    argv += ["--heads-up-games", "2", "--four-player-games", "0", "--out", str(page), "--no-readme"]
+    argv += ["--heads-up-games", "2", "--four-player-games", "0", "--out", str(page), "--readme", str(readme)]
     assert main(argv) == 0
     text = page.read_text()
     assert text.startswith("# Rummy leaderboard") and "--game kaluki --variant rummy" in text
     assert (tmp_path / "leaderboard_rummy_games.json").is_file()
+    assert readme.read_text() == "# An index\n"  # its page alone: the README only links it

@@ -501,9 +501,12 @@ def make_leaderboard(
 ) -> LeaderboardRun:
     """``carousel leaderboard``: run the game's leaderboard (state file ``state``, by default
     the game's ``state_name`` beside ``out``),
-    write ``out`` and, unless ``readme`` is None, the README's tables. ``date``: today's
+    write ``out`` and, unless ``readme`` is None or the board keeps out of the README (its
+    ``readme_tag`` is None), the README's tables. ``date``: today's
     unless given."""
     board = leaderboard_game(game, variant)
+    if board.readme_tag is None:
+        readme = None
     out = Path(out)
     state = out.parent / board.state_name if state is None else Path(state)
     if readme is not None:

@@ -98,7 +98,7 @@ class LeaderboardFacts:
     title: str
     page: str  # ``--out``'s default
     state_name: str  # the state file's default name, beside the page
-    readme_tag: str  # the README's markers: ``<!-- {tag}:start -->``
+    readme_tag: str | None  # the README's markers: ``<!-- {tag}:start -->``; None: the page alone (the README links it)
     how: str = ""  # how its matches are played, for its page (empty: every pair and table of 4, each deal per seat)
     played_unit: str = "game"  # what one of its games is: a whole "game", or a single "hand"
     openspiel_bots: tuple[str, ...] = ()  # OpenSpiel's bots of the default roster, by OpenSpiel's names

@@ -80,7 +80,8 @@ def _label(options: Any) -> str:
 
 
 def _leaderboard(preset: str, title: str, page: str, name: str) -> LeaderboardFacts:
-    """The leaderboard of single hands under ``preset``, heads-up and at 4 players."""
+    """The leaderboard of single hands under ``preset``, heads-up and at 4 players; its page
+    only (the README links it)."""
     return LeaderboardFacts(
         table_sizes=(2, 4),
         options=(("preset", preset), ("episode", "hand")),
@@ -89,7 +90,7 @@ def _leaderboard(preset: str, title: str, page: str, name: str) -> LeaderboardFa
         title=title,
         page=page,
         state_name=f"leaderboard_{name}_games.json",
-        readme_tag=f"leaderboard {name}",
+        readme_tag=None,  # the README, an index, links the page
         played_unit="hand",
     )
 
