@@ -194,6 +194,15 @@ def test_a_run_stops_at_the_first_evaluation_that_reaches_stop_win_rate(tmp_path
     assert counters["update"] == 1  # of the 100,000 decisions' schedule: the first evaluation stopped it
 
 
+def test_without_the_progress_bar_each_evaluation_is_a_line(tmp_path, capsys):
+    argv = ["train", "--config", str(CONFIGS / "smoke.yaml"), "--out", str(tmp_path / "run")]
+    for override in ("progress_bar=false", "total_timesteps=64", "num_envs=2", "eval_interval=1", "eval_games=2"):
+        argv += ["--set", override]
+    assert main(argv) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("update ")]
+    assert lines and lines[0].startswith("update 1 of ") and "learner decisions, win rate" in lines[0]
+
+
 @pytest.mark.training
 def test_a_new_run_never_overwrites_an_old_one_without_a_word(tmp_path, capsys):
     run = tmp_path / "run"

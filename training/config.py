@@ -275,7 +275,7 @@ class TrainConfig(EnvKeys):
     )
     stop_win_rate: float | None = _documented(None, STOP_WIN_RATE_DOC)
     checkpoint_interval: int = _documented(10, "updates between checkpoints (the last update always writes one)")
-    progress_bar: bool = _documented(True, "show a tqdm progress bar")
+    progress_bar: bool = _documented(True, "show a tqdm progress bar (off: a line at each evaluation)")
 
     def baseline_names(self) -> list[str]:
         """The scripted baselines: ``baselines``, or the game's own when null."""

@@ -419,6 +419,9 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
                     }
                 )
                 latest_eval = f"{res.win_rate:.2f} vs {config.evaluation_opponent()}"
+                if bar is None:  # without the bar an evaluation is a line: a run is never silent for long
+                    done = f"update {progress.update} of {num_updates}: {step:,} learner decisions"
+                    print(f"{done}, win rate {latest_eval}", flush=True)
                 reached = config.stop_win_rate is not None and res.win_rate >= config.stop_win_rate
                 final = final or reached
             logger.log(step, metrics)
