@@ -34,9 +34,13 @@ TYPED = ChoiceKeys(KEYS, (OFFERS,), (KalukiAction.FIRST_DISCARD, KalukiAction.FI
 
 
 def _offer_text(env: Any, action: int) -> str:
+    """An offer in words: while drawing, the melds that lay the pile's top; after, the play's moves."""
     raw = env.unwrapped
-    moves = engine_moves(raw.game_state, action, raw.suggestions)
-    return "; ".join(str(m) for m in moves)
+    state = raw.game_state
+    if state.phase is Phase.DRAW:
+        offer = raw.suggestions[action - KalukiAction.FIRST_OFFER]
+        return f"take the pile's top {card_str(state.top)} and lay {' | '.join(str(m) for m in offer.melds)}"
+    return "; ".join(str(m) for m in engine_moves(state, action, raw.suggestions))
 
 
 def describe_choices(env: Any, mask: np.ndarray) -> list[str]:
@@ -65,8 +69,10 @@ class Narrator(MoveNarrator):
         """What ``action`` is, said before it is made (a draw from the stock stays unnamed)."""
         state = env.unwrapped.game_state
         if action >= KalukiAction.FIRST_OFFER:
-            verb = "takes the pile's top and" if state.phase is Phase.DRAW else "plays:"
-            return f"{verb} {_offer_text(env, action)}"
+            if state.phase is Phase.DRAW:
+                offer = env.unwrapped.suggestions[action - KalukiAction.FIRST_OFFER]
+                return f"takes the pile's top {card_str(state.top)} and lays {' | '.join(str(m) for m in offer.melds)}"
+            return f"plays: {_offer_text(env, action)}"
         if action >= KalukiAction.FIRST_DISCARD:
             return f"discards {card_str(action - KalukiAction.FIRST_DISCARD)}"
         if action == KalukiAction.TAKE_DISCARD:
