@@ -9,7 +9,7 @@ Carioca's going-down arrangements); a scripted policy needs both, any other poli
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +29,20 @@ class ScriptedPolicy:
     def action(self, state: Any, offers: tuple) -> int:
         """The env's action for the player's move in ``state``, given the decision's offers."""
         raise NotImplementedError
+
+
+def scripted_name(name: Any, title: str, players: Collection[str], error: type[Exception]) -> tuple[str, int | None]:
+    """A scripted player's name read: its base name and, for ``search@N``, N (None without
+    ``@``). ``players``: the game's player names; ``title`` names the game in the ``error``
+    raised for a name that is none of them or a budget that is not a whole number of at least 1."""
+    base, at, budget = name.partition("@") if isinstance(name, str) else (name, "", "")
+    if base not in players or (at and base != "search"):
+        raise error(f"unknown {title} player {name!r} (players: {', '.join(players)}, search@N)")
+    if not at:
+        return base, None
+    if not budget.isdigit() or int(budget) < 1:
+        raise error(f"{title} player {name!r}: search@N needs N, the deals a decision, a whole number of at least 1")
+    return base, int(budget)
 
 
 def resolve_policy(spec: Any, seed: int | None, scripted: Callable[[str, int | None], ScriptedPolicy], what: str):

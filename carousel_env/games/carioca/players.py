@@ -34,6 +34,7 @@ from dataclasses import replace
 from carousel_env.core.cards import JOKER, NUM_CARDS, Card, is_table_joker
 from carousel_env.core.errors import CarouselError
 from carousel_env.core.stats import clear_gain
+from carousel_env.envkit.policies import scripted_name
 from carousel_env.games.carioca import solver
 from carousel_env.games.carioca.engine import (
     DRAW_STOCK,
@@ -287,17 +288,9 @@ PLAYERS: dict[str, Callable[[int | None], CariocaPlayer]] = {
 def get_player(name: str, seed: int | None = None, deal: Deal = determinize) -> CariocaPlayer:
     """The scripted player ``name`` (``random``, ``simple``, ``outs``, ``search`` or ``search@N``),
     seeded; a search deals the unseen cards with ``deal`` (see :func:`search_player`)."""
-    base, at, budget = name.partition("@") if isinstance(name, str) else (name, "", "")
-    if base not in PLAYERS or (at and base != "search"):
-        raise CarouselError(f"unknown Carioca player {name!r} (players: {', '.join(PLAYERS)}, search@N)")
-    if at:
-        if not budget.isdigit() or int(budget) < 1:
-            raise CarouselError(
-                f"Carioca player {name!r}: search@N needs N, the deals a decision, a whole number of at least 1"
-            )
-        return search_player(seed, samples=int(budget), deal=deal)
+    base, samples = scripted_name(name, "Carioca", PLAYERS, CarouselError)
     if base == "search":
-        return search_player(seed, deal=deal)
+        return search_player(seed, samples=samples or SEARCH_SAMPLES, deal=deal)
     return PLAYERS[base](seed)
 
 

@@ -42,6 +42,7 @@ from dataclasses import replace
 from carousel_env.core.cards import NUM_CARDS, POINTS, rank_of, suit_of
 from carousel_env.core.errors import CarouselError
 from carousel_env.core.stats import clear_gain, is_margin
+from carousel_env.envkit.policies import scripted_name
 from carousel_env.games.gin_rummy import melds as gm
 from carousel_env.games.gin_rummy.engine import (
     DRAW_STOCK,
@@ -284,13 +285,7 @@ PLAYERS: dict[str, Callable[[int | None], GinPlayer]] = {
 def get_player(name: str, seed: int | None = None) -> GinPlayer:
     """The scripted player ``name`` (``random``, ``greedy``, ``simple``, ``search`` or
     ``search@N``), seeded."""
-    base, at, budget = name.partition("@") if isinstance(name, str) else (name, "", "")
-    if base not in PLAYERS or (at and base != "search"):
-        raise CarouselError(f"unknown Gin Rummy player {name!r} (players: {', '.join(PLAYERS)}, search@N)")
-    if base == "search" and at:
-        if not budget.isdigit() or int(budget) < 1:
-            raise CarouselError(
-                f"Gin Rummy player {name!r}: search@N needs N, the deals a decision, a whole number of at least 1"
-            )
-        return search_player(seed, samples=int(budget))
+    base, samples = scripted_name(name, "Gin Rummy", PLAYERS, CarouselError)
+    if samples is not None:
+        return search_player(seed, samples=samples)
     return PLAYERS[base](seed)

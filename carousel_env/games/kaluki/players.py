@@ -32,6 +32,7 @@ import numpy as np
 from carousel_env.core.cards import JOKER, Card
 from carousel_env.core.errors import CarouselError
 from carousel_env.core.stats import clear_gain
+from carousel_env.envkit.policies import scripted_name
 from carousel_env.games.kaluki.config import KalukiEnvConfig
 from carousel_env.games.kaluki.engine import next_hand
 from carousel_env.games.kaluki.env import (
@@ -195,17 +196,9 @@ PLAYERS: dict[str, Callable[..., KalukiPlayer]] = {
 def get_player(name: str, seed: int | None = None, deal: Deal = determinize) -> KalukiPlayer:
     """The scripted player ``name`` (``random``, ``simple``, ``search`` or ``search@N``), built
     with ``seed``; a search deals the unseen cards with ``deal`` (see :func:`search_player`)."""
-    base, at, budget = name.partition("@") if isinstance(name, str) else (name, "", "")
-    if base not in PLAYERS or (at and base != "search"):
-        raise UnknownKalukiPlayer(f"unknown Kaluki player {name!r} (players: {', '.join(PLAYERS)}, search@N)")
-    if at:
-        if not budget.isdigit() or int(budget) < 1:
-            raise UnknownKalukiPlayer(
-                f"Kaluki player {name!r}: search@N needs N, the deals a decision, a whole number of at least 1"
-            )
-        return search_player(seed, samples=int(budget), deal=deal)
+    base, samples = scripted_name(name, "Kaluki", PLAYERS, UnknownKalukiPlayer)
     if base == "search":
-        return search_player(seed, deal=deal)
+        return search_player(seed, samples=samples or SEARCH_SAMPLES, deal=deal)
     return PLAYERS[base](seed)
 
 
