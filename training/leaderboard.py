@@ -100,7 +100,7 @@ from training.leaderboard_games import (
     LeaderboardGame,
     is_openspiel_bot,
     leaderboard_game,
-    trained_variant,
+    variant_of,
 )
 from training.leaderboard_page import (
     check_readme,
@@ -157,7 +157,7 @@ def default_roster(
 
 def plays_board(keys: EnvKeys, board: LeaderboardGame) -> bool:
     """Whether a checkpoint trained with env ``keys`` plays the leaderboard's game and variant."""
-    return keys.game == board.game and trained_variant(keys.game, keys.env) == board.variant
+    return keys.game == board.game and variant_of(keys.game, keys.env) == board.variant
 
 
 def guided_agents(sources: Sequence[str]) -> tuple[str, ...]:

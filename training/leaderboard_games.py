@@ -3,7 +3,9 @@ and its README markers, read from the game's family contract (``LeaderboardFacts
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from carousel_env.core.errors import CarouselError
 from carousel_env.core.registry import DEFAULT_GAME, GAMES
@@ -42,7 +44,7 @@ def leaderboard_game(game: str, variant: str | None = None) -> LeaderboardGame:
     if facts is None:
         with_one = ", ".join(leaderboard_names())
         raise LeaderboardError(f"no leaderboard for game {game!r} (the games with one: {with_one})")
-    boards = {board_variant(family, facts): facts, **dict(family.variant_leaderboards)}
+    boards = {variant_of(game, dict(facts.options)): facts, **dict(family.variant_leaderboards)}
     if variant is not None:
         if family.variant_key is None:
             raise LeaderboardError(f"--variant {variant!r}: {GAMES[game].title} has no variants")
@@ -51,25 +53,18 @@ def leaderboard_game(game: str, variant: str | None = None) -> LeaderboardGame:
             raise LeaderboardError(f"no leaderboard for {game}'s variant {variant!r} (its leaderboards: {listed})")
         facts = boards[variant]
     bots = tuple(OPENSPIEL_PREFIX + bot for bot in facts.openspiel_bots)
-    return LeaderboardGame(**{**vars(facts), "openspiel_bots": bots}, game=game, variant=board_variant(family, facts))
+    played = variant_of(game, dict(facts.options))
+    return LeaderboardGame(**{**vars(facts), "openspiel_bots": bots}, game=game, variant=played)
 
 
-def board_variant(family, facts: LeaderboardFacts) -> str | None:
-    """The variant a leaderboard's matches play: its options' value of the game's variant key,
-    else the game's first variant (None for a game without variants)."""
-    variants = GAMES[family.name].variants
+def variant_of(game: str, options: Mapping[str, Any]) -> str | None:
+    """The variant env ``options`` of ``game`` play: the value of the game's variant key, else
+    its first variant (None for a game without variants). A leaderboard's options and a
+    checkpoint's trained env options are read alike."""
+    family, variants = family_game(game), GAMES[game].variants
     if family.variant_key is None or not variants:
         return None
-    return dict(facts.options).get(family.variant_key, variants[0])
-
-
-def trained_variant(game: str, env: dict) -> str | None:
-    """The variant a checkpoint of ``game`` was trained on, from its config's env options."""
-    family = family_game(game)
-    variants = GAMES[game].variants
-    if family.variant_key is None or not variants:
-        return None
-    return env.get(family.variant_key, variants[0])
+    return options.get(family.variant_key, variants[0])
 
 
 def leaderboard_names() -> tuple[str, ...]:
