@@ -34,7 +34,7 @@ import time
 from carousel_env.core.cards import JOKER, make_card, make_deck
 from carousel_env.games.kaluki.deal import new_game
 from carousel_env.games.kaluki.engine import apply
-from carousel_env.games.kaluki.env import KalukiAction, apply_moves, decision, engine_moves, fixed_actions, offers
+from carousel_env.games.kaluki.env import apply_moves, asks_solver, decision, engine_moves, offers
 from carousel_env.games.kaluki.legal import legal_discards, legal_draws
 from carousel_env.games.kaluki.players import simple_action
 from carousel_env.games.kaluki.rules import PLAYER_COUNTS, PRESETS
@@ -111,24 +111,15 @@ def played(rng: random.Random, preset: str, count: int, limit: int, budget: floa
     return times
 
 
-def solver_asked(state: KalukiState) -> bool:
-    """Whether the env asks the solver at this decision: every play phase, and a draw where
-    the pile's top may be taken only to lay it."""
-    if state.phase is Phase.PLAY:
-        return True
-    return bool(state.discards) and KalukiAction.TAKE_DISCARD not in fixed_actions(state)
-
-
 def real_positions(preset: str, count: int, seed: int, limit: int) -> list[KalukiState]:
     """``count`` decisions where the solver is asked, from games of ``simple`` at every seat,
     the table sizes taken in turn."""
     rules, states, game = PRESETS[preset], [], 0
-    sizes = PLAYER_COUNTS
     while len(states) < count:
-        state = new_game(rules, sizes[game % len(sizes)], seed=seed * 100_003 + game)
+        state = new_game(rules, PLAYER_COUNTS[game % len(PLAYER_COUNTS)], seed=seed * 100_003 + game)
         game += 1
         while not state.over and len(states) < count:
-            if solver_asked(state):
+            if asks_solver(state):
                 states.append(state)
             mask, found = decision(state, limit)
             action = simple_action(state, found) if mask.sum() > 1 else int(mask.argmax())

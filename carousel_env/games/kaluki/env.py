@@ -148,14 +148,20 @@ def fixed_actions(state: KalukiState) -> list[int]:
     return [KalukiAction.FIRST_DISCARD + card for card in legal_discards(state)]
 
 
+def asks_solver(state: KalukiState) -> bool:
+    """Whether the decision's offers come from the solver: every play phase, and a draw where
+    the pile's top may be taken only to lay it."""
+    if state.over:
+        return False
+    return state.phase is Phase.PLAY or (bool(state.discards) and not _free_take(state))
+
+
 def offers(state: KalukiState, k: int) -> tuple:
     """The decision's first ``k`` offers: the arrangements that lay the pile's top where
     taking it needs them, while the player draws; the solver's best plays after."""
-    if state.over:
+    if not asks_solver(state):
         return ()
     if state.phase is Phase.DRAW:
-        if not state.discards or _free_take(state):
-            return ()
         return take_arrangements(state, k)
     return tuple(solver.best_play(state, k))
 

@@ -74,15 +74,12 @@ def discard_order(state: KalukiState) -> list[Card]:
     """The cards ``simple`` would discard, its choice first: those that meld with nothing
     else in hand, then the rest, each group highest first; never the card taken from the
     pile this turn, and a joker last (only when nothing else may go)."""
-    hand, rules = list(state.hands[state.current]), state.rules
-    allowed = [c for c in set(hand) if c != state.taken]
-    plain = [c for c in allowed if c != JOKER] or allowed
-
+    hand, rules = state.hands[state.current], state.rules
+    allowed = {c for c in hand if c != state.taken}
     # A card is never its own partner, so the hand's partners are those of the others.
     partners = meld_partners([c for c in hand if c != JOKER])
-    loose = {c for c in plain if c == JOKER or c not in partners}
-    by_value = sorted(allowed, key=lambda c: (c != JOKER, c in loose, rules.card_value(c), c), reverse=True)
-    return by_value
+    # Naturals before jokers, loose before the rest, then highest value first.
+    return sorted(allowed, key=lambda c: (c != JOKER, c not in partners, rules.card_value(c), c), reverse=True)
 
 
 def simple_discard(state: KalukiState) -> Card:

@@ -33,13 +33,17 @@ OFFERS = Numbered("p", KalukiAction.FIRST_OFFER)
 TYPED = ChoiceKeys(KEYS, (OFFERS,), (KalukiAction.FIRST_DISCARD, KalukiAction.FIRST_OFFER))
 
 
+def _take_melds(env: Any, action: int) -> str:
+    """A take's offer (while drawing) in words: the melds that lay the pile's top."""
+    return " | ".join(str(m) for m in env.unwrapped.suggestions[action - KalukiAction.FIRST_OFFER].melds)
+
+
 def _offer_text(env: Any, action: int) -> str:
     """An offer in words: while drawing, the melds that lay the pile's top; after, the play's moves."""
     raw = env.unwrapped
     state = raw.game_state
     if state.phase is Phase.DRAW:
-        offer = raw.suggestions[action - KalukiAction.FIRST_OFFER]
-        return f"take the pile's top {card_str(state.top)} and lay {' | '.join(str(m) for m in offer.melds)}"
+        return f"take the pile's top {card_str(state.top)} and lay {_take_melds(env, action)}"
     return "; ".join(str(m) for m in engine_moves(state, action, raw.suggestions))
 
 
@@ -70,8 +74,7 @@ class Narrator(MoveNarrator):
         state = env.unwrapped.game_state
         if action >= KalukiAction.FIRST_OFFER:
             if state.phase is Phase.DRAW:
-                offer = env.unwrapped.suggestions[action - KalukiAction.FIRST_OFFER]
-                return f"takes the pile's top {card_str(state.top)} and lays {' | '.join(str(m) for m in offer.melds)}"
+                return f"takes the pile's top {card_str(state.top)} and lays {_take_melds(env, action)}"
             return f"plays: {_offer_text(env, action)}"
         if action >= KalukiAction.FIRST_DISCARD:
             return f"discards {card_str(action - KalukiAction.FIRST_DISCARD)}"
