@@ -16,8 +16,16 @@ from training.evaluate import evaluate
 from training.ppo import train
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
-INHOUSE = ["default", "four_player", "manipulation_rummy", "gin", "carioca", "kaluki", "rummy"]
-RLLIB = ["rllib_2p", "rllib_manipulation_rummy", "rllib_gin", "rllib_carioca", "rllib_kaluki", "rllib_rummy"]
+INHOUSE = ["default", "four_player", "manipulation_rummy", "gin", "carioca", "kaluki", "rummy", "conquian"]
+RLLIB = [
+    "rllib_2p",
+    "rllib_manipulation_rummy",
+    "rllib_gin",
+    "rllib_carioca",
+    "rllib_kaluki",
+    "rllib_rummy",
+    "rllib_conquian",
+]
 TINY = ["total_timesteps=48", "num_envs=2", "num_steps=16", "eval_games=2", "progress_bar=false"]
 # configs/rllib_smoke.yaml's budget, over each RLlib config.
 RLLIB_TINY = [
@@ -48,7 +56,8 @@ def test_every_game_and_variant_has_a_config_for_each_trainer():
     every = {(name, variant) for name, spec in GAMES.items() for variant in spec.variants or [None]}
     # Gin Rummy's presets are one game's rules: one config of the family's presets covers it;
     # Kaluki's UK presets are Kaluki's too, and its preset rummy is plain Rummy, a game of its own.
-    one_config = {"gin_rummy": {"openspiel"}, "kaluki": {"book", "rummy"}}
+    # Conquian's presets are one game's rules too.
+    one_config = {"gin_rummy": {"openspiel"}, "kaluki": {"book", "rummy"}, "conquian": {"book"}}
     expected = {(g, v) for g, v in every if v in one_config.get(g, {v})}
     assert expected <= covered and expected <= covered_rllib
 

@@ -108,6 +108,21 @@ GAMES: dict[str, GameSpec] = {
             max_players=6,
             variants=("book", "uk40", "uk51", "rummy"),
         ),
+        GameSpec(
+            name="conquian",
+            title="Conquian",
+            env_module="carousel_env.games.conquian.env",
+            vector_env="carousel_env.games.conquian.vector:ConquianVectorEnv",
+            gymnasium=GymnasiumForms(
+                id="Conquian-v0",
+                env="carousel_env.games.conquian.gym:ConquianSingleAgentEnv",
+                vector_env="carousel_env.games.conquian.gym:ConquianGymVectorEnv",
+            ),
+            family="carousel_env.games.conquian.family:FAMILY",
+            min_players=2,
+            max_players=2,
+            variants=("book", "bicycle", "foster"),
+        ),
     )
 }
 

@@ -50,13 +50,23 @@ class Numbered(NamedTuple):
 @dataclass(frozen=True)
 class ChoiceKeys:
     """How a game's choices are typed: ``named`` keys of fixed actions, ``numbered`` choices,
-    and ``cards``: the range ``(first, stop)`` of the actions ``first + card`` that a card
-    (``7h``, any case) names. Its keys list the numbered choices, then the named, then the
+    and ``cards``: the range ``(first, stop)`` of the actions ``first + i`` that a card
+    (``7h``, any case) names, ``i`` its place in ``card_order`` (None: the card's own index,
+    a game of all 52 cards). Its keys list the numbered choices, then the named, then the
     cards, in the declaration's order."""
 
     named: Mapping[str, int]
     numbered: tuple[Numbered, ...] = ()
     cards: tuple[int, int] | None = None
+    card_order: tuple[int, ...] | None = None  # the cards of the actions from ``cards[0]``, in order
+
+    def _place(self, card: int) -> int | None:
+        if self.card_order is None:
+            return card
+        return self.card_order.index(card) if card in self.card_order else None
+
+    def _card(self, place: int) -> int:
+        return place if self.card_order is None else self.card_order[place]
 
     def parse(self, text: str, mask: np.ndarray) -> int | None:
         """The legal action an input line names, else None."""
@@ -66,8 +76,9 @@ class ChoiceKeys:
             if action is None and (n := numbered(lowered, choices.prefix)) is not None:
                 action = choices.action(n, mask)
         card = card_named(lowered) if self.cards is not None and action is None else None
-        if card is not None and self.cards[0] + card < self.cards[1]:
-            action = self.cards[0] + card
+        place = self._place(card) if card is not None else None
+        if place is not None and self.cards[0] + place < self.cards[1]:
+            action = self.cards[0] + place
         return action if action is not None and 0 <= action < len(mask) and mask[action] else None
 
     def keys(self, mask: np.ndarray) -> list[str]:
@@ -76,7 +87,7 @@ class ChoiceKeys:
         keys += [key for key, action in self.named.items() if mask[action]]
         if self.cards is not None:
             first, stop = self.cards
-            keys += [card_str(int(a) - first) for a in np.flatnonzero(mask[first:stop]) + first]
+            keys += [card_str(self._card(int(a))) for a in np.flatnonzero(mask[first:stop])]
         return keys
 
 

@@ -20,6 +20,7 @@ QUICK = {
     "gin_rummy": {"episode": "hand"},
     "carioca": {"num_players": 3, "episode": "round"},
     "kaluki": {"num_players": 3, "episode": "hand", "k_plays": 4},
+    "conquian": {"episode": "hand", "k_plays": 4},
 }
 AEC_GAMES = sorted(GAMES)
 # Steps of random play in the vector env's check: enough for an episode to end somewhere
@@ -162,5 +163,6 @@ def test_vector_env_agrees_with_the_aec_env(game):
 
 
 def test_unknown_game_is_named():
-    with pytest.raises(UnknownGame, match="unknown game 'gin' \\(games: carousel, gin_rummy, carioca, kaluki\\)"):
+    games = "carousel, gin_rummy, carioca, kaluki, conquian"
+    with pytest.raises(UnknownGame, match=f"unknown game 'gin' \\(games: {games}\\)"):
         carousel_env.env(game="gin")
