@@ -1,5 +1,6 @@
-"""Conquian as a vector environment: ``N`` games stepped together, every
-row's acting seat batched, over the family's shared driver (:mod:`carousel_env.envkit.vector`).
+"""Conquian as a vector environment: ``N`` games stepped together, every row's acting seat
+batched, over the compiled turns (:mod:`carousel_env.games.conquian.kernel`) and the family's
+shared driver (:mod:`carousel_env.envkit.engine_vector`).
 
 .. code-block:: python
 
@@ -23,9 +24,9 @@ episode, and ``info.finished`` holds the ended game with every seat's final obse
 (:mod:`carousel_env.games.conquian.policies`). ``tests/games/conquian/test_conquian_vector.py``
 requires both envs to agree at every step of seeded games.
 
-How: every row holds its engine state, its mask and its offers, and moves in Python with the
-engine and the solver, as the AEC env does (a compiled kernel, as Gin's and Carioca's have, is
-planned).
+How: the ways to meld a card, forcing, passes, turn-ups and discards run compiled, with the
+masks and the observations; the engine deals and makes the moves that end a hand (a take
+that melds 11, a turn-up from an empty stock), which it scores.
 """
 
 from __future__ import annotations
@@ -34,14 +35,17 @@ from typing import NamedTuple
 
 import numpy as np
 
+from carousel_env.core import compiled
+from carousel_env.envkit.engine_vector import EngineMoveDriver
 from carousel_env.envkit.policies import policy_action
-from carousel_env.envkit.vector import DEALT, SKIP, WAIT, VectorDriver
+from carousel_env.envkit.vector import WAIT
+from carousel_env.games.conquian import kernel
 from carousel_env.games.conquian.config import ConquianEnvConfig, ConquianEnvConfigError
-from carousel_env.games.conquian.decision import NUM_FIXED_ACTIONS, action_name, decision, engine_move
+from carousel_env.games.conquian.decision import NUM_FIXED_ACTIONS, ConquianAction, action_name, engine_move, offers
 from carousel_env.games.conquian.engine import apply, new_game, next_hand
 from carousel_env.games.conquian.env import INFO_KEYS, episode_ends, hand_rewards
 from carousel_env.games.conquian.observation import ObservationLayout, encode, layout
-from carousel_env.games.conquian.rules import NUM_PLAYERS
+from carousel_env.games.conquian.rules import CARDS, NUM_PLAYERS, index_of
 from carousel_env.games.conquian.state import ConquianState, GameResult, HandResult, Phase
 
 __all__ = ["WAIT", "ConquianFinishedGame", "ConquianVectorEnv", "ConquianVectorInfo", "ConquianVectorStep"]
@@ -65,7 +69,7 @@ class ConquianVectorInfo(NamedTuple):
 
     num_auto_actions: np.ndarray  # (N,)
     hands_ended: np.ndarray  # (N,)
-    hand_points: np.ndarray  # (N, P)
+    hand_points: np.ndarray  # (N, 2)
     game_over: np.ndarray  # (N,) bool
     seeds: np.ndarray  # (N,)
     finished: tuple[ConquianFinishedGame, ...]
@@ -75,7 +79,7 @@ class ConquianVectorStep(NamedTuple):
     observation: np.ndarray  # (N, size) float32: the acting seat's observation
     action_mask: np.ndarray  # (N, 42 + K) int8
     to_play: np.ndarray  # (N,)
-    rewards: np.ndarray  # (N, P) float64
+    rewards: np.ndarray  # (N, 2) float64
     terminated: np.ndarray  # (N,) bool
     info: ConquianVectorInfo
 
@@ -83,136 +87,131 @@ class ConquianVectorStep(NamedTuple):
 assert ConquianVectorInfo._fields[:4] == INFO_KEYS  # the AEC env's info keys, in its order
 
 
-class _Rows:
-    """The rows' decisions as arrays: the acting seat's mask and the acting seat."""
+def _mask_of(cards) -> int:
+    return sum(1 << index_of(c) for c in cards)
 
-    def __init__(self, num_envs: int, num_actions: int) -> None:
-        self.mask = np.zeros((num_envs, num_actions), np.int8)
-        self.current = np.zeros(num_envs, np.int64)
+
+def _cards_of(mask: int) -> tuple[int, ...]:
+    return tuple(CARDS[i] for i in range(len(CARDS)) if mask >> i & 1)
 
 
 def final_observations(state: ConquianState, lay: ObservationLayout) -> np.ndarray:
-    """Every seat's view of a finished ``state``, as the AEC env shows it (no seat acts)."""
-    return np.stack([encode(state, s, (), lay) for s in range(state.num_players)])
+    """Both seats' views of a finished ``state``, as the AEC env shows them."""
+    return np.stack([encode(state, s, (), lay) for s in range(NUM_PLAYERS)])
 
 
-class ConquianVectorEnv(VectorDriver):
+class ConquianVectorEnv(EngineMoveDriver):
     """``num_envs`` Conquian games stepped together (see the module docstring)."""
 
+    kernel = kernel
+    info_keys = INFO_KEYS
+    info_type, step_type, finished_type = ConquianVectorInfo, ConquianVectorStep, ConquianFinishedGame
+    first_suggestion = ConquianAction.FIRST_OFFER
+    action_name = staticmethod(action_name)
+
     def __init__(self, num_envs: int, autoreset: bool = True, **config: object) -> None:
-        super().__init__(num_envs, autoreset, error=ConquianEnvConfigError)
-        self.config = ConquianEnvConfig.from_kwargs(**config)
-        if self.config.render_mode is not None:
-            raise ConquianEnvConfigError("render_mode", "the vector env does not render (render one game with env())")
+        super().__init__(num_envs, autoreset, ConquianEnvConfig.from_kwargs(**config), ConquianEnvConfigError)
         self.rules = self.config.rules
         self.num_players = NUM_PLAYERS
         self.k = self.config.k_plays
         self.observation_layout: ObservationLayout = layout(self.k)
         self.num_actions = NUM_FIXED_ACTIONS + self.k
-        self.arrays = _Rows(num_envs, self.num_actions)
+        self.arrays = kernel.ConquianArrays.empty(num_envs, self.num_actions, self.k)
+        self._params = kernel.params_of(self.rules)
+        self._hands: list[list[HandResult]] = [[] for _ in range(num_envs)]
         self._obs = np.zeros((num_envs, self.observation_layout.size), np.float32)
-        self._states: list[ConquianState | None] = [None] * num_envs
-        # Each row's offers at its decision, as the AEC env's ``suggestions``.
-        self._suggestions: list[tuple] = [()] * num_envs
+        lay = self.observation_layout
+        self._at = np.array([start for start, _ in lay.offsets.values()], np.int64)
+        self._slot_at = np.array([start for start, _ in lay.slot_offsets.values()], np.int64)
 
-    @staticmethod
-    def action_name(action: int) -> str:
-        return action_name(action)
-
-    @classmethod
-    def compile_ahead(cls, **config: object) -> None:
-        """Build a vector env of this config and step it once. Nothing is compiled yet (rows
-        move in Python); it is here so that trainers treat every game's vector env alike, and
-        it checks the config before any worker starts."""
-        venv = cls(1, **config)  # a bad config raises here
-        step = venv.reset(seed=0)
-        venv.step(np.array([int(np.flatnonzero(step.action_mask[0])[0])]))
-        venv.close()
+    # ------------------------------------------------------------ reading and writing rows
 
     def game_state(self, g: int) -> ConquianState:
-        """Row ``g``'s game as an engine state (a finished row's last state, while it waits)."""
-        state = self._states[g]
-        if state is None:
-            raise ValueError(f"game {g} has not been dealt (reset_rows deals it)")
-        return state
+        """Row ``g``'s game as an engine state (for tests, policies and debugging)."""
+        if self._final[g] is not None:
+            return self._final[g]
+        a = self.arrays
+        return ConquianState(
+            rules=self.rules,
+            seed=int(self._seeds[g]),
+            hand_number=len(self._hands[g]),
+            dealer=int(a.dealer[g]),
+            current=int(a.current[g]),
+            phase=kernel.PHASES[int(a.phase[g])],
+            hands=tuple(_cards_of(int(a.hands[g, s])) for s in range(2)),
+            melds=tuple(
+                tuple(_cards_of(int(a.melds[g, s, m])) for m in range(int(a.num_melds[g, s]))) for s in range(2)
+            ),
+            stock=tuple(CARDS[i] for i in a.stock[g, : a.stock_n[g]]),
+            dead=tuple(CARDS[i] for i in a.dead[g, : a.dead_n[g]]),
+            faced=CARDS[a.faced[g]] if a.faced[g] >= 0 else kernel.NO_CARD,
+            faced_by=int(a.faced_by[g]),
+            upcard=bool(a.upcard[g]),
+            left_card=bool(a.left_card[g]),
+            declined=tuple(tuple(CARDS[i] for i in a.declined[g, s, : a.declined_n[g, s]]) for s in range(2)),
+            totals=(int(a.totals[g, 0]), int(a.totals[g, 1])),
+            pool=int(a.pool[g]),
+            results=tuple(self._hands[g]),
+        )
+
+    def _write(self, g: int, state: ConquianState) -> None:
+        """Row ``g`` becomes ``state``."""
+        a = self.arrays
+        self._final[g] = None
+        for s in range(2):
+            a.hands[g, s] = _mask_of(state.hands[s])
+            a.num_melds[g, s] = len(state.melds[s])
+            a.melds[g, s] = 0
+            for m, meld in enumerate(state.melds[s]):
+                a.melds[g, s, m] = _mask_of(meld)
+            a.declined_n[g, s] = len(state.declined[s])
+            a.declined[g, s, : len(state.declined[s])] = [index_of(c) for c in state.declined[s]]
+        a.stock_n[g] = len(state.stock)
+        a.stock[g, : len(state.stock)] = [index_of(c) for c in state.stock]
+        a.dead_n[g] = len(state.dead)
+        a.dead[g, : len(state.dead)] = [index_of(c) for c in state.dead]
+        a.faced[g] = index_of(state.faced) if state.faced != kernel.NO_CARD else kernel.NO_CARD
+        a.faced_by[g], a.upcard[g], a.left_card[g] = state.faced_by, state.upcard, state.left_card
+        a.phase[g] = kernel.PHASES.index(state.phase)
+        a.current[g], a.dealer[g], a.pool[g] = state.current, state.dealer, state.pool
+        a.totals[g] = state.totals
+        self._hands[g] = list(state.results)
 
     # ------------------------------------------------------------ the driver's hooks
 
-    def _start_game(self, g: int, seed: int) -> int:
-        self._seeds[g] = seed
-        self._over[g] = False
-        self._states[g] = new_game(self.rules, seed)
-        return 0  # its forced decisions are taken (and counted) when the row settles
+    def _new_game(self, seed: int) -> ConquianState:
+        return new_game(self.rules, seed)
 
-    def _run(self, actions: np.ndarray, rewards: np.ndarray, info: dict) -> np.ndarray:
-        """Make each moving row's action (``DEALT``: none) with the engine, then settle the row."""
-        terminated = np.zeros(self.num_envs, np.bool_)
-        for g in np.flatnonzero(actions != SKIP).tolist():
-            state = self._states[g]
-            if actions[g] != DEALT:
-                state = apply(state, engine_move(int(actions[g]), self._suggestions[g]))
-            self._settle(g, state, rewards, info, terminated)
-        return terminated
+    def _step_kernel(self, actions: np.ndarray) -> None:
+        p = self._params
+        compiled.first_call(
+            kernel.step_games,
+            self.arrays,
+            actions,
+            p.mode,
+            p.run_limit,
+            p.hand_melds_on_turn_up,
+            p.meld_masks,
+            p.first_meld,
+        )
 
-    def _settle(self, g: int, state: ConquianState, rewards: np.ndarray, info: dict, terminated: np.ndarray) -> None:
-        """The AEC env's ``_settle`` for row ``g``: pay and deal the ends of hands, end the
-        episode, and take every decision with a single legal action, until a real decision."""
-        while True:
-            if state.over:
-                if not self._end_unit(g, state, rewards, info, terminated):
-                    self._suggestions[g] = ()
-                    return
-                state = self._states[g]  # the next hand, or the next game (autoreset)
-                continue
-            mask, found = decision(state, self.k)
-            legal = np.flatnonzero(mask)
-            if len(legal) != 1:
-                break
-            # The AEC env counts a new game's forced decisions at its reset, not in the step that ended the last.
-            if not terminated[g]:
-                info["num_auto_actions"][g] += 1
-            state = apply(state, engine_move(int(legal[0]), found))
-        self._states[g] = state
-        self._suggestions[g] = found
-        self.arrays.mask[g] = mask
-        self.arrays.current[g] = state.current
-        self._obs[g] = encode(state, state.current, found, self.observation_layout)
-
-    def _masks(self) -> np.ndarray:
-        return self.arrays.mask
-
-    def _action_name(self, action: int) -> str:
-        return action_name(action)
-
-    def _blank_info(self) -> dict:
-        n = self.num_envs
-        return {
-            "num_auto_actions": np.zeros(n, np.int64),
-            "hands_ended": np.zeros(n, np.int64),
-            "hand_points": np.zeros((n, self.num_players), np.int64),
-            "game_over": np.zeros(n, np.bool_),
-            "finished": [],
-        }
-
-    def _result(self, rewards: np.ndarray, terminated: np.ndarray, info: dict) -> ConquianVectorStep:
-        vector_info = ConquianVectorInfo(*(info[key] for key in INFO_KEYS), self._seeds.copy(), tuple(info["finished"]))
-        to_play = np.where(self._over, 0, self.arrays.current)
-        return ConquianVectorStep(self._obs.copy(), self.arrays.mask.copy(), to_play, rewards, terminated, vector_info)
+    def _engine_apply(self, state: ConquianState, action: int, suggestions: tuple) -> ConquianState:
+        del suggestions  # the offers of the decision the kernel left are the engine's own
+        return apply(state, engine_move(action, offers(state, self.k)))
 
     def _policy_action(self, policy, g: int, seat: int, observation: np.ndarray, mask: np.ndarray) -> int:
-        return policy_action(policy, lambda: self.game_state(g), self._suggestions[g], observation, mask)
+        # A scripted player reads the row's engine state and offers, built only for it.
+        state = self.game_state(g)
+        return policy_action(policy, lambda: state, offers(state, self.k), observation, mask)
 
-    def _wait_all(self) -> None:
-        super()._wait_all()
-        self.arrays.mask[:] = 0
-        self._obs[:] = 0.0
+    def _unit_result(self, g: int, state: ConquianState) -> HandResult:
+        return state.last_hand
 
-    # the end of a hand (VectorDriver._end_unit)
+    def _unit_rewards(self, state: ConquianState) -> list[float]:
+        return hand_rewards(self.config, state.last_hand, state)
 
-    def _pay_unit(self, g: int, state: ConquianState, rewards: np.ndarray, info: dict) -> None:
-        rewards[g] += hand_rewards(self.config, state.last_hand, state)
-        info["hands_ended"][g] += 1
-        info["hand_points"][g] += state.last_hand.scores
+    def _unit_points(self, result: HandResult) -> tuple[int, ...]:
+        return result.scores
 
     def _episode_ends(self, state: ConquianState) -> bool:
         return episode_ends(self.config, state)
@@ -223,12 +222,30 @@ class ConquianVectorEnv(VectorDriver):
     def _next_unit(self, state: ConquianState) -> ConquianState:
         return next_hand(state)
 
-    def _write(self, g: int, state: ConquianState) -> None:
-        self._states[g] = state
+    def _units_of(self, g: int, state: ConquianState) -> tuple[HandResult, ...]:
+        return state.results
+
+    def _list_suggestions(self, rows: list[int]) -> None:
+        """The kernel lists the offers; the engine's are built only where a policy or a move needs them."""
+
+    def _encode_rows(self) -> None:
+        lay = self.observation_layout
+        compiled.first_call(
+            kernel.encode_rows,
+            self._obs,
+            self.arrays,
+            self._params.run_limit,
+            self._params.target,
+            self._at,
+            self._slot_at,
+            lay.global_size,
+            lay.slot_size,
+        )
+
+    def _final_observations(self, state: ConquianState) -> np.ndarray:
+        return final_observations(state, self.observation_layout)
 
     def _finished_game(self, g: int, state: ConquianState) -> ConquianFinishedGame:
-        finals = final_observations(state, self.observation_layout)
-        self._obs[g] = finals[0]  # a finished row waiting (no autoreset) shows seat 0's final view
-        # Every episode starts a new game (episode="hand" too), so the state's hands are the episode's.
-        result = state.game_result
-        return ConquianFinishedGame(g, int(self._seeds[g]), state.results, state.totals, result, finals)
+        self._final[g] = state
+        finals = self._final_observations(state)
+        return ConquianFinishedGame(g, int(self._seeds[g]), state.results, state.totals, state.game_result, finals)
