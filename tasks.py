@@ -136,6 +136,10 @@ BENCHMARKS = {
     "carioca-speed": ["benchmarks.bench_carioca", "--speed", "8"],  # the AEC env against the vector env
     "kaluki": ["benchmarks.bench_kaluki"],  # simple against random, seat-rotated hands
     "kaluki-speed": ["benchmarks.bench_kaluki", "--speed", "8"],  # the AEC env against the vector env
+    "conquian": ["benchmarks.bench_conquian"],  # simple against random, mirrored hands
+    "conquian-speed": ["benchmarks.bench_conquian", "--speed", "8"],  # the AEC env against the compiled vector env
+    "conquian-solver": ["benchmarks.bench_conquian_solver", "--positions", "2000"],  # against the brute force
+    "conquian-soak": ["benchmarks.soak_conquian", "--games", "10000"],
     # the trainer on configs/gin.yaml against MaskablePPO on gin_rummy_v4 (.venv-peers/, made by gin-peers)
     "gin-train": [
         "benchmarks.bench_train",

@@ -3,6 +3,7 @@
     python -m benchmarks.bench_conquian --agent simple --opponent random --deals 500
     python -m benchmarks.bench_conquian --agent simple --opponent simple --preset foster --deals 500
     python -m benchmarks.bench_conquian --agent search@8 --opponent simple --deal hands --deals 100
+    python -m benchmarks.bench_conquian --agent checkpoints/conquian --opponent simple --deals 500
     python -m benchmarks.bench_conquian --speed 8 --rounds 3        # the AEC env against the vector env
 
 Each deal is one hand of the preset's rules, played twice: the agent in one seat, then in the
@@ -10,6 +11,10 @@ other, the same cards. Prints the agent's share of the decided hands (a tableau 
 nothing) with 95% intervals over hands (Wilson) and over deals (the deals' means), the
 tableau rate, and the agent's mean score a hand (the zero-sum points: +1, -1 or 0 under the
 book).
+
+An agent that is a checkpoint (a run directory or a ``.pt`` file) plays its network's most
+likely action, through ``training.evaluate`` (the deals are its own: seeds from
+``--first-deal``, each played once a seat).
 
 ``--deal`` says how an agent ``search@N`` deals the cards it cannot see: ``sifted`` (as it
 plays: the opponent's hand and the stock dealt again uniformly), ``hands`` (the opponent's real
@@ -32,6 +37,7 @@ import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 
@@ -71,6 +77,19 @@ def play_deal(agent: str, opponent: str, deal: int, preset: str, how: str = "sif
             }
         )
     return hands
+
+
+def network_hands(checkpoint: str, opponent: str, deals: int, first_deal: int) -> list[list[dict]]:
+    """A checkpoint's hands at its mode against ``opponent``, by deal (a hand's score: 1 won,
+    0 lost, a share for a tableau)."""
+    from training.evaluate import evaluate
+
+    result = evaluate(checkpoint, [opponent], games=2 * deals, seed=first_deal, argmax=True)
+    scores = result.per_game
+    return [
+        [{"deal": i, "won": s == 1.0, "decided": s in (0.0, 1.0), "score": 2 * s - 1} for s in scores[i : i + 2]]
+        for i in range(0, len(scores), 2)
+    ]
 
 
 def random_steps(step_env, seconds: float) -> float:
@@ -155,10 +174,13 @@ def main(argv: list[str] | None = None) -> dict:
     start = time.perf_counter()
     deals = list(range(args.first_deal, args.first_deal + args.deals))
     n = len(deals)
-    with ProcessPoolExecutor(args.workers) as pool:
-        per_deal = list(
-            pool.map(play_deal, [args.agent] * n, [args.opponent] * n, deals, [args.preset] * n, [args.deal] * n)
-        )
+    if Path(args.agent).exists():
+        per_deal = network_hands(args.agent, args.opponent, args.deals, args.first_deal)
+    else:
+        with ProcessPoolExecutor(args.workers) as pool:
+            per_deal = list(
+                pool.map(play_deal, [args.agent] * n, [args.opponent] * n, deals, [args.preset] * n, [args.deal] * n)
+            )
     hands = [h for deal in per_deal for h in deal]
     decided = [h for h in hands if h["decided"]]
     won = sum(h["won"] for h in decided)

@@ -25,11 +25,13 @@ from carousel_env.games.conquian.kernel_melds import (
     CAPACITY,
     MAX_MELDS,
     MODES,
+    POSITIONS,
     all_melds,
     arrangements,
     growing,
     popcount,
 )
+from carousel_env.games.conquian.melds import NEAR
 from carousel_env.games.conquian.observation import PHASES as OBSERVED_PHASES
 from carousel_env.games.conquian.observation import POOL_SCALE, STOCK_SCALE
 from carousel_env.games.conquian.rules import HAND_SIZE, NUM_CARDS, WINNING_MELDED
@@ -359,11 +361,29 @@ def _table(melds, count):
 
 
 @njit(cache=True)
+def meld_partners(hand):
+    """``melds.meld_partners`` of a hand mask: its cards' other suits of the rank, and the
+    cards of their suit within two places."""
+    out = np.int64(0)
+    for c in range(NUM_CARDS):
+        if not (hand >> c) & 1:
+            continue
+        place, suit = c // 4, c % 4
+        for s in range(4):
+            if s != suit:
+                out |= np.int64(1) << (place * 4 + s)
+        for step in (-NEAR, -1, 1, NEAR):
+            if 0 <= place + step < POSITIONS:
+                out |= np.int64(1) << ((place + step) * 4 + suit)
+    return out
+
+
+@njit(cache=True)
 def encode_rows(obs, a, run_limit, target, at, slot_at, global_size, slot_size):
     """Each waiting row's acting seat's observation (``observation.encode``); ``at``: the
     global channels' starts (hand, own_melds, opponent_melds, faced, dead, own_passed,
-    opponent_passed, unseen, extends_own, extends_opponent, scalars), ``slot_at``: the slot
-    channels' (valid, take, melded_after, wins, laid, extends_after)."""
+    opponent_passed, unseen, extends_own, extends_opponent, partners, loose, scalars),
+    ``slot_at``: the slot channels' (valid, take, melded_after, wins, laid, extends_after)."""
     for g in range(obs.shape[0]):
         obs[g, :] = 0.0
         phase = a.phase[g]
@@ -391,7 +411,10 @@ def encode_rows(obs, a, run_limit, target, at, slot_at, global_size, slot_size):
         _bits(obs, g, at[7], ~seen & ((np.int64(1) << NUM_CARDS) - 1))
         _bits(obs, g, at[8], growing(a.melds[g, s], a.num_melds[g, s], run_limit))
         _bits(obs, g, at[9], growing(a.melds[g, o], a.num_melds[g, o], run_limit))
-        x = at[10]
+        partners = meld_partners(a.hands[g, s])
+        _bits(obs, g, at[10], partners)
+        _bits(obs, g, at[11], a.hands[g, s] & ~partners)
+        x = at[12]
         for i in range(OBSERVED.shape[0]):
             obs[g, x + i] = 1.0 if phase == OBSERVED[i] else 0.0
         x += OBSERVED.shape[0]

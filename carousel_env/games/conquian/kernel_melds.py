@@ -22,7 +22,9 @@ from carousel_env.games.conquian.rules import MELD_MIN, NUM_CARDS, SET_MAX, WINN
 
 HERE = Path(__file__).resolve().parent
 # The kernel's sources, this module's and the kernel's together: one stamp for their cache.
-SOURCES = tuple(HERE / f"{name}.py" for name in ("kernel_melds", "kernel", "rules", "decision", "observation", "state"))
+SOURCES = tuple(
+    HERE / f"{name}.py" for name in ("kernel_melds", "kernel", "rules", "melds", "decision", "observation", "state")
+)
 compiled.drop_stale_cache(HERE / "__pycache__", SOURCES)
 
 MODES = tuple(Rearrange)

@@ -13,8 +13,17 @@ from collections.abc import Iterable
 from itertools import combinations
 
 from carousel_env.core.cards import Card, hand_str, rank_of, suit_of
-from carousel_env.games.conquian.rules import MELD_MIN, SET_MAX, ConquianRules, card_at, is_conquian_card, position
+from carousel_env.games.conquian.rules import (
+    CARDS,
+    MELD_MIN,
+    SET_MAX,
+    ConquianRules,
+    card_at,
+    is_conquian_card,
+    position,
+)
 
+NEAR = 2  # run places within which two cards of a suit may meld (with the card between)
 Meld = tuple[Card, ...]
 Melds = tuple[Meld, ...]
 
@@ -84,3 +93,17 @@ def candidate_melds(cards: Iterable[Card], rules: ConquianRules) -> list[Meld]:
 def extends(meld: Meld, card: Card, rules: ConquianRules) -> bool:
     """Whether ``card`` added to ``meld`` leaves a meld."""
     return card not in meld and is_meld((*meld, card), rules)
+
+
+def could_meld(a: Card, b: Card) -> bool:
+    """Whether two cards could be in one meld: the same rank, or the same suit within two places."""
+    if rank_of(a) == rank_of(b):
+        return a != b
+    return suit_of(a) == suit_of(b) and abs(position(a) - position(b)) <= NEAR
+
+
+def meld_partners(cards: Iterable[Card]) -> set[Card]:
+    """The cards of the pack that could meld with one of ``cards`` (:func:`could_meld`); a card
+    of ``cards`` is in it only as another's partner."""
+    cards = tuple(cards)
+    return {x for x in CARDS if any(could_meld(x, c) for c in cards)}

@@ -6,7 +6,10 @@ suits C D H S). Every card that went face down was seen face up, so the dead pil
 and so are the cards each player passed.
 
 ``extends_own`` and ``extends_opponent``: the cards that would grow one of that player's
-melds as it stands (a set's missing suit, the cards beyond a run's ends). An offer slot
+melds as it stands (a set's missing suit, the cards beyond a run's ends). ``partners``: the
+cards that could meld with a card of the hand (its rank, its suit within two places:
+:func:`~carousel_env.games.conquian.melds.meld_partners`); ``loose``: the hand's cards that are
+no other hand card's partner. An offer slot
 describes an arrangement: whether it takes the card (else it leaves a turned card after
 laying from the hand), the hand's cards it lays, the cards melded after it, whether it wins,
 and the cards that would grow its melds.
@@ -18,7 +21,7 @@ import numpy as np
 
 from carousel_env.envkit.layout import ChannelLayout, channel_layout
 from carousel_env.games.conquian.decision import Offer
-from carousel_env.games.conquian.melds import Melds, is_set
+from carousel_env.games.conquian.melds import Melds, is_set, meld_partners
 from carousel_env.games.conquian.rules import (
     HAND_SIZE,
     NUM_CARDS,
@@ -61,6 +64,8 @@ GLOBAL_CHANNELS: tuple[tuple[str, int], ...] = (
     ("unseen", NUM_CARDS),  # in the opponent's hand or the stock
     ("extends_own", NUM_CARDS),
     ("extends_opponent", NUM_CARDS),
+    ("partners", NUM_CARDS),  # could meld with a card of the hand
+    ("loose", NUM_CARDS),  # the hand's cards no other hand card melds with
     ("scalars", len(SCALARS)),
 )
 SLOT_CHANNELS: tuple[tuple[str, int], ...] = (
@@ -119,6 +124,10 @@ def encode(state: ConquianState, seat: int, found: tuple[Offer, ...], lay: Obser
         out[at["unseen"] + index_of(card)] = 0.0
     _cards(out, at["extends_own"], growing_cards(state.melds[seat], rules))
     _cards(out, at["extends_opponent"], growing_cards(state.melds[other], rules))
+    hand = state.hands[seat]
+    partners = meld_partners(hand)
+    _cards(out, at["partners"], partners)
+    _cards(out, at["loose"], set(hand) - partners)
     acting = state.current == seat and not state.over
     lead = (state.totals[seat] - state.totals[other]) / (2.0 * rules.target)
     scalars = (

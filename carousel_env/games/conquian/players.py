@@ -27,18 +27,18 @@ from dataclasses import replace
 
 import numpy as np
 
-from carousel_env.core.cards import Card, rank_of, suit_of
+from carousel_env.core.cards import Card
 from carousel_env.core.errors import CarouselError
 from carousel_env.core.stats import clear_gain
 from carousel_env.envkit.policies import scripted_name
 from carousel_env.games.conquian.decision import ConquianAction, Offer, decision, engine_move, fixed_actions
 from carousel_env.games.conquian.engine import apply, next_hand
+from carousel_env.games.conquian.melds import could_meld
 from carousel_env.games.conquian.observation import growing_cards
-from carousel_env.games.conquian.rules import CARDS, index_of, position
+from carousel_env.games.conquian.rules import CARDS, index_of
 from carousel_env.games.conquian.state import ConquianState, Phase
 
 ConquianPlayer = Callable[[ConquianState, tuple[Offer, ...]], int]
-NEAR = 2  # run positions within which two cards of a suit may meld
 
 
 class UnknownConquianPlayer(CarouselError):
@@ -54,13 +54,6 @@ def random_player(seed: int | None = None) -> ConquianPlayer:
         return rng.choice(legal + [ConquianAction.FIRST_OFFER + i for i in range(len(offers))])
 
     return play
-
-
-def could_meld(a: Card, b: Card) -> bool:
-    """Whether two cards could be in one meld: the same rank, or the same suit within two places."""
-    if rank_of(a) == rank_of(b):
-        return a != b
-    return suit_of(a) == suit_of(b) and abs(position(a) - position(b)) <= NEAR
 
 
 def unseen(state: ConquianState, seat: int) -> set[Card]:

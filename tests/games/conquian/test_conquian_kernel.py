@@ -44,6 +44,7 @@ def solved(rules, melds, hand, taken, forced) -> list[tuple]:
     return [(a.melds, a.laid) for a in arrangements(rules, melds, hand, taken, forced=forced)]
 
 
+@pytest.mark.reference
 @pytest.mark.parametrize("mode", ["free", "borrow", "none"])
 @pytest.mark.parametrize("max_run", [8, None])
 def test_the_kernel_lists_the_solvers_ways_in_its_order(mode, max_run):

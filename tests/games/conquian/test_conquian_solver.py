@@ -100,6 +100,7 @@ def test_reference_finds_the_partitions_by_hand():
 # ---------------------------------------------------------------- against the reference
 
 
+@pytest.mark.reference
 @pytest.mark.parametrize("rules", RULESETS)
 def test_solver_equals_reference_taking_and_from_the_hand(rules):
     count = 500 if rules.max_run is not None else 250
@@ -109,6 +110,7 @@ def test_solver_equals_reference_taking_and_from_the_hand(rules):
         assert_agree(rules, melds, hand, None)
 
 
+@pytest.mark.reference
 @pytest.mark.parametrize("rules", RULESETS)
 def test_solver_equals_reference_forced(rules):
     """``can_force`` is "the reference lays the card with the table alone"; where it holds, the
@@ -127,6 +129,7 @@ def test_solver_equals_reference_forced(rules):
     assert forcible >= 150
 
 
+@pytest.mark.reference
 @settings(max_examples=40, deadline=None)
 @given(st.data())
 def test_modes_nest_and_agree_with_the_reference(data):
