@@ -15,6 +15,7 @@ import pytest
 from carousel_env.core import compiled as _cache
 from carousel_env.games.carioca import distance as carioca_distance
 from carousel_env.games.carioca import kernel as carioca_kernel
+from carousel_env.games.conquian import kernel as conquian_kernel
 from carousel_env.games.carousel import solver
 from carousel_env.games.carousel.solver import (
     answer,
@@ -152,6 +153,8 @@ def test_the_notices_name_the_real_entry_points():
         carioca_kernel.step_games,
         carioca_kernel.encode_rows,
         carioca_distance.distance,
+        conquian_kernel.step_games,
+        conquian_kernel.encode_rows,
     )
     assert set(_cache.ENTRY_POINTS) == {_cache.entry_key(entry) for entry in entries}
     notices = {_cache.compile_notice(entry) for entry in entries}

@@ -74,7 +74,7 @@ def _label(options: Any) -> str:
 LEADERBOARD = LeaderboardFacts(
     table_sizes=(2,),
     options=(("preset", "book"), ("episode", "hand")),
-    baselines=("random", "simple"),
+    baselines=("random", "simple", "search"),
     guided=False,
     title="Conquian leaderboard",
     page="docs/LEADERBOARD_CONQUIAN.md",
