@@ -15,7 +15,6 @@ import pytest
 from carousel_env.core import compiled as _cache
 from carousel_env.games.carioca import distance as carioca_distance
 from carousel_env.games.carioca import kernel as carioca_kernel
-from carousel_env.games.conquian import kernel as conquian_kernel
 from carousel_env.games.carousel import solver
 from carousel_env.games.carousel.solver import (
     answer,
@@ -26,6 +25,7 @@ from carousel_env.games.carousel.solver import (
 )
 from carousel_env.games.carousel.vector import encode as vector_encode
 from carousel_env.games.carousel.vector import kernel as vector_kernel
+from carousel_env.games.conquian import kernel as conquian_kernel
 from carousel_env.games.gin_rummy import kernel as gin_kernel
 
 
