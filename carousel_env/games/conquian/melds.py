@@ -90,11 +90,6 @@ def candidate_melds(cards: Iterable[Card], rules: ConquianRules) -> list[Meld]:
     return found
 
 
-def extends(meld: Meld, card: Card, rules: ConquianRules) -> bool:
-    """Whether ``card`` added to ``meld`` leaves a meld."""
-    return card not in meld and is_meld((*meld, card), rules)
-
-
 def could_meld(a: Card, b: Card) -> bool:
     """Whether two cards could be in one meld: the same rank, or the same suit within two places."""
     if rank_of(a) == rank_of(b):

@@ -189,15 +189,3 @@ def arrangements(
 def can_force(rules: ConquianRules, melds: Melds, card: Card) -> bool:
     """Whether ``card`` can be laid with the player's ``melds`` alone (so the opponent may force it)."""
     return bool(melds) and bool(arrangements(rules, melds, (), card, forced=True))
-
-
-def takes(rules: ConquianRules, melds: Melds, hand: Iterable[Card], card: Card) -> bool:
-    """Whether ``card`` can be taken (melded at once) by a player holding ``melds`` and ``hand``."""
-    hand = tuple(hand)
-    # A quick no: the card melds with nothing of its rank or suit.
-    near = [
-        c for c in (*hand, *(x for m in melds for x in m)) if rank_of(c) == rank_of(card) or suit_of(c) == suit_of(card)
-    ]
-    if len(near) < 2:
-        return False
-    return bool(arrangements(rules, melds, hand, card))

@@ -141,10 +141,6 @@ class ConquianState:
     def last_hand(self) -> HandResult | None:
         return self.results[-1] if self.results else None
 
-    @property
-    def opponent(self) -> int:
-        return 1 - self.current
-
     def melded(self, seat: int) -> int:
         """Cards ``seat`` has melded."""
         return sum(len(m) for m in self.melds[seat])
