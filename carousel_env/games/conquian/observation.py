@@ -23,6 +23,7 @@ from carousel_env.envkit.layout import ChannelLayout, channel_layout
 from carousel_env.games.conquian.decision import Offer
 from carousel_env.games.conquian.melds import Melds, is_set, meld_partners
 from carousel_env.games.conquian.rules import (
+    CARDS,
     HAND_SIZE,
     NUM_CARDS,
     SET_MAX,
@@ -98,6 +99,15 @@ def growing_cards(melds: Melds, rules: ConquianRules) -> set[int]:
     return found
 
 
+def unseen_cards(state: ConquianState, seat: int) -> set[int]:
+    """The cards ``seat`` has not seen: the opponent's hand and the stock (every other card is
+    in its hand, on the table, faced or was faced before going down)."""
+    seen = {*state.hands[seat], *state.dead, *(c for table in state.melds for m in table for c in m)}
+    if state.faced != NO_CARD:
+        seen.add(state.faced)
+    return set(CARDS) - seen
+
+
 def _cards(out: np.ndarray, start: int, cards) -> None:
     for card in cards:
         out[start + index_of(card)] = 1.0
@@ -118,10 +128,7 @@ def encode(state: ConquianState, seat: int, found: tuple[Offer, ...], lay: Obser
     _cards(out, at["dead"], state.dead)
     _cards(out, at["own_passed"], state.declined[seat])
     _cards(out, at["opponent_passed"], state.declined[other])
-    seen = {*state.hands[seat], *own_table, *other_table, *faced, *state.dead}
-    out[at["unseen"] : at["unseen"] + NUM_CARDS] = 1.0
-    for card in seen:
-        out[at["unseen"] + index_of(card)] = 0.0
+    _cards(out, at["unseen"], unseen_cards(state, seat))
     _cards(out, at["extends_own"], growing_cards(state.melds[seat], rules))
     _cards(out, at["extends_opponent"], growing_cards(state.melds[other], rules))
     hand = state.hands[seat]

@@ -34,8 +34,8 @@ from carousel_env.envkit.policies import scripted_name
 from carousel_env.games.conquian.decision import ConquianAction, Offer, decision, engine_move, fixed_actions
 from carousel_env.games.conquian.engine import apply, next_hand
 from carousel_env.games.conquian.melds import could_meld
-from carousel_env.games.conquian.observation import growing_cards
-from carousel_env.games.conquian.rules import CARDS, index_of
+from carousel_env.games.conquian.observation import growing_cards, unseen_cards
+from carousel_env.games.conquian.rules import index_of
 from carousel_env.games.conquian.state import ConquianState, Phase
 
 ConquianPlayer = Callable[[ConquianState, tuple[Offer, ...]], int]
@@ -56,20 +56,12 @@ def random_player(seed: int | None = None) -> ConquianPlayer:
     return play
 
 
-def unseen(state: ConquianState, seat: int) -> set[Card]:
-    """The cards ``seat`` has not seen: the opponent's hand and the stock."""
-    seen = {*state.hands[seat], *state.dead, *(c for table in state.melds for m in table for c in m)}
-    if state.faced >= 0:
-        seen.add(state.faced)
-    return set(CARDS) - seen
-
-
 def discard_order(state: ConquianState) -> list[Card]:
     """The hand's cards as ``simple`` would discard them, its choice first."""
     s = state.current
     hand = state.hands[s]
     helps_opponent = growing_cards(state.melds[1 - s], state.rules)
-    live = unseen(state, s)
+    live = unseen_cards(state, s)
 
     def key(card: Card) -> tuple:
         keeps = any(could_meld(card, other) for other in hand if other != card)
