@@ -41,6 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.random_play import random_steps
 from carousel_env.core.stats import mean_interval, wilson_interval
 from carousel_env.games.conquian.engine import new_game
 from carousel_env.games.conquian.players import determinize, get_player, play_out
@@ -90,15 +91,6 @@ def network_hands(checkpoint: str, opponent: str, deals: int, first_deal: int) -
         [{"deal": i, "won": s == 1.0, "decided": s in (0.0, 1.0), "score": 2 * s - 1} for s in scores[i : i + 2]]
         for i in range(0, len(scores), 2)
     ]
-
-
-def random_steps(step_env, seconds: float) -> float:
-    """Agent-steps a second of ``step_env(rng) -> steps``, called until ``seconds`` pass."""
-    rng, steps = np.random.default_rng(0), 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        steps += step_env(rng)
-    return steps / (time.perf_counter() - start)
 
 
 def env_speed(preset: str, seconds: float) -> float:

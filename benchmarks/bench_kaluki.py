@@ -35,6 +35,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from benchmarks.random_play import random_steps
 from carousel_env.core.stats import mean_interval, wilson_interval
 from carousel_env.games.kaluki.engine import new_game
 from carousel_env.games.kaluki.players import determinize, get_player, play_hand_or_game
@@ -72,15 +73,6 @@ def play_deal(agent: str, opponent: str, players: int, deal: int, preset: str, h
             }
         )
     return hands
-
-
-def random_steps(step_env, seconds: float) -> float:
-    """Agent-steps a second of ``step_env(rng) -> steps``, called until ``seconds`` pass."""
-    rng, steps = np.random.default_rng(0), 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        steps += step_env(rng)
-    return steps / (time.perf_counter() - start)
 
 
 def env_speed(preset: str, players: int, seconds: float) -> float:

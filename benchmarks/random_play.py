@@ -1,4 +1,5 @@
-"""The random-legal-play loop that ``bench_env`` times, for Carousel and for gin_rummy_v4.
+"""The random-legal-play loop that ``bench_env`` times, for Carousel and for gin_rummy_v4, and
+the timer of the games' ``--speed`` benchmarks (:func:`random_steps`).
 
 It imports nothing from this repository, so the very same loop also runs in the separate
 virtual environment that still has PettingZoo's gin_rummy_v4 (removed after 1.26.1):
@@ -13,6 +14,16 @@ import sys
 import time
 
 import numpy as np
+
+
+def random_steps(step_env, seconds: float) -> float:
+    """Agent-steps a second of ``step_env(rng) -> steps`` (a game's envs stepped with uniform
+    random legal actions), called until ``seconds`` pass."""
+    rng, steps = np.random.default_rng(0), 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        steps += step_env(rng)
+    return steps / (time.perf_counter() - start)
 
 
 def measure(make_env, seconds: float, seed: int = 0) -> tuple[float, float, int, int]:
