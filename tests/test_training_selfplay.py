@@ -170,6 +170,9 @@ def test_resume_continues_exactly(tmp_path):
     assert straight == pieces
     steps = [int(s) for s, name, _ in straight if name == "charts/learning_rate"]
     assert len(steps) == 4 and steps == sorted(set(steps))  # no step logged twice
+    names = {name for _, name, _ in straight}
+    diagnostics = ("actions/draw", "actions/play", "charts/return_std", "charts/episode_decisions")
+    assert set(diagnostics) <= names, names  # what shows whether a run learns (training/diagnostics.py)
     for name in ("config.yaml", "learning_curves.png", "tb"):
         assert (tmp_path / "pieces" / name).exists()
     manifest = checkpoint.load(tmp_path / "pieces" / "latest.pt")["pool"]

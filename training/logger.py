@@ -56,10 +56,32 @@ def read_metrics(path: str | Path) -> dict[str, list[tuple[int, float]]]:
     return dict(series)
 
 
-PLOTTED = ("charts/episodic_return", "eval/win_rate", "losses/value_loss", "losses/entropy")
+# The panels of a run's plot: a metric, or every metric under a prefix ending in "/".
+PLOTTED = (
+    "charts/episodic_return",
+    "eval/win_rate",
+    "eval/score_diff",
+    "losses/value_loss",
+    "losses/explained_variance",
+    "losses/entropy",
+    "actions/",
+    "charts/episode_decisions",
+    "charts/return_std",
+)
+PLOT_COLUMNS = 3
+PANEL_NOTES = {"actions/": " (share taken where legal)", "eval/score_diff": " (points a unit, against the yardstick)"}
+
+
+def panel_series(series: dict[str, list[tuple[int, float]]], panel: str) -> dict[str, list[tuple[int, float]]]:
+    """The curves one panel draws: the metric ``panel``, or every metric under it if it ends in "/"."""
+    if panel.endswith("/"):
+        return {name: points for name, points in sorted(series.items()) if name.startswith(panel) and points}
+    return {panel: series[panel]} if series.get(panel) else {}
 
 
 def plot_learning_curves(csv_path: str | Path, png_path: str | Path) -> None:
+    """Draw a run's ``metrics.csv`` as one panel per entry of :data:`PLOTTED` (a panel with
+    nothing logged stays empty, titled), learner decisions along every x axis."""
     os.environ.setdefault("MPLBACKEND", "Agg")
     import matplotlib
 
@@ -67,18 +89,21 @@ def plot_learning_curves(csv_path: str | Path, png_path: str | Path) -> None:
     import matplotlib.pyplot as plt
 
     series = read_metrics(csv_path)
-    fig, axes = plt.subplots(2, 2, figsize=(10, 7))
-    for ax, name in zip(axes.flat, PLOTTED):
-        points = series.get(name, [])
-        if points:
+    rows = -(-len(PLOTTED) // PLOT_COLUMNS)
+    fig, axes = plt.subplots(rows, PLOT_COLUMNS, figsize=(4.2 * PLOT_COLUMNS, 3.3 * rows))
+    for ax, panel in zip(axes.flat, PLOTTED):
+        curves = panel_series(series, panel)
+        for name, points in curves.items():
             xs, ys = zip(*points)
-            ax.plot(xs, ys, marker="." if len(xs) < 30 else None)
+            ax.plot(xs, ys, marker="." if len(xs) < 30 else None, label=name.removeprefix(panel))
             if name == "eval/win_rate":
                 lo = dict(series.get("eval/win_rate_ci_low", []))
                 hi = dict(series.get("eval/win_rate_ci_high", []))
                 if lo and hi:
                     ax.fill_between(xs, [lo.get(x, y) for x, y in points], [hi.get(x, y) for x, y in points], alpha=0.2)
-        ax.set_title(name)
+        if panel.endswith("/") and curves:
+            ax.legend(fontsize=7)
+        ax.set_title(panel + PANEL_NOTES.get(panel, ""), fontsize=9)
         ax.set_xlabel("learner decisions")
         ax.grid(alpha=0.3)
     fig.tight_layout()

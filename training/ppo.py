@@ -32,7 +32,9 @@ from training import checkpoint
 from training.checkpoint_names import is_checkpoint_name
 from training.config import TrainConfig, from_dict, save_config, to_dict
 from training.device import describe, resolve_device
+from training.diagnostics import action_rates, episode_figures
 from training.envs import EnvSpec, shape_for
+from training.games import training_game
 from training.logger import MetricLogger, plot_learning_curves
 from training.network import Agent
 from training.policies import Controller, NetworkPolicy, load_network_policy, load_start_network
@@ -327,6 +329,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
     logger = MetricLogger(run_dir, resume_step=progress.global_step if resume else None)
 
     fixed, fixed_policies = fixed_opponent(config, layout)
+    action_kinds = training_game(config.game).action_kinds
     num_updates = config.num_updates
     last_update = num_updates if max_updates is None else min(num_updates, progress.update + max_updates)
     driver = Driver(env_spec, config.num_envs, config.num_workers)
@@ -379,6 +382,9 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
                 if note is not None:
                     print(note, flush=True)
             returns = [sum(t.rewards) for t in rollout.trajectories]
+            metrics.update(action_rates(batch.masks.numpy(), batch.actions.numpy(), action_kinds))
+            lengths = [len(t.actions) for t in rollout.trajectories]
+            metrics.update(episode_figures(returns, lengths, rollout.env_steps, len(rollout.results)))
             metrics.update(
                 {
                     "charts/learning_rate": lr,

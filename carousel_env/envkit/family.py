@@ -15,6 +15,7 @@ What a game declares:
   (``guided_search``; the network itself is training's);
 * what a finished episode leaves (``result``, ``finished_result``) and what each unit scored
   (``unit_points``, higher better; ``unit_events``, ``event_names``);
+* the kinds of action a training run counts (``action_kinds``: Gin's knock, a pile taken);
 * its compiled code (``compile_ahead``), its name in a run's log (``label``), the scripted
   players a trained agent is first measured against (``yardsticks``) and mixed in with
   (``baselines``);
@@ -58,6 +59,21 @@ class EventNames(NamedTuple):
 
 
 KNOCK_EVENTS = EventNames()  # a knocking game's names (Carousel's)
+
+
+class ActionKind(NamedTuple):
+    """A kind of action a training run counts (Gin's knock): the env's actions ``first`` up to
+    ``stop`` (None: every action from ``first`` on, the offer slots however many there are).
+    Training logs, of the learner's decisions where one of them was legal, the share where it
+    took one (``actions/<name>``)."""
+
+    name: str
+    first: int
+    stop: int | None = None
+
+    def actions(self, num_actions: int) -> range:
+        """The kind's actions in an action space of ``num_actions``."""
+        return range(self.first, num_actions if self.stop is None else min(self.stop, num_actions))
 
 
 class EnvKeyError(CarouselError):
@@ -147,6 +163,7 @@ class FamilyGame:
     play_options: Mapping[str, Any] = field(default_factory=dict)  # env options of a whole game at the terminal
     demo_players: str = "simple"  # the demo's default player
     event_names: EventNames = KNOCK_EVENTS
+    action_kinds: tuple[ActionKind, ...] = ()  # what training counts of the learner's actions
     guided_search: GuidedSearch | None = None
     solver_inexact: Callable[[], int] = lambda: 0  # solves of this process not proven exact
 

@@ -13,6 +13,8 @@ from pettingzoo.test import api_test, render_test, seed_test
 import carousel_env
 from carousel_env.core.errors import IllegalAction
 from carousel_env.core.registry import GAMES, UnknownGame, game_spec
+from carousel_env.envkit.family import family_game
+from training.diagnostics import action_rates
 
 # A short episode per game keeps these quick; each game's own tests cover the long ones.
 QUICK = {
@@ -160,6 +162,32 @@ def test_vector_env_agrees_with_the_aec_env(game):
                 ended += 1
                 env.reset()
     assert ended > 0
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_action_kinds_training_counts_are_actions_of_the_env(game):
+    """Each kind a game names for training's ``actions/`` rates is a nonempty span of its
+    env's actions, apart from the others', and random play's masks give it a rate in [0, 1]."""
+    kinds = family_game(game).action_kinds
+    assert kinds and len({k.name for k in kinds}) == len(kinds)
+    env = make_env(game)
+    env.reset(seed=3)
+    num_actions = env.action_space(env.agent_selection).n
+    spans = [set(k.actions(num_actions)) for k in kinds]
+    assert all(spans) and sum(map(len, spans)) == len(set().union(*spans))
+    rng = np.random.default_rng(3)
+    masks, actions = [], []
+    for _ in env.agent_iter(max_iter=300):
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        masks.append(obs["action_mask"])
+        actions.append(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        env.step(actions[-1])
+    rates = action_rates(np.array(masks), np.array(actions), kinds)
+    assert set(rates) <= {f"actions/{k.name}" for k in kinds}
+    assert all(0.0 <= r <= 1.0 for r in rates.values())
 
 
 def test_unknown_game_is_named():

@@ -6,6 +6,7 @@ from typing import Any
 
 from carousel_env.envkit.episodes import Episode, EpisodeResult
 from carousel_env.envkit.family import (
+    ActionKind,
     CostDecision,
     CostPositions,
     EventNames,
@@ -22,7 +23,7 @@ from carousel_env.envkit.family import (
 from carousel_env.envkit.options import option_docs
 from carousel_env.games.carioca import policies
 from carousel_env.games.carioca.config import CariocaEnvConfig, CariocaEnvConfigError
-from carousel_env.games.carioca.env import raw_env
+from carousel_env.games.carioca.env import CariocaAction, raw_env
 from carousel_env.games.carioca.players import PLAYERS, get_player
 from carousel_env.games.carioca.terminal import TERMINAL
 from carousel_env.games.carioca.vector import CariocaVectorEnv
@@ -58,6 +59,12 @@ def _record(players: int, count: int, seed: int) -> list[CostDecision]:
     reference = lambda env, obs: policies.env_action(simple, env, obs["observation"], obs["action_mask"])  # noqa: E731
     return record_positions(raw_env(num_players=players), reference, count, seed, read)
 
+
+ACTION_KINDS = (
+    ActionKind("take_discard", CariocaAction.TAKE_DISCARD, CariocaAction.TAKE_DISCARD + 1),
+    ActionKind("lay_off", CariocaAction.FIRST_LAY_OFF, CariocaAction.FIRST_GO_DOWN),
+    ActionKind("go_down", CariocaAction.FIRST_GO_DOWN),
+)
 
 FAMILY = FamilyGame(
     name="carioca",
@@ -102,4 +109,5 @@ FAMILY = FamilyGame(
         readme_tag="leaderboard carioca",
     ),
     event_names=EventNames(knocked="go-down", undercut=""),
+    action_kinds=ACTION_KINDS,
 )

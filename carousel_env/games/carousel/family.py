@@ -7,6 +7,7 @@ from typing import Any
 
 from carousel_env.envkit.episodes import Episode, EpisodeResult
 from carousel_env.envkit.family import (
+    ActionKind,
     CostDecision,
     CostPositions,
     FamilyGame,
@@ -26,7 +27,7 @@ from carousel_env.games.carousel.agents.registry import (
     policy_names,
     search_samples,
 )
-from carousel_env.games.carousel.envs.aec import decision, raw_env
+from carousel_env.games.carousel.envs.aec import CarouselAction, decision, raw_env
 from carousel_env.games.carousel.envs.config import EnvConfig, EnvConfigError
 from carousel_env.games.carousel.envs.observation import encode, layout
 from carousel_env.games.carousel.terminal import TERMINAL
@@ -82,6 +83,12 @@ def _label(options: Mapping[str, Any]) -> str:
     return options.get("variant", "carousel").replace("_", " ").title()
 
 
+ACTION_KINDS = (
+    ActionKind("draw", CarouselAction.DRAW_AGAIN, CarouselAction.DRAW_AGAIN + 1),
+    ActionKind("knock", CarouselAction.KNOCK, CarouselAction.KNOCK + 1),
+    ActionKind("play", CarouselAction.FIRST_SUGGESTION),
+)
+
 FAMILY = FamilyGame(
     name="carousel",
     options_doc=option_docs(EnvConfig),
@@ -124,4 +131,5 @@ FAMILY = FamilyGame(
     demo_players="smart",
     guided_search=_guided_search,
     solver_inexact=lambda: solver.solve_counts().inexact,
+    action_kinds=ACTION_KINDS,
 )

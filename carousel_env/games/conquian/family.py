@@ -6,6 +6,7 @@ from typing import Any
 
 from carousel_env.envkit.episodes import Episode, EpisodeResult
 from carousel_env.envkit.family import (
+    ActionKind,
     CostDecision,
     CostPositions,
     EventNames,
@@ -22,6 +23,7 @@ from carousel_env.envkit.family import (
 from carousel_env.envkit.options import OptionDoc, option_docs
 from carousel_env.games.conquian import policies
 from carousel_env.games.conquian.config import ConquianEnvConfig, ConquianEnvConfigError
+from carousel_env.games.conquian.decision import ConquianAction
 from carousel_env.games.conquian.env import raw_env
 from carousel_env.games.conquian.players import PLAYERS, get_player
 from carousel_env.games.conquian.rules import PRESETS, ConquianRules
@@ -83,6 +85,11 @@ LEADERBOARD = LeaderboardFacts(
     played_unit="hand",
 )
 
+ACTION_KINDS = (
+    ActionKind("take", ConquianAction.FIRST_OFFER),  # a faced card taken with the melds it goes into
+    ActionKind("force", ConquianAction.FORCE, ConquianAction.FORCE + 1),
+)
+
 FAMILY = FamilyGame(
     name="conquian",
     options_doc=OPTIONS_DOC,
@@ -109,4 +116,5 @@ FAMILY = FamilyGame(
     leaderboard=LEADERBOARD,  # single hands under the book's rules
     demo_players="simple",
     event_names=EventNames(knocked="", undercut="", went_out="meld-11"),
+    action_kinds=ACTION_KINDS,
 )

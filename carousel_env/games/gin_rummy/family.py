@@ -6,6 +6,7 @@ from typing import Any
 
 from carousel_env.envkit.episodes import Episode, EpisodeResult
 from carousel_env.envkit.family import (
+    ActionKind,
     CostDecision,
     CostPositions,
     EventNames,
@@ -23,7 +24,7 @@ from carousel_env.envkit.options import OptionDoc, option_docs
 from carousel_env.games.gin_rummy import policies
 from carousel_env.games.gin_rummy.config import GinEnvConfig, GinEnvConfigError
 from carousel_env.games.gin_rummy.engine import HandEnd, Phase
-from carousel_env.games.gin_rummy.env import decision, own_deadwood, raw_env
+from carousel_env.games.gin_rummy.env import GinAction, decision, own_deadwood, raw_env
 from carousel_env.games.gin_rummy.guided import GUIDED_SAMPLES, GinGuidedSearch
 from carousel_env.games.gin_rummy.observation import encode
 from carousel_env.games.gin_rummy.players import PLAYERS, get_player
@@ -78,6 +79,11 @@ def _guided_search(prior: Any, search: str, slots: int, seed: int | None, name: 
     return policies.ScriptedPolicy(name, GinGuidedSearch(prior, k_knocks=slots, samples=samples, seed=seed, name=name))
 
 
+ACTION_KINDS = (
+    ActionKind("take_upcard", GinAction.TAKE_UPCARD, GinAction.TAKE_UPCARD + 1),
+    ActionKind("knock", GinAction.FIRST_KNOCK),
+)
+
 FAMILY = FamilyGame(
     name="gin_rummy",
     options_doc=OPTIONS_DOC,
@@ -131,4 +137,5 @@ FAMILY = FamilyGame(
     demo_players="greedy",
     event_names=EventNames(went_out="gin"),
     guided_search=_guided_search,
+    action_kinds=ACTION_KINDS,
 )

@@ -6,6 +6,7 @@ from typing import Any
 
 from carousel_env.envkit.episodes import Episode, EpisodeResult
 from carousel_env.envkit.family import (
+    ActionKind,
     CostDecision,
     CostPositions,
     EventNames,
@@ -22,7 +23,7 @@ from carousel_env.envkit.family import (
 from carousel_env.envkit.options import OptionDoc, option_docs
 from carousel_env.games.kaluki import policies
 from carousel_env.games.kaluki.config import KalukiEnvConfig, KalukiEnvConfigError
-from carousel_env.games.kaluki.env import raw_env
+from carousel_env.games.kaluki.env import KalukiAction, raw_env
 from carousel_env.games.kaluki.players import PLAYERS, get_player
 from carousel_env.games.kaluki.rules import PRESETS, KalukiRules, Scoring
 from carousel_env.games.kaluki.terminal import TERMINAL
@@ -95,6 +96,12 @@ def _leaderboard(preset: str, title: str, page: str, name: str) -> LeaderboardFa
     )
 
 
+# An offer is a discard taken with the melds it goes into, or (after drawing) a play.
+ACTION_KINDS = (
+    ActionKind("take_discard", KalukiAction.TAKE_DISCARD, KalukiAction.TAKE_DISCARD + 1),
+    ActionKind("lay", KalukiAction.FIRST_OFFER),
+)
+
 FAMILY = FamilyGame(
     name="kaluki",
     options_doc=OPTIONS_DOC,
@@ -123,4 +130,5 @@ FAMILY = FamilyGame(
     variant_leaderboards=(("rummy", _leaderboard("rummy", "Rummy leaderboard", "docs/LEADERBOARD_RUMMY.md", "rummy")),),
     demo_players="simple",
     event_names=EventNames(knocked="", undercut=""),
+    action_kinds=ACTION_KINDS,
 )
