@@ -156,7 +156,8 @@ def _rows(run_dir: Path) -> list[tuple]:
 
 @pytest.mark.training
 def test_resume_continues_exactly(tmp_path):
-    config = _config("eval_interval=1", "checkpoint_interval=1")
+    # With the returns' running moments (normalize_returns) and best.pt carried through the checkpoint.
+    config = _config("eval_interval=1", "checkpoint_interval=1", "normalize_returns=true")
     assert config.num_updates == 4
     train(config, tmp_path / "straight")
     train(config, tmp_path / "pieces", max_updates=2)
@@ -173,8 +174,9 @@ def test_resume_continues_exactly(tmp_path):
     names = {name for _, name, _ in straight}
     diagnostics = ("actions/draw", "actions/play", "charts/return_std", "charts/episode_decisions")
     assert set(diagnostics) <= names, names  # what shows whether a run learns (training/diagnostics.py)
-    for name in ("config.yaml", "learning_curves.png", "tb"):
+    for name in ("config.yaml", "learning_curves.png", "tb", "best.pt"):
         assert (tmp_path / "pieces" / name).exists()
+    assert checkpoint.load(tmp_path / "pieces" / "latest.pt")["return_moments"]["count"] > 0
     manifest = checkpoint.load(tmp_path / "pieces" / "latest.pt")["pool"]
     assert manifest and all((tmp_path / "pieces" / m["path"]).exists() for m in manifest)
 
@@ -237,3 +239,14 @@ def test_init_checkpoint_errors_name_the_key(tmp_path, extra, message):
     with pytest.raises(checkpoint.CheckpointError, match=message):
         train(_config("total_timesteps=48", "eval_games=0", *extra), tmp_path / "warm")
     assert not (tmp_path / "warm").exists()  # checked before the run directory is made
+
+
+@pytest.mark.training
+def test_best_pt_holds_the_network_of_the_best_evaluation(tmp_path):
+    train(_config("eval_interval=1", "checkpoint_interval=1", "eval_games=4"), tmp_path / "run")
+    evaluations = [(int(step), float(v)) for step, name, v in _rows(tmp_path / "run") if name == "eval/win_rate"]
+    best_step, best = max(evaluations, key=lambda e: (e[1], -e[0]))  # the first of the best
+    data = checkpoint.load(tmp_path / "run" / "best.pt")
+    assert data["counters"]["global_step"] == best_step and data["counters"]["best_win_rate"] == best
+    train(_config("eval_interval=1", "eval_games=4", "keep_best=false"), tmp_path / "off")
+    assert not (tmp_path / "off" / "best.pt").exists()

@@ -14,6 +14,7 @@ from pathlib import Path
 from carousel_env.core.errors import CarouselError
 
 LATEST = "latest.pt"  # a run directory's checkpoint, rewritten at every save
+BEST = "best.pt"  # a run directory's checkpoint of its best evaluation so far (keep_best)
 SHIPPED_MODEL = "model.pt"  # a shipped agent is checkpoints/<name>/model.pt
 ARGMAX_TAG = " (argmax)"  # after a network's name where it played its most likely actions, not samples
 CHECKPOINT_FORMS = f"a .pt file, a run directory or a shipped agent's folder with {SHIPPED_MODEL}"

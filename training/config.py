@@ -263,6 +263,17 @@ class TrainConfig(EnvKeys):
         None, "stop an update's epochs early once the approximate KL exceeds this (null: never)"
     )
 
+    # ---- the learner's rewards (training/rewards.py)
+    shaping_coef: float = _documented(
+        0.0,
+        "potential-based shaping: add coef * (gamma * phi(next) - phi(now)) to each learner reward, phi the game's"
+        " measure of progress read from its observation (Gin: minus the deadwood over 100; Carioca: minus the"
+        " distance to the contract over its cards); the best policy is unchanged, evaluation unshaped (0: off)",
+    )
+    normalize_returns: bool = _documented(
+        False, "divide the learner's rewards by the running standard deviation of its episode returns"
+    )
+
     # ---- evaluation, logging, checkpoints
     eval_interval: int = _documented(20, "updates between evaluations (0: only at the end)")
     eval_games: int = _documented(
@@ -275,6 +286,9 @@ class TrainConfig(EnvKeys):
     )
     stop_win_rate: float | None = _documented(None, STOP_WIN_RATE_DOC)
     checkpoint_interval: int = _documented(10, "updates between checkpoints (the last update always writes one)")
+    keep_best: bool = _documented(
+        True, "write best.pt in the run directory at every evaluation whose win rate beats every earlier one"
+    )
     progress_bar: bool = _documented(True, "show a tqdm progress bar (off: a line at each evaluation)")
 
     def baseline_names(self) -> list[str]:
@@ -364,6 +378,12 @@ def _validate(config: TrainConfig) -> None:
         raise ConfigError(f"config key 'baseline_share': must be in [0, 1], got {config.baseline_share}")
     if config.num_workers < 0 or config.num_workers > config.num_envs:
         raise ConfigError(f"config key 'num_workers': must be 0 to num_envs, got {config.num_workers}")
+    if not (math.isfinite(config.shaping_coef) and config.shaping_coef >= 0.0):
+        raise ConfigError(f"config key 'shaping_coef': must be a finite number >= 0, got {config.shaping_coef}")
+    if config.shaping_coef and config.family().progress is None:
+        raise ConfigError(
+            f"config key 'shaping_coef': {config.game} declares no measure of progress to shape with (set it to 0)"
+        )
 
 
 def build_config(

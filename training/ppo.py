@@ -29,7 +29,7 @@ from torch import nn
 
 from carousel_env.core.text import plural
 from training import checkpoint
-from training.checkpoint_names import is_checkpoint_name
+from training.checkpoint_names import BEST, LATEST, is_checkpoint_name
 from training.config import TrainConfig, from_dict, save_config, to_dict
 from training.device import describe, resolve_device
 from training.diagnostics import action_rates, episode_figures
@@ -39,6 +39,7 @@ from training.logger import MetricLogger, plot_learning_curves
 from training.network import Agent
 from training.policies import Controller, NetworkPolicy, load_network_policy, load_start_network
 from training.pool import OpponentPool
+from training.rewards import RunningMoments, shaped
 from training.rollout import collect_rollout, draw_episode
 from training.runners import Driver
 
@@ -130,12 +131,16 @@ class Batch:
         return Batch(**{name: getattr(self, name).to(device) for name in self.__dataclass_fields__})
 
 
-def make_batch(trajectories, gamma: float, lam: float) -> Batch:
+def make_batch(trajectories, gamma: float, lam: float, rewards=None) -> Batch:
+    """The batch of complete ``trajectories``, their advantages and returns from ``rewards``
+    (one array per trajectory: shaped or scaled, training/rewards.py) or their own rewards."""
     advs, rets = [], []
-    for traj in trajectories:
+    if rewards is None:
+        rewards = [traj.rewards for traj in trajectories]
+    for traj, traj_rewards in zip(trajectories, rewards, strict=True):
         dones = np.zeros(len(traj.rewards))
         dones[-1] = 1.0  # rollouts hold complete episodes
-        a, r = gae(np.asarray(traj.rewards), np.asarray(traj.values), dones, gamma, lam)
+        a, r = gae(np.asarray(traj_rewards, np.float64), np.asarray(traj.values), dones, gamma, lam)
         advs.append(a)
         rets.append(r)
 
@@ -211,12 +216,30 @@ def update_policy(
 @dataclass
 class Progress:
     """How far a run is: updates, learner decisions (every curve's x axis), environment
-    steps and episodes. Checkpoints store it as a dict (``counters``)."""
+    steps, episodes and the best evaluation so far (``best.pt``'s win rate; -1: none yet).
+    Checkpoints store it as a dict (``counters``)."""
 
     update: int = 0
     global_step: int = 0
     env_steps: int = 0
     episodes: int = 0
+    best_win_rate: float = -1.0
+
+
+def learner_rewards(trajectories, config: TrainConfig, progress_of, moments: RunningMoments) -> list[np.ndarray]:
+    """Each trajectory's rewards as the learner trains on them: shaped by the game's measure
+    of progress (``progress_of``) and scaled by the returns' running spread, as the config
+    says (training/rewards.py); ``moments`` take in this rollout's returns first."""
+    rewards = [np.asarray(t.rewards, np.float64) for t in trajectories]
+    if config.shaping_coef:
+        rewards = [
+            shaped(r, progress_of(np.stack(t.obs)), config.gamma, config.shaping_coef)
+            for r, t in zip(rewards, trajectories, strict=True)
+        ]
+    if config.normalize_returns:
+        moments.update([r.sum() for r in rewards])
+        rewards = [r / moments.scale() for r in rewards]
+    return rewards
 
 
 # A first rollout this far past its target is worth a line: the run will overshoot its budget.
@@ -267,7 +290,9 @@ def fixed_opponent(config: TrainConfig, layout) -> tuple[Controller | None, dict
     return FIXED, {FIXED: load_network_policy(name, layout)}
 
 
-def _save(run_dir: Path, agent, optimizer, config, progress: Progress, np_rng, pool: OpponentPool) -> None:
+def _save(
+    path: Path, agent, optimizer, config, progress: Progress, np_rng, pool: OpponentPool, moments: RunningMoments
+) -> None:
     data = checkpoint.make(
         agent,
         agent.spec(),
@@ -276,8 +301,9 @@ def _save(run_dir: Path, agent, optimizer, config, progress: Progress, np_rng, p
         rng=checkpoint.rng_state(np_rng),
         config=to_dict(config),
         pool=pool.manifest(),
+        return_moments=moments.as_dict(),
     )
-    checkpoint.atomic_torch_save(data, run_dir / "latest.pt")
+    checkpoint.atomic_torch_save(data, path)
 
 
 def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_updates: int | None = None) -> Path:
@@ -304,6 +330,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
     optimizer = torch.optim.Adam(learner.parameters(), lr=config.learning_rate, eps=1e-5)
     pool = OpponentPool(run_dir, config.pool_size)
     progress = Progress()
+    moments = RunningMoments()  # of the learner's episode returns (normalize_returns)
 
     if resume:
         data = checkpoint.load(run_dir / "latest.pt")
@@ -319,6 +346,8 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
             progress = Progress(**data["counters"])
             checkpoint.restore_rng(data["rng"], np_rng)
             pool.load_manifest(data["pool"])
+            if "return_moments" in data:  # checkpoints before 0.6 have none
+                moments = RunningMoments.from_dict(data["return_moments"])
         except (KeyError, ValueError, TypeError) as exc:
             raise checkpoint.CheckpointError(
                 f"checkpoint {run_dir / 'latest.pt'} cannot resume training: {exc}"
@@ -329,7 +358,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
     logger = MetricLogger(run_dir, resume_step=progress.global_step if resume else None)
 
     fixed, fixed_policies = fixed_opponent(config, layout)
-    action_kinds = training_game(config.game).action_kinds
+    action_kinds, progress_of = training_game(config.game).action_kinds, training_game(config.game).progress
     num_updates = config.num_updates
     last_update = num_updates if max_updates is None else min(num_updates, progress.update + max_updates)
     driver = Driver(env_spec, config.num_envs, config.num_workers)
@@ -366,7 +395,8 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
             for result in rollout.results:
                 pool.record_episode(result)
             t_rollout = time.perf_counter() - t0
-            batch = make_batch(rollout.trajectories, config.gamma, config.gae_lambda)
+            rewards = learner_rewards(rollout.trajectories, config, progress_of, moments)
+            batch = make_batch(rollout.trajectories, config.gamma, config.gae_lambda, rewards)
             metrics = update_policy(learner, optimizer, batch, config, np_rng)
             if learner is not agent:
                 agent.load_state_dict(learner.state_dict())  # the next rollout acts with the new weights
@@ -396,6 +426,8 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
                     "charts/rollout_fraction": t_rollout / elapsed,
                     "charts/pool_size": len(pool.entries),
                     "charts/solver_inexact": driver.solver_inexact,
+                    "charts/trained_return": float(np.mean([r.sum() for r in rewards])) if rewards else 0.0,
+                    "charts/reward_scale": moments.scale() if config.normalize_returns else 1.0,
                 }
             )
             step = progress.global_step
@@ -430,11 +462,15 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
                     print(f"{done}, win rate {latest_eval}", flush=True)
                 reached = config.stop_win_rate is not None and res.win_rate >= config.stop_win_rate
                 final = final or reached
+                if config.keep_best and res.win_rate > progress.best_win_rate:
+                    progress.best_win_rate = res.win_rate
+                    _save(run_dir / BEST, agent, optimizer, config, progress, np_rng, pool, moments)
+                metrics["eval/best_win_rate"] = progress.best_win_rate
             logger.log(step, metrics)
             if progress.update % config.pool_snapshot_interval == 0:
                 pool.add(agent, progress.update)
             if progress.update % config.checkpoint_interval == 0 or final:
-                _save(run_dir, agent, optimizer, config, progress, np_rng, pool)
+                _save(run_dir / LATEST, agent, optimizer, config, progress, np_rng, pool, moments)
             if bar is not None:
                 bar.update(1)
                 bar.set_postfix_str(

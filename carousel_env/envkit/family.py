@@ -15,7 +15,8 @@ What a game declares:
   (``guided_search``; the network itself is training's);
 * what a finished episode leaves (``result``, ``finished_result``) and what each unit scored
   (``unit_points``, higher better; ``unit_events``, ``event_names``);
-* the kinds of action a training run counts (``action_kinds``: Gin's knock, a pile taken);
+* the kinds of action a training run counts (``action_kinds``: Gin's knock, a pile taken)
+  and its measure of progress, read from an observation (``progress``: Gin's deadwood);
 * its compiled code (``compile_ahead``), its name in a run's log (``label``), the scripted
   players a trained agent is first measured against (``yardsticks``) and mixed in with
   (``baselines``);
@@ -164,6 +165,9 @@ class FamilyGame:
     demo_players: str = "simple"  # the demo's default player
     event_names: EventNames = KNOCK_EVENTS
     action_kinds: tuple[ActionKind, ...] = ()  # what training counts of the learner's actions
+    # Observations (N, size) -> each observer's measure of progress, higher better (Gin: minus
+    # its deadwood): training's potential for shaping (``shaping_coef``); None: the game has none.
+    progress: Callable[[np.ndarray], np.ndarray] | None = None
     guided_search: GuidedSearch | None = None
     solver_inexact: Callable[[], int] = lambda: 0  # solves of this process not proven exact
 

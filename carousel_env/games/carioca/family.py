@@ -21,7 +21,7 @@ from carousel_env.envkit.family import (
     vector_compile_ahead,
 )
 from carousel_env.envkit.options import option_docs
-from carousel_env.games.carioca import policies
+from carousel_env.games.carioca import observation, policies
 from carousel_env.games.carioca.config import CariocaEnvConfig, CariocaEnvConfigError
 from carousel_env.games.carioca.env import CariocaAction, raw_env
 from carousel_env.games.carioca.players import PLAYERS, get_player
@@ -110,4 +110,5 @@ FAMILY = FamilyGame(
     ),
     event_names=EventNames(knocked="go-down", undercut=""),
     action_kinds=ACTION_KINDS,
+    progress=observation.progress,
 )

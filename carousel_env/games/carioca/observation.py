@@ -69,6 +69,16 @@ def layout(k: int) -> ObservationLayout:
     return channel_layout(GLOBAL_CHANNELS, SLOT_CHANNELS, k)
 
 
+# The observer's distance to the contract (over the contract's cards); the same for every K.
+OWN_DISTANCE = layout(0).offsets["scalars"][0] + SCALARS.index("own_distance")
+
+
+def progress(observations: np.ndarray) -> np.ndarray:
+    """Each observer's progress towards the round's contract, for training's shaping (a
+    potential): minus its distance to it over the contract's cards, as the observation holds it."""
+    return -np.asarray(observations, np.float64)[..., OWN_DISTANCE]
+
+
 def _meld(out: np.ndarray, start: int, meld: Meld) -> None:
     trio = meld.kind is MeldKind.TRIO
     values = (

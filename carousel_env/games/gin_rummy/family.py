@@ -21,7 +21,7 @@ from carousel_env.envkit.family import (
     vector_compile_ahead,
 )
 from carousel_env.envkit.options import OptionDoc, option_docs
-from carousel_env.games.gin_rummy import policies
+from carousel_env.games.gin_rummy import observation, policies
 from carousel_env.games.gin_rummy.config import GinEnvConfig, GinEnvConfigError
 from carousel_env.games.gin_rummy.engine import HandEnd, Phase
 from carousel_env.games.gin_rummy.env import GinAction, decision, own_deadwood, raw_env
@@ -138,4 +138,5 @@ FAMILY = FamilyGame(
     event_names=EventNames(went_out="gin"),
     guided_search=_guided_search,
     action_kinds=ACTION_KINDS,
+    progress=observation.progress,
 )

@@ -88,6 +88,15 @@ SLOT_CARD_CHANNELS = ("discard", "set_cards", "run_cards")
 assert [_SLOT[name] for name in SLOT_CARD_CHANNELS] == [_SLOT["discard"] + i * NUM_CARDS for i in range(3)]
 
 
+OWN_DEADWOOD = _AT["scalars"] + SCALARS.index("own_deadwood")  # the observer's deadwood (over 100)
+
+
+def progress(observations: np.ndarray) -> np.ndarray:
+    """Each observer's progress towards a knock, for training's shaping (a potential): minus
+    its deadwood over 100, as the observation holds it."""
+    return -np.asarray(observations, np.float64)[..., OWN_DEADWOOD]
+
+
 def card_planes(masks: list[int]) -> np.ndarray:
     """One row of 0/1 per card mask, ``NUM_CARDS`` wide (bit ``c`` of the mask at column ``c``)."""
     words = np.array(masks, dtype="<u8")
