@@ -63,7 +63,7 @@ def cmd_train(args: argparse.Namespace) -> int:
 def _print_summary(run_dir: Path, config) -> None:
     """What was trained, how strong it is, and what to do next: a run's last lines."""
     from training.checkpoint import load
-    from training.checkpoint_names import LATEST
+    from training.checkpoint_names import BEST, LATEST
     from training.games import training_game
 
     counters = load(run_dir / LATEST).get("counters", {})
@@ -73,6 +73,12 @@ def _print_summary(run_dir: Path, config) -> None:
         f"{plural(counters.get('global_step', 0), 'learner decision')} ({plural(counters.get('update', 0), 'update')})"
     )
     print(f"run saved in {run_dir} (checkpoint {run_dir / LATEST}, curves {run_dir / 'learning_curves.png'})")
+    if (run_dir / BEST).exists():
+        best = load(run_dir / BEST).get("counters", {})
+        print(
+            f"its best evaluation: {best.get('best_win_rate', 0):.2f} against {config.evaluation_opponent()} after "
+            f"{plural(best.get('global_step', 0), 'learner decision')} (checkpoint {run_dir / BEST})"
+        )
     unit = config.family().unit
     _print_last_eval(run_dir / "metrics.csv", config.evaluation_opponent(), 1 / config.num_players, unit)
     players = "" if config.num_players == 2 else f" --players {config.num_players}"
