@@ -250,3 +250,11 @@ def test_best_pt_holds_the_network_of_the_best_evaluation(tmp_path):
     assert data["counters"]["global_step"] == best_step and data["counters"]["best_win_rate"] == best
     train(_config("eval_interval=1", "eval_games=4", "keep_best=false"), tmp_path / "off")
     assert not (tmp_path / "off" / "best.pt").exists()
+
+
+@pytest.mark.training
+def test_a_staged_run_gives_its_opponent_seats_to_scripted_players_first(tmp_path):
+    stages = ["baseline_share_start=1.0", "baseline_share=0.0", "baseline_schedule_decisions=100", "eval_games=0"]
+    train(_config(*stages), tmp_path / "run")
+    shares = [float(v) for _, name, v in _rows(tmp_path / "run") if name == "charts/baseline_share"]
+    assert shares[0] == 1.0 and shares[-1] == 0.0 and shares == sorted(shares, reverse=True)

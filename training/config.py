@@ -221,6 +221,14 @@ class TrainConfig(EnvKeys):
     baseline_share: float = _documented(
         0.2, "share of opponent seats given to scripted baselines instead of pool checkpoints"
     )
+    baseline_share_start: float | None = _documented(
+        None,
+        "staged opponents: the share of scripted baselines at the start, moving linearly to baseline_share over the"
+        " first baseline_schedule_decisions learner decisions (null: baseline_share throughout)",
+    )
+    baseline_schedule_decisions: int = _documented(
+        0, "learner decisions over which the share moves from baseline_share_start to baseline_share"
+    )
     baselines: list[str] | None = _documented(  # noqa: RUF009 (the default is None, not a list)
         None,
         "scripted baselines (by name) used for that share, sampled uniformly (null: the game's own: greedy and"
@@ -294,6 +302,14 @@ class TrainConfig(EnvKeys):
     def baseline_names(self) -> list[str]:
         """The scripted baselines: ``baselines``, or the game's own when null."""
         return list(self.baselines) if self.baselines is not None else list(self.family().baselines)
+
+    def baseline_share_at(self, decisions: int) -> float:
+        """The share of scripted opponent seats after ``decisions`` learner decisions (the
+        staged schedule of ``baseline_share_start``, else ``baseline_share``)."""
+        if self.baseline_share_start is None:
+            return self.baseline_share
+        done = min(decisions / self.baseline_schedule_decisions, 1.0)
+        return self.baseline_share_start + done * (self.baseline_share - self.baseline_share_start)
 
     @property
     def batch_target(self) -> int:
@@ -374,8 +390,19 @@ def _validate(config: TrainConfig) -> None:
     if config.learner_seats >= config.num_players:
         raise ConfigError("config key 'learner_seats': must leave at least one opponent seat")
     check_stop_win_rate(config.stop_win_rate, config.eval_games)
-    if not 0.0 <= config.baseline_share <= 1.0:
-        raise ConfigError(f"config key 'baseline_share': must be in [0, 1], got {config.baseline_share}")
+    for key in ("baseline_share", "baseline_share_start"):
+        share = getattr(config, key)
+        if share is not None and not 0.0 <= share <= 1.0:
+            raise ConfigError(f"config key {key!r}: must be in [0, 1], got {share}")
+    if config.baseline_share_start is not None and config.baseline_schedule_decisions < 1:
+        raise ConfigError(
+            "config key 'baseline_schedule_decisions': a staged share (baseline_share_start) needs at least 1 "
+            f"learner decision to move over, got {config.baseline_schedule_decisions}"
+        )
+    if config.baseline_schedule_decisions < 0:
+        raise ConfigError(
+            f"config key 'baseline_schedule_decisions': must be >= 0, got {config.baseline_schedule_decisions}"
+        )
     if config.num_workers < 0 or config.num_workers > config.num_envs:
         raise ConfigError(f"config key 'num_workers': must be 0 to num_envs, got {config.num_workers}")
     if not (math.isfinite(config.shaping_coef) and config.shaping_coef >= 0.0):

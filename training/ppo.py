@@ -378,14 +378,16 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
             for group in optimizer.param_groups:
                 group["lr"] = lr
 
-            def new_episode():
+            baseline_share = config.baseline_share_at(progress.global_step)
+
+            def new_episode(baseline_share=baseline_share):
                 return draw_episode(
                     np_rng,
                     config.num_players,
                     config.learner_seats,
                     pool,
                     config.baseline_names(),
-                    config.baseline_share,
+                    baseline_share,
                     config.pfsp_power,
                     fixed,
                 )
@@ -425,6 +427,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
                     "charts/SPS": rollout.env_steps / elapsed,
                     "charts/rollout_fraction": t_rollout / elapsed,
                     "charts/pool_size": len(pool.entries),
+                    "charts/baseline_share": baseline_share,
                     "charts/solver_inexact": driver.solver_inexact,
                     "charts/trained_return": float(np.mean([r.sum() for r in rewards])) if rewards else 0.0,
                     "charts/reward_scale": moments.scale() if config.normalize_returns else 1.0,
