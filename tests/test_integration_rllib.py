@@ -84,6 +84,43 @@ def test_adapter_rewards_sum_to_true_returns_over_whole_games():
         assert list(got.values()) == pytest.approx(true_returns(env), abs=1e-9)
 
 
+def _play(env: CarouselMultiAgentEnv, seed: int):
+    """One random game through the adapter: each seat's rewards, one an action, and its observations."""
+    rng = np.random.default_rng(seed)
+    obs, _ = env.reset(seed=seed)
+    seen = {a: [] for a in env.possible_agents}
+    got = {a: [] for a in env.possible_agents}
+    for a, o in obs.items():
+        seen[a].append(o[OBS_KEY])
+    while True:
+        ((agent, o),) = obs.items()
+        obs, rewards, terminateds, _, _ = env.step({agent: int(rng.choice(np.flatnonzero(o[MASK_KEY])))})
+        for a, r in rewards.items():
+            if seen[a]:  # a reward for the seat's previous action (none comes with its first observation)
+                got[a].append(r)
+            seen[a].append(obs[a][OBS_KEY])
+        if terminateds["__all__"]:
+            return got, seen
+
+
+def test_adapter_shaping_is_potential_based():
+    """Gin's shaping through the adapter: each seat's discounted shaped rewards are its own less
+    ``coef * phi`` of its first observation, game after game; a game with no progress refuses it."""
+    from carousel_env.envkit.family import family_game
+
+    progress = family_game("gin_rummy").progress
+    plain = CarouselMultiAgentEnv({"game": "gin_rummy", "episode": "hand"})
+    shaped = CarouselMultiAgentEnv({"game": "gin_rummy", "episode": "hand", "shaping_coef": 2.0, "shaping_gamma": 0.9})
+    for seed in range(3):
+        (bare, _), (extra, seen) = _play(plain, seed), _play(shaped, seed)
+        for agent, rewards in extra.items():
+            discounts = 0.9 ** np.arange(len(rewards))
+            change = discounts @ (np.array(rewards) - np.array(bare[agent]))
+            assert change == pytest.approx(-2.0 * progress(seen[agent][0][None])[0], abs=1e-9)
+    with pytest.raises(ValueError, match="shaping_coef: carousel declares no measure of progress"):
+        CarouselMultiAgentEnv({"shaping_coef": 1.0})
+
+
 class RecordingEnv(CarouselMultiAgentEnv):
     """The adapter, also noting each finished game's true returns (in this process)."""
 

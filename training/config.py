@@ -171,6 +171,24 @@ STOP_WIN_RATE_DOC = (
 )
 
 
+SHAPING_DOC = (
+    "potential-based shaping: add coef * (gamma * phi(next) - phi(now)) to each learner reward, phi the game's"
+    " measure of progress read from its observation (Gin: minus the deadwood over 100; Carioca: minus the"
+    " distance to the contract over its cards); the best policy is unchanged, evaluation unshaped (0: off)"
+)
+
+
+def check_shaping(config: Any) -> None:
+    """Both trainers' ``shaping_coef``: finite, at least 0, and 0 in a game with no measure of progress."""
+    coef = config.shaping_coef
+    if not (math.isfinite(coef) and coef >= 0.0):
+        raise ConfigError(f"config key 'shaping_coef': must be a finite number >= 0, got {coef}")
+    if coef and training_game(config.game).progress is None:
+        raise ConfigError(
+            f"config key 'shaping_coef': {config.game} declares no measure of progress to shape with (set it to 0)"
+        )
+
+
 def check_stop_win_rate(stop_win_rate: float | None, eval_games: int) -> None:
     """Config key ``stop_win_rate`` (both trainers): a win rate in (0, 1], with evaluations to reach it."""
     if stop_win_rate is None:
@@ -272,12 +290,7 @@ class TrainConfig(EnvKeys):
     )
 
     # ---- the learner's rewards (training/rewards.py)
-    shaping_coef: float = _documented(
-        0.0,
-        "potential-based shaping: add coef * (gamma * phi(next) - phi(now)) to each learner reward, phi the game's"
-        " measure of progress read from its observation (Gin: minus the deadwood over 100; Carioca: minus the"
-        " distance to the contract over its cards); the best policy is unchanged, evaluation unshaped (0: off)",
-    )
+    shaping_coef: float = _documented(0.0, SHAPING_DOC)
     normalize_returns: bool = _documented(
         False, "divide the learner's rewards by the running standard deviation of its episode returns"
     )
@@ -405,12 +418,7 @@ def _validate(config: TrainConfig) -> None:
         )
     if config.num_workers < 0 or config.num_workers > config.num_envs:
         raise ConfigError(f"config key 'num_workers': must be 0 to num_envs, got {config.num_workers}")
-    if not (math.isfinite(config.shaping_coef) and config.shaping_coef >= 0.0):
-        raise ConfigError(f"config key 'shaping_coef': must be a finite number >= 0, got {config.shaping_coef}")
-    if config.shaping_coef and config.family().progress is None:
-        raise ConfigError(
-            f"config key 'shaping_coef': {config.game} declares no measure of progress to shape with (set it to 0)"
-        )
+    check_shaping(config)
 
 
 def build_config(

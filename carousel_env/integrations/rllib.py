@@ -26,6 +26,12 @@ What the adapter does over the PettingZoo AEC env (``carousel_env.env``, wrapped
 * **Infos** are the env's, passed through for the seat that gets the observation.
 * **Illegal actions** end the episode with -1 for their author (the wrapped env's rule);
   with the mask applied they never happen.
+* **Shaping** (``env_config`` keys ``shaping_coef`` and ``shaping_gamma``, off by default): a
+  seat's reward gains ``coef * (gamma * phi(new) - phi(previous))`` with each observation
+  after its first, and ``-coef * phi(previous)`` with its last, ``phi`` the game's measure of
+  progress read from the observation (``FamilyGame.progress``: Gin's deadwood, Carioca's
+  distance to the contract). It is potential-based, as the in-house trainer's
+  (``training/rewards.py``): the best policy is unchanged, and evaluation plays unshaped.
 
 ``env_config`` keys are ``carousel_env.env``'s: ``game`` (Carousel by default) and the game
 env's keyword arguments (``carousel_env.options(game)`` lists them), plus ``seed``: the seed of the first reset when
@@ -49,6 +55,8 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.tune.registry import register_env
 
 import carousel_env
+from carousel_env.core.registry import DEFAULT_GAME
+from carousel_env.envkit.family import family_game
 
 ENV_NAME = "carousel"
 OBS_KEY = "observations"  # the env's "observation", renamed for RLlib's masking convention
@@ -64,6 +72,11 @@ class CarouselMultiAgentEnv(MultiAgentEnv):
         super().__init__()
         env_config = dict(config or {})
         self._first_seed: int | None = env_config.pop("seed", None)
+        self._shaping = float(env_config.pop("shaping_coef", 0.0))
+        self._shaping_gamma = float(env_config.pop("shaping_gamma", 1.0))
+        self._progress = family_game(env_config.get("game", DEFAULT_GAME)).progress if self._shaping else None
+        if self._shaping and self._progress is None:
+            raise ValueError(f"shaping_coef: {env_config.get('game', DEFAULT_GAME)} declares no measure of progress")
         # An EnvContext knows its runner; the envs of one runner share that context.
         self._salt = (config.worker_index or 0, next(_instances)) if isinstance(config, EnvContext) else None
         self.env = carousel_env.env(**env_config)
@@ -78,6 +91,7 @@ class CarouselMultiAgentEnv(MultiAgentEnv):
         self.observation_space = spaces.Dict(self.observation_spaces)
         self.action_space = spaces.Dict(self.action_spaces)
         self._carry: dict[str, float] = {}
+        self._potential: dict[str, float] = {}  # each seat's shaping potential at its last observation
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
         if seed is None:
@@ -93,6 +107,8 @@ class CarouselMultiAgentEnv(MultiAgentEnv):
         # A round that resolved itself during the deal pays before anyone acts; the seat to
         # act would lose its share when it acts (PettingZoo zeroes it), so carry it over.
         self._carry = {agent: float(reward)} if reward else {}
+        self._potential = {}
+        self._shape(agent, obs, reward=0.0, last=False)
         return {agent: _convert(obs)}, {agent: info}
 
     def step(self, action_dict: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
@@ -104,7 +120,9 @@ class CarouselMultiAgentEnv(MultiAgentEnv):
             agent = self.env.agent_selection
             observation, reward, terminated, truncated, info = self.env.last()
             obs[agent] = _convert(observation)
-            rewards[agent] = float(reward) + self._carry.pop(agent, 0.0)
+            rewards[agent] = self._shape(
+                agent, observation, float(reward) + self._carry.pop(agent, 0.0), terminated or truncated
+            )
             terminateds[agent], truncateds[agent], infos[agent] = terminated, truncated, info
             if not (terminated or truncated):
                 break
@@ -113,6 +131,16 @@ class CarouselMultiAgentEnv(MultiAgentEnv):
         terminateds["__all__"] = done and all(terminateds.values())
         truncateds["__all__"] = done and not terminateds["__all__"]
         return obs, rewards, terminateds, truncateds, infos
+
+    def _shape(self, agent: str, observation: dict, reward: float, last: bool) -> float:
+        """``reward`` with the shaping term of ``agent``'s new observation (its last: potential 0)."""
+        if self._progress is None:
+            return reward
+        now = 0.0 if last else float(self._progress(observation["observation"][None])[0])
+        if agent in self._potential:
+            reward += self._shaping * (self._shaping_gamma * now - self._potential[agent])
+        self._potential[agent] = now
+        return reward
 
     def render(self) -> Any:
         return self.env.render()

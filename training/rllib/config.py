@@ -14,12 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from training.config import (  # the same strict loading as TrainConfig's (saving, printing: there too)
+    SHAPING_DOC,
     STOP_WIN_RATE_DOC,
     ConfigError,
     EnvKeys,
     _documented,
     build_config,
     check_env_keys,
+    check_shaping,
     check_stop_win_rate,
     parse_overrides,
     read_config_file,
@@ -76,6 +78,7 @@ class RllibConfig(EnvKeys):
     entropy_coeff: float = _documented(0.01, "entropy bonus coefficient (entropy over legal actions only)")
     vf_loss_coeff: float = _documented(0.5, "value loss coefficient")
     grad_clip: float = _documented(0.5, "global gradient-norm clip")
+    shaping_coef: float = _documented(0.0, SHAPING_DOC + "; applied by the env adapter, gamma this config's")
 
     # ---- checkpoints and evaluation
     checkpoint_interval: int = _documented(
@@ -89,7 +92,8 @@ class RllibConfig(EnvKeys):
 
     def env_config(self) -> dict[str, Any]:
         """The ``env_config`` of ``CarouselMultiAgentEnv``."""
-        return {"game": self.game, **self.env_options(), "seed": self.seed}
+        shaping = {"shaping_coef": self.shaping_coef, "shaping_gamma": self.gamma} if self.shaping_coef else {}
+        return {"game": self.game, **self.env_options(), "seed": self.seed, **shaping}
 
 
 _POSITIVE = (
@@ -121,6 +125,7 @@ def _validate(config: RllibConfig) -> None:
             f"config key 'num_cpus_per_env_runner': must be positive, got {config.num_cpus_per_env_runner}"
         )
     check_stop_win_rate(config.stop_win_rate, config.eval_games)
+    check_shaping(config)
     if config.minibatch_size > config.train_batch_size:
         raise ConfigError("config key 'minibatch_size': must not exceed train_batch_size")
 
