@@ -79,8 +79,8 @@ def test_network_shares_slot_weights_across_slots():
     swapped = obs.clone()
     s0, s1 = slice(6, 9), slice(9, 12)
     swapped[0, s0], swapped[0, s1] = obs[0, s1], obs[0, s0]
-    logits, value = agent._forward(obs)
-    logits2, value2 = agent._forward(swapped)
+    logits, value = agent.policy_and_value(obs)
+    logits2, value2 = agent.policy_and_value(swapped)
     assert torch.allclose(logits[0, 3], logits2[0, 4]) and torch.allclose(logits[0, 4], logits2[0, 3])
     assert torch.allclose(value, value2, atol=1e-6)  # max-pool over slots: order does not matter
 
@@ -173,13 +173,13 @@ def _batch(n: int = 64, seed: int = 0) -> Batch:
 def test_update_reapplies_stored_masks(monkeypatch):
     batch = _batch()
     seen = []
-    original = Agent.get_action_and_value
+    original = Agent.train_outputs
 
-    def spy(self, obs, mask, action=None, generator=None):
+    def spy(self, obs, mask, action, hidden=None):
         seen.append((obs.clone(), mask.clone()))
-        return original(self, obs, mask, action, generator)
+        return original(self, obs, mask, action, hidden)
 
-    monkeypatch.setattr(Agent, "get_action_and_value", spy)
+    monkeypatch.setattr(Agent, "train_outputs", spy)
     config = TrainConfig(update_epochs=1, num_minibatches=2)
     update_policy(_agent(0), torch.optim.Adam(_agent(0).parameters()), batch, config, np.random.default_rng(0))
     assert len(seen) == 2

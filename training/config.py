@@ -171,6 +171,8 @@ STOP_WIN_RATE_DOC = (
 )
 
 
+CRITICS = ("observation", "state")  # config key critic
+
 SHAPING_DOC = (
     "potential-based shaping: add coef * (gamma * phi(next) - phi(now)) to each learner reward, phi the game's"
     " measure of progress read from its observation (Gin: minus the deadwood over 100; Carioca: minus the"
@@ -289,6 +291,18 @@ class TrainConfig(EnvKeys):
         None, "stop an update's epochs early once the approximate KL exceeds this (null: never)"
     )
 
+    # ---- what a seat cannot see, for training only (training/network.py)
+    critic: str = _documented(
+        "observation",
+        "what the value head reads: 'observation' (the acting seat's) or 'state' (also the cards the other seats"
+        " hold: a centralised critic; the policy still sees only its observation)",
+    )
+    hidden_coef: float = _documented(
+        0.0,
+        "weight of an auxiliary loss: a head predicting which cards the other seats hold, fitted by cross-entropy"
+        " to the true hands (0: no head)",
+    )
+
     # ---- the learner's rewards (training/rewards.py)
     shaping_coef: float = _documented(0.0, SHAPING_DOC)
     normalize_returns: bool = _documented(
@@ -323,6 +337,11 @@ class TrainConfig(EnvKeys):
             return self.baseline_share
         done = min(decisions / self.baseline_schedule_decisions, 1.0)
         return self.baseline_share_start + done * (self.baseline_share - self.baseline_share_start)
+
+    @property
+    def reads_hidden_cards(self) -> bool:
+        """Whether training reads what the seats cannot see (a state critic or the auxiliary head)."""
+        return self.critic == "state" or self.hidden_coef > 0
 
     @property
     def batch_target(self) -> int:
@@ -419,6 +438,13 @@ def _validate(config: TrainConfig) -> None:
     if config.num_workers < 0 or config.num_workers > config.num_envs:
         raise ConfigError(f"config key 'num_workers': must be 0 to num_envs, got {config.num_workers}")
     check_shaping(config)
+    if config.critic not in CRITICS:
+        raise ConfigError(f"config key 'critic': must be one of {', '.join(CRITICS)}, got {config.critic!r}")
+    if not (math.isfinite(config.hidden_coef) and config.hidden_coef >= 0.0):
+        raise ConfigError(f"config key 'hidden_coef': must be a finite number >= 0, got {config.hidden_coef}")
+    if config.reads_hidden_cards and config.family().hidden_cards is None:
+        key = "critic" if config.critic == "state" else "hidden_coef"
+        raise ConfigError(f"config key {key!r}: {config.game} offers no hidden cards to train from")
 
 
 def build_config(

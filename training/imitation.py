@@ -180,7 +180,7 @@ def fit(
         losses = []
         for start in range(0, len(order), batch):
             mb = torch.as_tensor(order[start : start + batch])
-            logits, values = agent._forward(obs[mb])
+            logits, values = agent.policy_and_value(obs[mb])
             policy_loss = -MaskedCategorical(logits, masks[mb]).log_prob(actions[mb]).mean()
             loss = policy_loss + VALUE_WEIGHT * ((values - returns[mb]) ** 2).mean()
             optimizer.zero_grad()
@@ -234,7 +234,7 @@ def imitate(
     agent = Agent(layout, config.hidden_size, config.slot_hidden_size, fixed)
     if init is not None:  # checked before the games: a bad checkpoint costs nothing
         start = load_start_network(init, layout, config.hidden_size, config.slot_hidden_size)
-        agent.load_state_dict(start.state_dict())
+        agent.load_shared(start)  # a state critic or auxiliary head stays behind: imitation has no hidden cards
     parts = []
     for k, spec in enumerate(specs):
         share = decisions // len(specs) + (k < decisions % len(specs))

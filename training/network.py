@@ -7,9 +7,19 @@ as the environment's ``ObservationLayout`` describes it. Suggestion slots are
 interchangeable (slot k is just the solver's k-th proposal), so one MLP scores every slot
 from ``[slot features, global embedding]``: the network cannot learn a preference for a
 slot index and its size does not grow with K.
+
+Two optional parts train from what a seat cannot see (``FamilyGame.hidden_cards``: the other
+hands' cards), for self-play that must learn the cards from scratch; neither is used to act:
+
+* a **state critic** (``state_critic``): the value reads the hidden cards beside the shared
+  features, as in centralised-critic methods (the policy still sees only its observation);
+* an **auxiliary head** (``predicts_hidden``): logits of which cards the others hold, fitted
+  by cross-entropy to the true hands, so the shared features learn what the table reveals.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import torch
 from torch import nn
@@ -64,6 +74,16 @@ def _layer(n_in: int, n_out: int, std: float = 2**0.5) -> nn.Linear:
     return layer
 
 
+class TrainOutputs(NamedTuple):
+    """What one forward pass gives PPO's update: the actions' log-probabilities, the
+    entropies, the values and the auxiliary head's logits (None without the head)."""
+
+    logprob: torch.Tensor
+    entropy: torch.Tensor
+    value: torch.Tensor
+    hidden_logits: torch.Tensor | None
+
+
 class Agent(nn.Module):
     def __init__(
         self,
@@ -71,12 +91,20 @@ class Agent(nn.Module):
         hidden_size: int = 128,
         slot_hidden_size: int = 64,
         num_fixed_actions: int = NUM_FIXED_ACTIONS,
+        hidden_width: int = 0,
+        state_critic: bool = False,
+        predicts_hidden: bool = False,
     ) -> None:
         super().__init__()
+        if (state_critic or predicts_hidden) and hidden_width < 1:
+            raise ValueError("a state critic or an auxiliary head needs the hidden cards' width (hidden_width >= 1)")
         self.layout = layout
         self.hidden_size = hidden_size
         self.slot_hidden_size = slot_hidden_size
         self.num_fixed_actions = num_fixed_actions
+        self.hidden_width = hidden_width if (state_critic or predicts_hidden) else 0
+        self.state_critic = state_critic
+        self.predicts_hidden = predicts_hidden
         self.global_encoder = nn.Sequential(
             _layer(layout.global_size, hidden_size), nn.Tanh(), _layer(hidden_size, hidden_size), nn.Tanh()
         )
@@ -91,9 +119,14 @@ class Agent(nn.Module):
         # over slots): whether to draw again depends on what can be played now.
         self.trunk = nn.Sequential(_layer(hidden_size + slot_hidden_size, hidden_size), nn.Tanh())
         self.fixed_logits = _layer(hidden_size, num_fixed_actions, std=0.01)
-        self.value_head = _layer(hidden_size, 1, std=1.0)
+        if state_critic:
+            self.critic_encoder = nn.Sequential(_layer(hidden_width, hidden_size), nn.Tanh())
+        self.value_head = _layer(hidden_size * (2 if state_critic else 1), 1, std=1.0)
+        if predicts_hidden:
+            self.hidden_head = _layer(hidden_size, hidden_width, std=0.01)
 
-    def _forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def _features(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """The policy's logits and the shared features ``h`` the heads read."""
         lay = self.layout
         g = self.global_encoder(obs[:, : lay.global_size])
         slots = obs[:, lay.slots_start : lay.size].reshape(-1, lay.num_slots, lay.slot_features)
@@ -102,14 +135,28 @@ class Agent(nn.Module):
         slot_logits = self.slot_logit(slot_h).squeeze(-1)
         h = self.trunk(torch.cat([g, slot_h.max(dim=1).values], dim=-1))
         logits = torch.cat([self.fixed_logits(h), slot_logits], dim=-1)
-        return logits, self.value_head(h).squeeze(-1)
+        return logits, h
+
+    def _value(self, h: torch.Tensor, hidden: torch.Tensor | None) -> torch.Tensor:
+        if not self.state_critic:
+            return self.value_head(h).squeeze(-1)
+        if hidden is None:
+            raise ValueError("this network's critic reads the hidden cards (hidden=, from the runners' reports)")
+        return self.value_head(torch.cat([h, self.critic_encoder(hidden)], dim=-1)).squeeze(-1)
+
+    def policy_and_value(
+        self, obs: torch.Tensor, hidden: torch.Tensor | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """The policy's logits (before the mask) and the value."""
+        logits, h = self._features(obs)
+        return logits, self._value(h, hidden)
 
     def logits(self, obs: torch.Tensor) -> torch.Tensor:
         """The policy head's logits, before the mask."""
-        return self._forward(obs)[0]
+        return self._features(obs)[0]
 
-    def get_value(self, obs: torch.Tensor) -> torch.Tensor:
-        return self._forward(obs)[1]
+    def get_value(self, obs: torch.Tensor, hidden: torch.Tensor | None = None) -> torch.Tensor:
+        return self._value(self._features(obs)[1], hidden)
 
     def get_action_and_value(
         self,
@@ -117,16 +164,37 @@ class Agent(nn.Module):
         mask: torch.Tensor,
         action: torch.Tensor | None = None,
         generator: torch.Generator | None = None,
+        hidden: torch.Tensor | None = None,
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
         """(action, log-prob, entropy, value); samples when ``action`` is None."""
-        logits, value = self._forward(obs)
+        logits, h = self._features(obs)
         dist = MaskedCategorical(logits, mask)
         if action is None:
             action = dist.sample(generator)
-        return action, dist.log_prob(action), dist.entropy(), value
+        return action, dist.log_prob(action), dist.entropy(), self._value(h, hidden)
+
+    def train_outputs(
+        self, obs: torch.Tensor, mask: torch.Tensor, action: torch.Tensor, hidden: torch.Tensor | None = None
+    ) -> TrainOutputs:
+        """One forward pass for PPO's update: ``action``'s log-prob, the entropy, the value
+        and, with the auxiliary head, its logits of the hidden cards."""
+        logits, h = self._features(obs)
+        dist = MaskedCategorical(logits, mask)
+        hidden_logits = self.hidden_head(h) if self.predicts_hidden else None
+        return TrainOutputs(dist.log_prob(action), dist.entropy(), self._value(h, hidden), hidden_logits)
 
     def distribution(self, obs: torch.Tensor, mask: torch.Tensor) -> MaskedCategorical:
-        return MaskedCategorical(self._forward(obs)[0], mask)
+        return MaskedCategorical(self._features(obs)[0], mask)
+
+    def load_shared(self, source: Agent) -> list[str]:
+        """Copy ``source``'s parameters wherever the name and shape match (a network started
+        from one without a state critic or auxiliary head); the names left as initialised."""
+        theirs = source.state_dict()
+        mine = self.state_dict()
+        kept = {k: v for k, v in theirs.items() if k in mine and mine[k].shape == v.shape}
+        mine.update(kept)
+        self.load_state_dict(mine)
+        return sorted(set(mine) - set(kept))
 
     def spec(self) -> dict:
         """What a checkpoint needs to rebuild this network."""
@@ -135,6 +203,9 @@ class Agent(nn.Module):
             "hidden_size": self.hidden_size,
             "slot_hidden_size": self.slot_hidden_size,
             "num_fixed_actions": self.num_fixed_actions,
+            "hidden_width": self.hidden_width,
+            "state_critic": self.state_critic,
+            "predicts_hidden": self.predicts_hidden,
         }
 
     @classmethod
@@ -145,4 +216,8 @@ class Agent(nn.Module):
             spec["slot_hidden_size"],
             # Checkpoints from before Gin Rummy hold Carousel's networks and no count.
             spec.get("num_fixed_actions", NUM_FIXED_ACTIONS),
+            # Checkpoints from before issue 53's state critic and auxiliary head have neither.
+            spec.get("hidden_width", 0),
+            bool(spec.get("state_critic", False)),
+            bool(spec.get("predicts_hidden", False)),
         )

@@ -28,6 +28,7 @@ import torch
 from torch import nn
 
 from carousel_env.core.text import plural
+from carousel_env.envkit.family import HIDDEN_WIDTH
 from training import checkpoint
 from training.checkpoint_names import BEST, LATEST, is_checkpoint_name
 from training.config import TrainConfig, from_dict, save_config, to_dict
@@ -106,6 +107,13 @@ def ppo_losses(
     }
 
 
+def hidden_loss(logits: torch.Tensor, hidden: torch.Tensor) -> torch.Tensor:
+    """The auxiliary head's loss: binary cross-entropy of its logits against the hidden
+    cards, each entry a count scaled into [0, 1] (``envkit.family.others_cards``), summed
+    over the cards and averaged over the decisions."""
+    return nn.functional.binary_cross_entropy_with_logits(logits, hidden, reduction="none").sum(-1).mean()
+
+
 def lr_at(update: int, num_updates: int, base_lr: float, anneal: bool) -> float:
     """Learning rate for 0-based ``update``: linear from ``base_lr`` down to base_lr/num_updates."""
     return base_lr * (1.0 - update / num_updates) if anneal else base_lr
@@ -120,6 +128,7 @@ class Batch:
     values: torch.Tensor
     advantages: torch.Tensor
     returns: torch.Tensor
+    hidden: torch.Tensor | None = None  # the cards the acting seat could not see (critic "state", hidden_coef)
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -128,7 +137,12 @@ class Batch:
         """The batch on ``device`` (itself where it already is: the CPU learner copies nothing)."""
         if device.type == "cpu":
             return self
-        return Batch(**{name: getattr(self, name).to(device) for name in self.__dataclass_fields__})
+        return Batch(
+            **{
+                name: None if getattr(self, name) is None else getattr(self, name).to(device)
+                for name in self.__dataclass_fields__
+            }
+        )
 
 
 def make_batch(trajectories, gamma: float, lam: float, rewards=None) -> Batch:
@@ -155,6 +169,9 @@ def make_batch(trajectories, gamma: float, lam: float, rewards=None) -> Batch:
         values=cat("values", torch.float32),
         advantages=torch.as_tensor(np.concatenate(advs)),
         returns=torch.as_tensor(np.concatenate(rets)),
+        hidden=torch.as_tensor(np.concatenate([np.stack(t.hidden) for t in trajectories]))
+        if trajectories and trajectories[0].hidden
+        else None,
     )
 
 
@@ -172,22 +189,24 @@ def update_policy(
         order = rng.permutation(n)
         for start in range(0, n, mb_size):
             mb = torch.as_tensor(order[start : start + mb_size], device=device)
-            _, new_logprob, entropy, new_value = agent.get_action_and_value(
-                on_device.obs[mb], on_device.masks[mb], on_device.actions[mb]
-            )
+            hidden = None if on_device.hidden is None else on_device.hidden[mb]
+            new = agent.train_outputs(on_device.obs[mb], on_device.masks[mb], on_device.actions[mb], hidden)
             out = ppo_losses(
-                new_logprob,
+                new.logprob,
                 on_device.logprobs[mb],
                 on_device.advantages[mb],
-                new_value,
+                new.value,
                 on_device.values[mb],
                 on_device.returns[mb],
-                entropy,
+                new.entropy,
                 config.clip_coef,
                 config.clip_vloss,
                 config.norm_adv,
             )
             loss = out["pg_loss"] - config.ent_coef * out["entropy"] + config.vf_coef * out["v_loss"]
+            if new.hidden_logits is not None:
+                out["hidden_loss"] = hidden_loss(new.hidden_logits, hidden)
+                loss = loss + config.hidden_coef * out["hidden_loss"]
             optimizer.zero_grad()
             loss.backward()
             grad_norm = nn.utils.clip_grad_norm_(agent.parameters(), config.max_grad_norm)
@@ -207,6 +226,7 @@ def update_policy(
         "losses/clipfrac": np.mean(stats["clipfrac"]),
         "losses/grad_norm": np.mean(stats["grad_norm"]),
         "losses/explained_variance": float(explained),
+        **({"losses/hidden_loss": np.mean(stats["hidden_loss"])} if "hidden_loss" in stats else {}),
     }
 
 
@@ -320,11 +340,19 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
     layout, num_fixed_actions = shape_for(env_spec)
     # ``agent`` acts in the rollouts and evaluations, on the CPU; ``learner`` trains on ``device``
     # (the same network on the CPU) and is copied into ``agent`` after each update.
-    agent = Agent(layout, config.hidden_size, config.slot_hidden_size, num_fixed_actions)
+    agent = Agent(
+        layout,
+        config.hidden_size,
+        config.slot_hidden_size,
+        num_fixed_actions,
+        hidden_width=HIDDEN_WIDTH,
+        state_critic=config.critic == "state",
+        predicts_hidden=config.hidden_coef > 0,
+    )
     if not resume and config.init_checkpoint is not None:
         # Before anything is written: a bad source leaves no run. Optimiser and pool start fresh.
         source = load_start_network(config.init_checkpoint, layout, config.hidden_size, config.slot_hidden_size)
-        agent.load_state_dict(source.state_dict())
+        agent.load_shared(source)  # a head the source lacks (a state critic, the auxiliary head) starts fresh
     learner = agent if device.type == "cpu" else copy.deepcopy(agent).to(device)
     run_dir.mkdir(parents=True, exist_ok=True)
     optimizer = torch.optim.Adam(learner.parameters(), lr=config.learning_rate, eps=1e-5)
@@ -337,6 +365,11 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
         saved = from_dict(data["config"])
         if saved.hidden_size != config.hidden_size or saved.slot_hidden_size != config.slot_hidden_size:
             raise checkpoint.CheckpointError(f"checkpoint {run_dir / 'latest.pt'} has a different network size")
+        if (saved.critic, saved.hidden_coef > 0) != (config.critic, config.hidden_coef > 0):
+            raise checkpoint.CheckpointError(
+                f"checkpoint {run_dir / 'latest.pt'} was trained with critic {saved.critic!r} and hidden_coef "
+                f"{saved.hidden_coef:g}: a resumed run keeps its network's heads (critic, hidden_coef on or off)"
+            )
         checkpoint.build_agent(data, run_dir / "latest.pt", expect_layout=layout)  # layout check
         checkpoint.load_model_state(agent, data, run_dir / "latest.pt")
         if learner is not agent:
@@ -361,7 +394,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
     action_kinds, progress_of = training_game(config.game).action_kinds, training_game(config.game).progress
     num_updates = config.num_updates
     last_update = num_updates if max_updates is None else min(num_updates, progress.update + max_updates)
-    driver = Driver(env_spec, config.num_envs, config.num_workers)
+    driver = Driver(env_spec, config.num_envs, config.num_workers, hidden=config.reads_hidden_cards)
     print(f"carousel train: learner on {describe(device)}, game copies and rollouts on the CPU", flush=True)
     bar = None
     if config.progress_bar:

@@ -68,6 +68,7 @@ class Trajectory:
     logprobs: list[float] = field(default_factory=list)
     values: list[float] = field(default_factory=list)
     rewards: list[float] = field(default_factory=list)
+    hidden: list[np.ndarray] = field(default_factory=list)  # the hidden cards, where the runners report them
 
 
 @dataclass
@@ -125,9 +126,12 @@ def collect_rollout(
                 pending[rep.env] = rep
         mine = [r for r in pending.values() if r.controller == LEARNER]
         if mine:
+            hidden = torch.as_tensor(np.stack([r.hidden for r in mine])) if mine[0].hidden is not None else None
             with torch.no_grad():
                 action, logprob, _, value = agent.get_action_and_value(
-                    torch.as_tensor(np.stack([r.obs for r in mine])), torch.as_tensor(np.stack([r.mask for r in mine]))
+                    torch.as_tensor(np.stack([r.obs for r in mine])),
+                    torch.as_tensor(np.stack([r.mask for r in mine])),
+                    hidden=hidden,
                 )
             for k, rep in enumerate(mine):
                 traj = open_traj.setdefault((rep.env, rep.seat), Trajectory(rep.seat, seeds[rep.env]))
@@ -137,6 +141,8 @@ def collect_rollout(
                 traj.logprobs.append(float(logprob[k]))
                 traj.values.append(float(value[k]))
                 traj.rewards.append(0.0)
+                if rep.hidden is not None:
+                    traj.hidden.append(rep.hidden)
             decisions += len(mine)
         actions = {r.env: int(action[k]) for k, r in enumerate(mine)} if mine else {}
         actions.update(act_batched({i: r for i, r in pending.items() if r.controller != LEARNER}, opponents))

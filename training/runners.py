@@ -50,7 +50,9 @@ Policy = Any  # a game's scripted policy, as ``training.games`` resolves and pla
 class Report:
     """What a game copy says after a step: each seat's rewards since the copy's last
     report, the actions taken in it, then either the next network decision (``seat``,
-    its ``controller``, ``obs``, ``mask``) or, once the episode is over, its ``result``."""
+    its ``controller``, ``obs``, ``mask`` and, where the runner was asked for them, the
+    ``hidden`` cards that seat cannot see: ``FamilyGame.hidden_cards``) or, once the
+    episode is over, its ``result``."""
 
     env: int
     rewards: np.ndarray
@@ -60,6 +62,7 @@ class Report:
     obs: np.ndarray | None = None
     mask: np.ndarray | None = None
     result: EpisodeResult[Controller] | None = None
+    hidden: np.ndarray | None = None
 
     @property
     def done(self) -> bool:
@@ -77,8 +80,9 @@ def scripted_policies(game: FamilyGame, episode: Episode[Controller]) -> dict[in
 
 
 class Runner:
-    def __init__(self, env_spec: EnvSpec, env_ids: list[int]) -> None:
+    def __init__(self, env_spec: EnvSpec, env_ids: list[int], hidden: bool = False) -> None:
         self.game = training_game(env_spec.game)
+        self.hidden = hidden
         self.env_ids = list(env_ids)
         self.envs = {i: make_env(env_spec) for i in self.env_ids}
         self.n = env_spec.num_players
@@ -108,8 +112,16 @@ class Runner:
         episode = self.episodes[i]
         if decision is not None:
             seat = decision.seat
+            hidden = self.game.hidden_cards(self.envs[i].unwrapped.game_state, seat) if self.hidden else None
             return Report(
-                i, rewards, steps, seat, episode.controllers[seat], decision.observation, decision.action_mask
+                i,
+                rewards,
+                steps,
+                seat,
+                episode.controllers[seat],
+                decision.observation,
+                decision.action_mask,
+                hidden=hidden,
             )
         result = self.game.result(episode, self.returns[i], self.envs[i])
         return Report(i, rewards, steps, result=result)
@@ -124,8 +136,9 @@ class VectorRunner:
     scripted seats' (each copy's policy decides in Python, all copies step at once) until
     every copy touched waits for a network seat or has finished its episode."""
 
-    def __init__(self, env_spec: EnvSpec, env_ids: list[int]) -> None:
+    def __init__(self, env_spec: EnvSpec, env_ids: list[int], hidden: bool = False) -> None:
         self.game = training_game(env_spec.game)
+        self.hidden = hidden
         self.env_ids = list(env_ids)
         self.row = {e: r for r, e in enumerate(self.env_ids)}
         self.venv = vector_env_class(env_spec.game)(len(self.env_ids), autoreset=False, **env_spec.kwargs())
@@ -180,7 +193,8 @@ class VectorRunner:
             r = self.row[e]
             seat = int(self.last.to_play[r])
             obs, mask = self.last.observation[r], self.last.action_mask[r]
-            return Report(e, rewards, steps, seat, episode.controllers[seat], obs, mask)
+            hidden = self.game.hidden_cards(self.venv.game_state(r), seat) if self.hidden else None
+            return Report(e, rewards, steps, seat, episode.controllers[seat], obs, mask, hidden=hidden)
         result = self.game.finished_result(episode, self.returns[e], game)
         return Report(e, rewards, steps, result=result)
 
@@ -188,12 +202,12 @@ class VectorRunner:
         self.venv.close()
 
 
-def make_runner(env_spec: EnvSpec, env_ids: list[int]) -> Runner | VectorRunner:
+def make_runner(env_spec: EnvSpec, env_ids: list[int], hidden: bool = False) -> Runner | VectorRunner:
     """The vector runner for the package's own envs (unless ``env_spec.vector`` is False),
-    the AEC runner for any other factory."""
+    the AEC runner for any other factory; ``hidden``: reports carry the hidden cards."""
     if _vectorized(env_spec):
-        return VectorRunner(env_spec, env_ids)
-    return Runner(env_spec, env_ids)
+        return VectorRunner(env_spec, env_ids, hidden)
+    return Runner(env_spec, env_ids, hidden)
 
 
 def _vectorized(env_spec: EnvSpec) -> bool:
@@ -215,10 +229,10 @@ class WorkerAnswer(NamedTuple):
     solver_inexact: int
 
 
-def _worker(conn, env_spec: EnvSpec, env_ids: list[int]) -> None:
+def _worker(conn, env_spec: EnvSpec, env_ids: list[int], hidden: bool) -> None:
     """A worker's loop: ``(actions, resets)`` in, a :class:`WorkerAnswer` out; None closes."""
     torch.set_num_threads(1)
-    runner = make_runner(env_spec, env_ids)
+    runner = make_runner(env_spec, env_ids, hidden)
     inexact = training_game(env_spec.game).solver_inexact
     while (step := conn.recv()) is not None:
         try:
@@ -236,9 +250,10 @@ STALL_NOTICE_S = 60.0
 
 
 class Driver:
-    """Game copies ``0..num_envs-1``, stepped in-process or split over worker processes."""
+    """Game copies ``0..num_envs-1``, stepped in-process or split over worker processes;
+    ``hidden``: each network decision's report carries the cards its seat cannot see."""
 
-    def __init__(self, env_spec: EnvSpec, num_envs: int, num_workers: int = 0) -> None:
+    def __init__(self, env_spec: EnvSpec, num_envs: int, num_workers: int = 0, hidden: bool = False) -> None:
         self.num_envs = num_envs
         self.game = training_game(env_spec.game)
         self._seeds: dict[int, int] = {}  # each game copy's episode seed, for stall notices
@@ -254,14 +269,14 @@ class Driver:
         if env_spec.factory == DEFAULT_ENV_FACTORY:
             self.game.compile_ahead(env_spec.kwargs(), _vectorized(env_spec))
         if num_workers == 0:
-            self.local = make_runner(env_spec, list(range(num_envs)))
+            self.local = make_runner(env_spec, list(range(num_envs)), hidden)
             return
         # spawn, not fork: forking a process that has started torch's threads can deadlock.
         ctx = mp.get_context("spawn")
         for w in range(num_workers):
             ids = list(range(w, num_envs, num_workers))
             parent, child = ctx.Pipe()
-            proc = ctx.Process(target=_worker, args=(child, env_spec, ids), daemon=True)
+            proc = ctx.Process(target=_worker, args=(child, env_spec, ids, hidden), daemon=True)
             proc.start()
             child.close()
             self.workers.append((proc, parent, ids))

@@ -17,6 +17,7 @@ What a game declares:
   (``unit_points``, higher better; ``unit_events``, ``event_names``);
 * the kinds of action a training run counts (``action_kinds``: Gin's knock, a pile taken)
   and its measure of progress, read from an observation (``progress``: Gin's deadwood);
+* what a seat cannot see of the others' hands (``hidden_cards``), for a training critic;
 * its compiled code (``compile_ahead``), its name in a run's log (``label``), the scripted
   players a trained agent is first measured against (``yardsticks``) and mixed in with
   (``baselines``);
@@ -28,7 +29,7 @@ Pure data and callables: nothing here imports torch or a game.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -60,6 +61,25 @@ class EventNames(NamedTuple):
 
 
 KNOCK_EVENTS = EventNames()  # a knocking game's names (Carousel's)
+
+
+HIDDEN_WIDTH = 53  # the hidden cards' vector: a count per card of the pack, then the joker
+HIDDEN_DECKS = 2.0  # a card's count is over 2 (two decks at most), so every entry is in [0, 1]
+HIDDEN_JOKERS = 4.0  # the joker's count is over 4 (the most jokers a pack of the family holds)
+
+
+def others_cards(hands: Sequence[Iterable[int]], seat: int) -> np.ndarray:
+    """The cards every seat but ``seat`` holds, as :data:`HIDDEN_WIDTH` counts, each over
+    :data:`HIDDEN_DECKS` (the joker's over :data:`HIDDEN_JOKERS`): what ``seat`` cannot see
+    and a training critic may (``FamilyGame.hidden_cards``)."""
+    out = np.zeros(HIDDEN_WIDTH, np.float32)
+    for other, hand in enumerate(hands):
+        if other != seat:
+            for card in hand:
+                out[card] += 1.0
+    out[: HIDDEN_WIDTH - 1] /= HIDDEN_DECKS
+    out[HIDDEN_WIDTH - 1] /= HIDDEN_JOKERS
+    return out
 
 
 class ActionKind(NamedTuple):
@@ -168,6 +188,9 @@ class FamilyGame:
     # Observations (N, size) -> each observer's measure of progress, higher better (Gin: minus
     # its deadwood): training's potential for shaping (``shaping_coef``); None: the game has none.
     progress: Callable[[np.ndarray], np.ndarray] | None = None
+    # (engine state, seat) -> what the seat cannot see of the other hands (``others_cards``):
+    # training's state critic and auxiliary head read it; None: the game offers none.
+    hidden_cards: Callable[[Any, int], np.ndarray] | None = None
     guided_search: GuidedSearch | None = None
     solver_inexact: Callable[[], int] = lambda: 0  # solves of this process not proven exact
 

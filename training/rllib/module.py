@@ -60,7 +60,7 @@ class CarouselRLModule(TorchRLModule, ValueFunctionAPI):
 
     def _logits_and_values(self, batch: dict[str, Any]) -> tuple[torch.Tensor, torch.Tensor]:
         obs = batch[Columns.OBS]
-        logits, values = self.net._forward(obs[OBS_KEY].float())
+        logits, values = self.net.policy_and_value(obs[OBS_KEY].float())
         # Masked as MaskedCategorical does: the most negative value, not -inf (no NaN).
         masked = torch.where(obs[MASK_KEY].bool(), logits, torch.finfo(logits.dtype).min)
         return masked, values

@@ -60,6 +60,7 @@ from training.checkpoint_names import checkpoint_file
 from training.config import save_config
 from training.device import describe, resolve_device
 from training.envs import EnvShape, shape_of
+from training.network import Agent
 from training.policies import load_start_network
 from training.rllib.config import RllibConfig, from_dict
 from training.rllib.module import export_module, module_spec, module_state
@@ -344,7 +345,10 @@ def train(
         else:
             if config.init_checkpoint:
                 layout = env_shape(config).layout
-                agent = load_start_network(config.init_checkpoint, layout, config.hidden_size, config.slot_hidden_size)
+                source = load_start_network(config.init_checkpoint, layout, config.hidden_size, config.slot_hidden_size)
+                # RLlib's module has the plain critic: a state critic or auxiliary head of the source stays behind.
+                agent = Agent(layout, config.hidden_size, config.slot_hidden_size, source.num_fixed_actions)
+                agent.load_shared(source)
                 algorithm.set_state({"learner_group": {"learner": {"rl_module": {MAIN: module_state(agent)}}}})
                 log(f"learner and pool start from {checkpoint_file(config.init_checkpoint)}")
             copy_main_into(algorithm, module_ids(config.pool_size)[1:])

@@ -17,6 +17,7 @@ from carousel_env.envkit.family import (
     engine_act,
     engine_decide,
     named_players,
+    others_cards,
     record_positions,
     vector_compile_ahead,
 )
@@ -110,5 +111,6 @@ FAMILY = FamilyGame(
     ),
     event_names=EventNames(knocked="go-down", undercut=""),
     action_kinds=ACTION_KINDS,
+    hidden_cards=lambda state, seat: others_cards(state.hands, seat),
     progress=observation.progress,
 )

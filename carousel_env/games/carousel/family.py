@@ -14,6 +14,7 @@ from carousel_env.envkit.family import (
     LeaderboardFacts,
     UnitEvents,
     config_check,
+    others_cards,
     record_positions,
 )
 from carousel_env.envkit.options import option_docs
@@ -132,4 +133,5 @@ FAMILY = FamilyGame(
     guided_search=_guided_search,
     solver_inexact=lambda: solver.solve_counts().inexact,
     action_kinds=ACTION_KINDS,
+    hidden_cards=lambda state, seat: others_cards(state.hands, seat),
 )

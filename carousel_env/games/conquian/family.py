@@ -17,6 +17,7 @@ from carousel_env.envkit.family import (
     engine_act,
     engine_decide,
     named_players,
+    others_cards,
     record_positions,
     vector_compile_ahead,
 )
@@ -117,4 +118,5 @@ FAMILY = FamilyGame(
     demo_players="simple",
     event_names=EventNames(knocked="", undercut="", went_out="meld-11"),
     action_kinds=ACTION_KINDS,
+    hidden_cards=lambda state, seat: others_cards(state.hands, seat),
 )

@@ -17,6 +17,7 @@ from carousel_env.envkit.family import (
     engine_act,
     engine_decide,
     named_players,
+    others_cards,
     record_positions,
     vector_compile_ahead,
 )
@@ -26,6 +27,7 @@ from carousel_env.games.gin_rummy.config import GinEnvConfig, GinEnvConfigError
 from carousel_env.games.gin_rummy.engine import HandEnd, Phase
 from carousel_env.games.gin_rummy.env import GinAction, decision, own_deadwood, raw_env
 from carousel_env.games.gin_rummy.guided import GUIDED_SAMPLES, GinGuidedSearch
+from carousel_env.games.gin_rummy.melds import cards_of
 from carousel_env.games.gin_rummy.observation import encode
 from carousel_env.games.gin_rummy.players import PLAYERS, get_player
 from carousel_env.games.gin_rummy.rules import PRESETS, GinRules
@@ -138,5 +140,6 @@ FAMILY = FamilyGame(
     event_names=EventNames(went_out="gin"),
     guided_search=_guided_search,
     action_kinds=ACTION_KINDS,
+    hidden_cards=lambda state, seat: others_cards([cards_of(hand) for hand in state.hands], seat),
     progress=observation.progress,
 )
