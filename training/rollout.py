@@ -126,12 +126,15 @@ def collect_rollout(
                 pending[rep.env] = rep
         mine = [r for r in pending.values() if r.controller == LEARNER]
         if mine:
-            hidden = torch.as_tensor(np.stack([r.hidden for r in mine])) if mine[0].hidden is not None else None
+            # The hidden cards go to the critic only where the runners report them (a state critic's run).
+            hidden = {}
+            if mine[0].hidden is not None:
+                hidden["hidden"] = torch.as_tensor(np.stack([r.hidden for r in mine]))
             with torch.no_grad():
                 action, logprob, _, value = agent.get_action_and_value(
                     torch.as_tensor(np.stack([r.obs for r in mine])),
                     torch.as_tensor(np.stack([r.mask for r in mine])),
-                    hidden=hidden,
+                    **hidden,
                 )
             for k, rep in enumerate(mine):
                 traj = open_traj.setdefault((rep.env, rep.seat), Trajectory(rep.seat, seeds[rep.env]))
