@@ -236,7 +236,8 @@ def update_policy(
 @dataclass
 class Progress:
     """How far a run is: updates, learner decisions (every curve's x axis), environment
-    steps, episodes and the best evaluation so far (``best.pt``'s win rate; -1: none yet).
+    steps, episodes, the best evaluation so far (``best.pt``'s win rate; -1: none yet) and
+    the seconds trained (a run's time to a strength: ``benchmarks/time_to_strength.py``).
     Checkpoints store it as a dict (``counters``)."""
 
     update: int = 0
@@ -244,6 +245,7 @@ class Progress:
     env_steps: int = 0
     episodes: int = 0
     best_win_rate: float = -1.0
+    wall_s: float = 0.0  # seconds spent in updates (rollouts, learning, evaluations), over every resume
 
 
 def learner_rewards(trajectories, config: TrainConfig, progress_of, moments: RunningMoments) -> list[np.ndarray]:
@@ -502,6 +504,8 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
                     progress.best_win_rate = res.win_rate
                     _save(run_dir / BEST, agent, optimizer, config, progress, np_rng, pool, moments)
                 metrics["eval/best_win_rate"] = progress.best_win_rate
+            progress.wall_s += time.perf_counter() - t0
+            metrics["charts/wall_s"] = progress.wall_s
             logger.log(step, metrics)
             if progress.update % config.pool_snapshot_interval == 0:
                 pool.add(agent, progress.update)
