@@ -20,7 +20,11 @@ from training.rollout import collect_rollout
 from training.runners import Driver, Runner, VectorRunner
 
 GAMES = ("carousel", "gin_rummy", "carioca", "kaluki", "conquian")
-EPISODE = {"carousel": {"episode": "round", "k_suggestions": 4}, "kaluki": {"episode": "hand", "k_plays": 4}}
+EPISODE = {
+    "carousel": {"episode": "round", "k_suggestions": 4},
+    "carioca": {"episode": "round"},
+    "kaluki": {"episode": "hand", "k_plays": 4},
+}
 
 
 def test_others_cards_counts_every_other_hand_in_unit_range():
