@@ -14,7 +14,7 @@ from training import checkpoint
 from training.config import ConfigError, from_dict, load_config
 from training.envs import EnvSpec, shape_for
 from training.network import Agent
-from training.policies import LEARNER, Controller
+from training.policies import LEARNER, Controller, load_network_policy, network_value
 from training.ppo import hidden_loss, train
 from training.rollout import collect_rollout
 from training.runners import Driver, Runner, VectorRunner
@@ -151,3 +151,11 @@ def test_a_run_with_both_heads_trains_logs_and_resumes_exactly(tmp_path):
     assert "losses/hidden_loss" in (tmp_path / "straight" / "metrics.csv").read_text()
     with pytest.raises(checkpoint.CheckpointError, match="keeps its network's heads"):
         train(_gin("critic=observation"), tmp_path / "pieces", resume=True)
+    # It plays as any network (its policy reads the observation), but offers a search no value.
+    policy = load_network_policy(str(tmp_path / "straight"), shape_for(LAYOUT_SPEC)[0], greedy=True)
+    obs = np.zeros((1, policy.agent.layout.size), np.float32)
+    mask = np.zeros((1, policy.agent.num_fixed_actions + policy.agent.layout.num_slots), np.int8)
+    mask[0, 3] = 1
+    assert policy.act(obs, mask).tolist() == [3]
+    with pytest.raises(checkpoint.CheckpointError, match="critic reads the other hands"):
+        network_value(str(tmp_path / "straight"))

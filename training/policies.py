@@ -164,6 +164,11 @@ def network_value(name: str) -> Callable[[np.ndarray], np.ndarray]:
     acting seat's expected reward to come, in the reward units it was trained on): a guided
     search's leaf evaluation."""
     agent = _frozen_agent(str(find_checkpoint(name)))
+    if agent.state_critic:
+        raise checkpoint.CheckpointError(
+            f"{find_checkpoint(name)}: its critic reads the other hands' cards (trained with critic: state), which a "
+            "player cannot see: it gives no value for a search's leaves (its policy plays as any network's)"
+        )
 
     @torch.no_grad()
     def value(observations: np.ndarray) -> np.ndarray:
