@@ -112,7 +112,7 @@ def print_matches(results: list, args: argparse.Namespace) -> None:
     for res in results:
         _print_match(res)
     deals = (args.games + 1) // 2
-    if deals < MIN_DEALS_FOR_INTERVAL:  # on stderr: --json's output stays one JSON object
+    if results and deals < MIN_DEALS_FOR_INTERVAL:  # on stderr: --json's output stays one JSON object
         print(
             f"note: {plural(deals, 'deal')} is too few to trust the intervals over deals (they need about "
             f"{MIN_DEALS_FOR_INTERVAL}); raise --games to {MIN_DEALS_FOR_INTERVAL * 2} or more",

@@ -24,6 +24,10 @@ if TYPE_CHECKING:  # the commands import training lazily, so that --help starts 
     from training.evaluate import EvalResult
 
 
+def _ci(interval: tuple[float, float], digits: int = 3) -> str:
+    return f"95% CI {interval[0]:.{digits}f} to {interval[1]:.{digits}f}"
+
+
 def _print_eval(res: EvalResult) -> None:
     lo, hi = res.win_rate_ci
     deal_lo, deal_hi = res.win_rate_ci_deals
@@ -38,13 +42,20 @@ def _print_eval(res: EvalResult) -> None:
     family = training_game(res.game)
     unit = family.unit  # Gin Rummy scores hands, the others rounds
     print(f"  {unit}s {res.rounds}, mean {unit}-score difference {res.mean_round_score_diff:+.2f}")
+    print(
+        f"  points a {unit}: {res.points_per_unit:.2f} ({_ci(res.points_per_unit_ci, 2)}) against the opponents' "
+        f"{res.opponents_points_per_unit:.2f} ({_ci(res.opponents_points_per_unit_ci, 2)}); decided {unit}s "
+        f"{res.units_decided}, won {res.decided_won_rate:.3f} ({_ci(res.decided_won_ci)})"
+    )
     names = family.event_names  # what the game calls its units' events
     # A game names only the events it has (Kaluki: going out alone).
-    rates = [f"{names.knocked} rate {res.knock_rate:.3f}"] if names.knocked else []
+    rates = [f"{names.knocked} rate {res.knock_rate:.3f} ({_ci(res.knock_rate_ci)})"] if names.knocked else []
     if names.went_out:
-        rates.append(f"{names.went_out} rate {res.go_out_rate:.3f}")
+        rates.append(f"{names.went_out} rate {res.go_out_rate:.3f} ({_ci(res.go_out_rate_ci)})")
     if names.undercut and names.knocked:
-        rates.append(f"{names.undercut} rate (of {names.knocked}s) {res.undercut_rate:.3f}")
+        rates.append(
+            f"{names.undercut} rate (of {names.knocked}s) {res.undercut_rate:.3f} ({_ci(res.undercut_rate_ci)})"
+        )
     print("  " + ", ".join(rates))
     for name, row in res.by_opponent.items():
         print(f"  vs {name}: {plural(row.games, 'game')}, win rate {row.win_rate:.3f}")

@@ -15,6 +15,10 @@ which holds although a deal's N games share their cards (it needs some
 ``MIN_DEALS_FOR_INTERVAL`` deals or more to be trusted, and says ``(0, 1)`` below 2); mean
 round-score difference (candidate's round points minus the opponents' mean), and the
 candidate's knock, go-out and undercut rates (undercut: share of its knocks that were undercut).
+In the unit the game scores (Gin's hands, the others' rounds), each with its 95% interval:
+points a unit for the candidate and for its opponents (their mean), the share of the decided
+units it won (decided: the seats' points differ; won: its points alone the highest), and the
+event rates.
 
 The games run on training's driver (``episodes.play_episodes``), not on a game's own match
 runner (Carousel's ``agents.match``): a network candidate decides in batches across game
@@ -93,6 +97,17 @@ class EvalResult:
     seed: int
     game: str = DEFAULT_GAME
     argmax: bool = False  # the networks played their most likely actions, not samples
+    # In the game's scoring unit (hands or rounds), each with its 95% interval (module docstring).
+    points_per_unit: float = 0.0
+    points_per_unit_ci: tuple[float, float] = (0.0, 0.0)
+    opponents_points_per_unit: float = 0.0
+    opponents_points_per_unit_ci: tuple[float, float] = (0.0, 0.0)
+    units_decided: int = 0
+    decided_won_rate: float = 0.0
+    decided_won_ci: tuple[float, float] = (0.0, 1.0)
+    knock_rate_ci: tuple[float, float] = (0.0, 1.0)
+    go_out_rate_ci: tuple[float, float] = (0.0, 1.0)
+    undercut_rate_ci: tuple[float, float] = (0.0, 1.0)
 
     def as_json(self) -> dict[str, Any]:
         """The ``carousel eval --json`` object."""
@@ -139,8 +154,10 @@ def summarise(
     controllers the names they were asked for by."""
     unit_events, unit_points = training_game(game).unit_events, training_game(game).unit_points
     per_game = []
-    rounds = knocks = outs = undercuts = 0
+    rounds = knocks = outs = undercuts = decided = won = 0
     diff_sum = 0.0
+    own_points: list[float] = []
+    their_points: list[float] = []
     by_opponent: dict[Controller, list[float]] = {}
     by_deal: dict[int, list[float]] = {}
     for result in results:
@@ -154,6 +171,11 @@ def summarise(
             points = unit_points(r)
             others = [p for i, p in enumerate(points) if i != seat]
             diff_sum += points[seat] - sum(others) / len(others)
+            own_points.append(points[seat])
+            their_points.append(sum(others) / len(others))
+            if len(set(points)) > 1:
+                decided += 1
+                won += points[seat] > max(others)
             events = unit_events(r, seat)
             knocks += events.knocked
             undercuts += events.undercut
@@ -179,7 +201,21 @@ def summarise(
         players=players,
         seed=seed,
         game=game,
+        points_per_unit=_mean(own_points),
+        points_per_unit_ci=mean_interval(own_points),
+        opponents_points_per_unit=_mean(their_points),
+        opponents_points_per_unit_ci=mean_interval(their_points),
+        units_decided=decided,
+        decided_won_rate=won / decided if decided else 0.0,
+        decided_won_ci=wilson_interval(won, decided),
+        knock_rate_ci=wilson_interval(knocks, rounds),
+        go_out_rate_ci=wilson_interval(outs, rounds),
+        undercut_rate_ci=wilson_interval(undercuts, knocks),
     )
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
 
 
 def _controller(

@@ -491,6 +491,8 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
                         "eval/win_rate_deals_ci_low": res.win_rate_ci_deals[0],
                         "eval/win_rate_deals_ci_high": res.win_rate_ci_deals[1],
                         "eval/score_diff": res.mean_round_score_diff,
+                        "eval/points_per_unit": res.points_per_unit,
+                        "eval/decided_won_rate": res.decided_won_rate,
                         "eval/games": res.games,
                     }
                 )
