@@ -109,3 +109,33 @@ def test_gins_shaping_reads_the_deadwood_the_learner_sees():
 def test_bad_shaping_is_named(keys, message):
     with pytest.raises(ConfigError, match=message):
         from_dict({"game": "gin_rummy", **keys})
+
+
+def test_cariocas_potential_rises_when_a_seat_goes_down():
+    """Before going down the potential is minus the distance to the contract, after it the
+    share of the hand laid: going down never lowers it (a drop would teach not to go down)."""
+    env = carousel_env.raw_env(game="carioca", episode="round")
+    progress = family_game("carioca").progress
+    from carousel_env.games.carioca.env import CariocaAction
+
+    rng, seen = np.random.default_rng(0), 0
+    for seed in range(3):
+        env.reset(seed=seed)
+        before: dict[int, float] = {}
+        for _ in env.agent_iter(3000):
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            state = env.game_state
+            phi = progress(obs["observation"][None])[0]
+            if state.down[state.current] and state.current in before:
+                assert phi > before.pop(state.current) and 0.0 <= phi <= 1.0
+                seen += 1
+            elif not state.down[state.current]:
+                before[state.current] = phi
+                assert -1.0 <= phi <= 0.0
+            legal = np.flatnonzero(obs["action_mask"])
+            go_down = legal[legal >= CariocaAction.FIRST_GO_DOWN]
+            env.step(int(go_down[0]) if len(go_down) else int(rng.choice(legal)))
+    assert seen >= 3

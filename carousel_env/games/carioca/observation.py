@@ -69,14 +69,20 @@ def layout(k: int) -> ObservationLayout:
     return channel_layout(GLOBAL_CHANNELS, SLOT_CHANNELS, k)
 
 
-# The observer's distance to the contract (over the contract's cards); the same for every K.
+# Where the observation holds the observer's distance to the contract (over the contract's
+# cards), whether it is down and its hand's size (its own seat's row); the same for every K.
 OWN_DISTANCE = layout(0).offsets["scalars"][0] + SCALARS.index("own_distance")
+OWN_DOWN = layout(0).offsets["seats"][0] + 3
+OWN_HAND_SIZE = layout(0).offsets["seats"][0] + 4
 
 
 def progress(observations: np.ndarray) -> np.ndarray:
-    """Each observer's progress towards the round's contract, for training's shaping (a
-    potential): minus its distance to it over the contract's cards, as the observation holds it."""
-    return -np.asarray(observations, np.float64)[..., OWN_DISTANCE]
+    """Each observer's progress in the round, for training's shaping (a potential): before it
+    goes down, minus its distance to the contract over the contract's cards (-1 to 0); once
+    down, 1 less its hand's share of the most cards a hand holds (0 to 1, 1 gone out). Going
+    down always raises it: the distance of what is left in hand no longer counts."""
+    obs = np.asarray(observations, np.float64)
+    return np.where(obs[..., OWN_DOWN] > 0.5, 1.0 - obs[..., OWN_HAND_SIZE], -obs[..., OWN_DISTANCE])
 
 
 def _meld(out: np.ndarray, start: int, meld: Meld) -> None:
