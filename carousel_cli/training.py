@@ -178,6 +178,7 @@ def cmd_imitate(args: argparse.Namespace) -> int:
         init=args.init,
         report=lambda line: print(f"  {line}", flush=True),
         tables=tables,
+        workers=args.workers,
     )
     print(
         f"imitated {plural(res.decisions, 'decision')} of {args.teacher} in {res.seconds:.0f} s: the network makes "
@@ -328,6 +329,13 @@ def register(subparsers) -> None:
     p.add_argument("--epochs", type=int, default=4, help="passes over the decisions")
     p.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate")
     p.add_argument("--seed", type=int, default=1, help="the seed of the deals, the teachers and the network")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="processes recording the teacher's games at once, each a share with a seed of its own (the games "
+        "follow --seed and --workers)",
+    )
     p.add_argument(
         "--init",
         default=None,

@@ -126,3 +126,19 @@ def test_the_fit_is_scored_in_batches_with_the_same_answer():
     whole = accuracy(agent, data, rows, batch=len(data))
     assert accuracy(agent, data, rows, batch=7) == pytest.approx(whole) and 0 <= whole <= 1
     assert np.isnan(accuracy(agent, data, rows[:0]))
+
+
+@pytest.mark.training
+@pytest.mark.xdist_group("cores")
+def test_workers_record_shares_with_seeds_of_their_own(tmp_path, capfd):
+    from training.imitation import collect_parallel, worker_seed
+
+    spec = EnvSpec.of(2, game="gin_rummy", preset="openspiel")
+    assert worker_seed(3, 0, 1) == 3 and len({worker_seed(3, w, 2) for w in range(2)}) == 2
+    data = collect_parallel(spec, "simple", 600, seed=3, workers=2)
+    parts = [collect(spec, "simple", 300, worker_seed(3, w, 2)) for w in range(2)]
+    np.testing.assert_array_equal(data.actions, np.concatenate([p.actions for p in parts]))
+    np.testing.assert_array_equal(data.rows, np.concatenate([p.rows for p in parts]))  # held-out rows stay held out
+    assert "[worker 1] recorded " in capfd.readouterr().out  # workers report as they record
+    with pytest.raises(ConfigError, match="workers must be an int >= 1"):
+        imitate("simple", tmp_path, {"game": "gin_rummy"}, decisions=10, workers=0)

@@ -21,6 +21,9 @@ config's ``init_checkpoint`` starts PPO from it.
   evenly, for one network that plays them all (the held-out rows are held out at each).
 * ``--init CHECKPOINT`` starts from that network instead of a new one: expert iteration,
   a network taught the choices of the search it guides (``--teacher search@8+CHECKPOINT``).
+* ``workers`` (``--workers W``) records in W processes at once, each a share of the decisions
+  from games of its own seed (``seed`` itself when W is 1): a slow teacher (a search) records
+  W times as fast on W free cores. The games, and so the network, follow ``seed`` and W.
 * ``report`` (the CLI's: a printed line) hears how far it is: the decisions recorded, about
   every tenth of them, then each epoch's mean loss. A slow teacher takes minutes to record.
 """
@@ -132,6 +135,43 @@ def collect(spec: EnvSpec, teacher: str, decisions: int, seed: int, report: Repo
     )
 
 
+def worker_seed(seed: int, worker: int, workers: int) -> int:
+    """The seed worker ``worker`` of ``workers`` records with: ``seed`` alone in one process."""
+    return seed if workers == 1 else int(np.random.SeedSequence([seed, worker, workers]).generate_state(1)[0] >> 1)
+
+
+class _Prefixed:
+    """A worker's report: its lines printed with the worker's number (a picklable callable)."""
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+
+    def __call__(self, line: str) -> None:
+        print(f"  {self.prefix}{line}", flush=True)
+
+
+def collect_parallel(
+    spec: EnvSpec, teacher: str, decisions: int, seed: int, workers: int, report: Report = _silent
+) -> Demonstrations:
+    """:func:`collect` split over ``workers`` processes (one: in this one), each a share of
+    the decisions with its :func:`worker_seed`; the parts in worker order."""
+    if workers == 1:
+        return collect(spec, teacher, decisions, seed, report)
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+
+    shares = [decisions // workers + (w < decisions % workers) for w in range(workers)]
+    # spawn, not fork: forking a process that has started torch's threads can deadlock.
+    with ProcessPoolExecutor(workers, mp_context=mp.get_context("spawn")) as pool:
+        futures = [
+            pool.submit(collect, spec, teacher, share, worker_seed(seed, w, workers), _Prefixed(f"[worker {w}] "))
+            for w, share in enumerate(shares)
+        ]
+        parts = [future.result() for future in futures]
+    report(f"recorded {sum(len(p) for p in parts):,} decisions in {workers} processes")
+    return concatenate(parts)
+
+
 def concatenate(parts: Sequence[Demonstrations]) -> Demonstrations:
     """Demonstrations recorded apart (one table size each), as one set; a decision keeps its
     row number, so each part's held-out rows stay held out. One part is returned as it is
@@ -207,13 +247,17 @@ def imitate(
     init: str | None = None,
     report: Report = _silent,
     tables: Sequence[int] = (),
+    workers: int = 1,
 ) -> ImitationResult:
     """Teach a network ``teacher``'s play in the game of ``env_keys`` (a training config's
     keys: ``game``, ``variant``, ...) and save it as ``out/latest.pt``: a new network, or
     checkpoint ``init``'s (which must fit the game's layout and the default sizes).
     ``tables``: record at each of these table sizes in turn, the decisions split evenly (one
     network for all of them; their observations must have one layout); empty, at the keys'
-    ``num_players``. ``report`` hears progress lines (module docstring)."""
+    ``num_players``. ``workers``: processes recording at once. ``report`` hears progress
+    lines (module docstring)."""
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ConfigError(f"imitation's workers must be an int >= 1, got {workers!r}")
     started = time.perf_counter()
     keys = {**(env_keys or {}), "seed": seed, "eval_opponent": teacher, "init_checkpoint": init}
     configs: list[TrainConfig] = [from_dict({**keys, "num_players": n}) for n in tables] or [from_dict(keys)]
@@ -240,7 +284,7 @@ def imitate(
         share = decisions // len(specs) + (k < decisions % len(specs))
         if len(specs) > 1:
             report(f"at {spec.num_players} players: {share:,} decisions")
-        parts.append(collect(spec, teacher, share, seed + k, report))
+        parts.append(collect_parallel(spec, teacher, share, seed + k, workers, report))
     data = concatenate(parts)
     del parts  # ``data`` holds the rows now: free the parts it copied before the fit
     report(f"recorded {len(data):,} decisions; fitting the network, {epochs} epochs")
