@@ -14,29 +14,8 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import NamedTuple
 
-from training.logger import read_metrics
-
-
-class Reached(NamedTuple):
-    level: float
-    decisions: int | None  # None: not reached
-    wall_s: float | None
-
-
-def levels_reached(metrics_csv: Path, metric: str, levels: list[float], lower: bool = False) -> list[Reached]:
-    """The first logged step at which ``metric`` reached each of ``levels``, with the seconds trained by then."""
-    series = read_metrics(metrics_csv)
-    if metric not in series:
-        raise SystemExit(f"{metrics_csv}: no {metric!r} logged (its metrics: {', '.join(sorted(series))})")
-    walls = dict(series.get("charts/wall_s", []))
-    out = []
-    for level in levels:
-        first = next(((s, v) for s, v in series[metric] if (v <= level if lower else v >= level)), None)
-        wall = None if first is None else walls.get(first[0])
-        out.append(Reached(level, None if first is None else first[0], wall))
-    return out
+from training.logger import levels_reached, read_metrics
 
 
 def main() -> None:
@@ -50,8 +29,11 @@ def main() -> None:
     print(f"| run | {args.metric} | learner decisions | seconds trained |")
     print("| --- | ---: | ---: | ---: |")
     for run in args.runs:
-        series = read_metrics(run / "metrics.csv").get(args.metric, [])
-        for r in levels_reached(run / "metrics.csv", args.metric, levels, args.lower):
+        metrics = read_metrics(run / "metrics.csv")
+        if args.metric not in metrics:
+            raise SystemExit(f"{run}: no {args.metric!r} logged (its metrics: {', '.join(sorted(metrics))})")
+        series = metrics[args.metric]
+        for r in levels_reached(metrics, args.metric, levels, args.lower):
             if r.decisions is None:
                 best = (min if args.lower else max)(v for _, v in series)
                 print(f"| {run} | {r.level:g} | not reached (best {best:.3g}) | |")

@@ -18,6 +18,7 @@ import torch
 import carousel_env
 from training import checkpoint
 from training.config import load_config
+from training.logger import TIMING_METRICS
 from training.ppo import train
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,7 +80,7 @@ def _params(run_dir: Path) -> torch.Tensor:
 
 
 def _metrics(run_dir: Path) -> list[tuple[str, str, str]]:
-    timing = ("charts/SPS", "charts/rollout_fraction")  # wall-clock figures differ by nature
+    timing = TIMING_METRICS  # wall-clock figures differ by nature
     with (run_dir / "metrics.csv").open() as f:
         return [(r["step"], r["name"], r["value"]) for r in csv.DictReader(f) if r["name"] not in timing]
 

@@ -73,13 +73,14 @@ def test_the_plot_draws_a_run_with_some_panels_empty(tmp_path):
 
 
 def test_a_runs_levels_are_its_first_evaluations_to_reach_them(tmp_path):
-    from benchmarks.run_levels import Reached, levels_reached
+    from training.logger import Reached, levels_reached, read_metrics
 
     rows = ["step,name,value", "10,eval/score_diff,-40", "10,charts/wall_s,5.0", "20,eval/score_diff,-25"]
     rows += ["20,charts/wall_s,9.5", "30,eval/score_diff,-30", "30,charts/wall_s,14.0"]
     (tmp_path / "metrics.csv").write_text("\n".join(rows) + "\n")
-    assert levels_reached(tmp_path / "metrics.csv", "eval/score_diff", [-35, -20]) == [
+    series = read_metrics(tmp_path / "metrics.csv")
+    assert levels_reached(series, "eval/score_diff", [-35, -20]) == [
         Reached(-35, 20, 9.5),
         Reached(-20, None, None),
     ]
-    assert levels_reached(tmp_path / "metrics.csv", "eval/score_diff", [-35], lower=True) == [Reached(-35, 10, 5.0)]
+    assert levels_reached(series, "eval/score_diff", [-35], lower=True) == [Reached(-35, 10, 5.0)]

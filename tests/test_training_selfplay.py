@@ -15,6 +15,7 @@ from carousel_env.games.carousel.envs.observation import ObservationLayout
 from training import checkpoint
 from training.config import load_config
 from training.envs import EnvSpec
+from training.logger import TIMING_METRICS
 from training.network import Agent
 from training.policies import LEARNER, Controller
 from training.pool import OpponentPool, PoolEntry
@@ -149,7 +150,7 @@ def _params(run_dir: Path) -> torch.Tensor:
 
 
 def _rows(run_dir: Path) -> list[tuple]:
-    timing = ("charts/SPS", "charts/rollout_fraction")
+    timing = TIMING_METRICS
     with (run_dir / "metrics.csv").open() as f:
         return [(r["step"], r["name"], r["value"]) for r in csv.DictReader(f) if r["name"] not in timing]
 

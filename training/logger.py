@@ -11,6 +11,7 @@ import csv
 import os
 from collections import defaultdict
 from pathlib import Path
+from typing import NamedTuple
 
 
 class MetricLogger:
@@ -46,6 +47,32 @@ class MetricLogger:
         self._csv.close()
         if self.tb is not None:
             self.tb.close()
+
+
+# The metrics that measure the clock, not the run: they differ between two runs of one seed.
+TIMING_METRICS = ("charts/SPS", "charts/rollout_fraction", "charts/wall_s")
+
+
+class Reached(NamedTuple):
+    """The first logged step at which a metric reached ``level`` (None: never), with the
+    seconds trained by then (``charts/wall_s``; None where the run did not log it)."""
+
+    level: float
+    decisions: int | None
+    wall_s: float | None
+
+
+def levels_reached(
+    series: dict[str, list[tuple[int, float]]], metric: str, levels: list[float], lower: bool = False
+) -> list[Reached]:
+    """When a run's ``metric`` first reached each of ``levels`` (at least it, or at most it if
+    ``lower``): its time to strength (``benchmarks/run_levels.py``)."""
+    walls = dict(series.get("charts/wall_s", []))
+    out = []
+    for level in levels:
+        first = next(((s, v) for s, v in series.get(metric, []) if (v <= level if lower else v >= level)), None)
+        out.append(Reached(level, None, None) if first is None else Reached(level, first[0], walls.get(first[0])))
+    return out
 
 
 def read_metrics(path: str | Path) -> dict[str, list[tuple[int, float]]]:
