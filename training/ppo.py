@@ -237,7 +237,7 @@ def update_policy(
 class Progress:
     """How far a run is: updates, learner decisions (every curve's x axis), environment
     steps, episodes, the best evaluation so far (``best.pt``'s win rate; -1: none yet) and
-    the seconds trained (a run's time to a strength: ``benchmarks/time_to_strength.py``).
+    the seconds trained (a run's time to a strength: ``benchmarks/run_levels.py``).
     Checkpoints store it as a dict (``counters``)."""
 
     update: int = 0
