@@ -96,7 +96,7 @@ PLOTTED = (
     "charts/return_std",
 )
 PLOT_COLUMNS = 3
-PANEL_NOTES = {"actions/": " (share taken where legal)", "eval/score_diff": " (points a unit, against the yardstick)"}
+PANEL_NOTES = {"actions/": " (share taken where legal)", "eval/score_diff": " (points a unit less the yardstick's)"}
 
 
 def panel_series(series: dict[str, list[tuple[int, float]]], panel: str) -> dict[str, list[tuple[int, float]]]:
