@@ -185,7 +185,7 @@ def check_shaping(config: Any) -> None:
     coef = config.shaping_coef
     if not (math.isfinite(coef) and coef >= 0.0):
         raise ConfigError(f"config key 'shaping_coef': must be a finite number >= 0, got {coef}")
-    if coef and training_game(config.game).progress is None:
+    if coef and config.family().progress is None:
         raise ConfigError(
             f"config key 'shaping_coef': {config.game} declares no measure of progress to shape with (set it to 0)"
         )

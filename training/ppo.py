@@ -35,7 +35,6 @@ from training.config import TrainConfig, from_dict, save_config, to_dict
 from training.device import describe, resolve_device
 from training.diagnostics import action_rates, episode_figures
 from training.envs import EnvSpec, shape_for
-from training.games import training_game
 from training.logger import MetricLogger, plot_learning_curves
 from training.network import Agent
 from training.policies import Controller, NetworkPolicy, load_network_policy, load_start_network
@@ -260,7 +259,8 @@ def learner_rewards(trajectories, config: TrainConfig, progress_of, moments: Run
         ]
     if config.normalize_returns:
         moments.update([r.sum() for r in rewards])
-        rewards = [r / moments.scale() for r in rewards]
+        scale = moments.scale()
+        rewards = [r / scale for r in rewards]
     return rewards
 
 
@@ -393,7 +393,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
     logger = MetricLogger(run_dir, resume_step=progress.global_step if resume else None)
 
     fixed, fixed_policies = fixed_opponent(config, layout)
-    action_kinds, progress_of = training_game(config.game).action_kinds, training_game(config.game).progress
+    action_kinds, progress_of = config.family().action_kinds, config.family().progress
     num_updates = config.num_updates
     last_update = num_updates if max_updates is None else min(num_updates, progress.update + max_updates)
     driver = Driver(env_spec, config.num_envs, config.num_workers, hidden=config.reads_hidden_cards)

@@ -2,7 +2,7 @@
 scaled by the spread of the returns, both options of the training config.
 
 * **Potential-based shaping** (``shaping_coef``): a game that declares a potential
-  (``FamilyGame.potential``: Gin's deadwood, Carioca's distance to its contract, read from the
+  (``FamilyGame.progress``: Gin's deadwood, Carioca's distance to its contract, read from the
   observation the learner acts on) adds ``gamma * phi(next) - phi(now)`` to each learner
   decision's reward, ``phi`` after the episode's last decision being 0. Over an episode the
   added terms telescope to ``-phi(first)``, which no action changes, so the best policy is

@@ -38,6 +38,7 @@ import numpy as np
 from carousel_env.core.errors import CarouselError
 from carousel_env.core.registry import DEFAULT_GAME, game_spec, load_named
 from carousel_env.envkit.episodes import Act, Episode, EpisodeResult
+from carousel_env.envkit.layout import add_card_counts
 from carousel_env.envkit.options import OptionDoc
 from carousel_env.envkit.policies import env_action, policy_action
 from carousel_env.envkit.terminal import Terminal
@@ -64,21 +65,18 @@ KNOCK_EVENTS = EventNames()  # a knocking game's names (Carousel's)
 
 
 HIDDEN_WIDTH = 53  # the hidden cards' vector: a count per card of the pack, then the joker
-HIDDEN_DECKS = 2.0  # a card's count is over 2 (two decks at most), so every entry is in [0, 1]
-HIDDEN_JOKERS = 4.0  # the joker's count is over 4 (the most jokers a pack of the family holds)
+HIDDEN_JOKERS = 4  # the joker's count is over 4, the most jokers a pack of the family holds
 
 
 def others_cards(hands: Sequence[Iterable[int]], seat: int) -> np.ndarray:
-    """The cards every seat but ``seat`` holds, as :data:`HIDDEN_WIDTH` counts, each over
-    :data:`HIDDEN_DECKS` (the joker's over :data:`HIDDEN_JOKERS`): what ``seat`` cannot see
-    and a training critic may (``FamilyGame.hidden_cards``)."""
+    """The cards every seat but ``seat`` holds, as :data:`HIDDEN_WIDTH` counts in the
+    observations' card channel form (``envkit.layout.add_card_counts``: a card's count over 2,
+    the joker's over :data:`HIDDEN_JOKERS`), every entry in [0, 1]: what ``seat`` cannot see and
+    a training critic may (``FamilyGame.hidden_cards``)."""
     out = np.zeros(HIDDEN_WIDTH, np.float32)
     for other, hand in enumerate(hands):
         if other != seat:
-            for card in hand:
-                out[card] += 1.0
-    out[: HIDDEN_WIDTH - 1] /= HIDDEN_DECKS
-    out[HIDDEN_WIDTH - 1] /= HIDDEN_JOKERS
+            add_card_counts(out, 0, tuple(hand), HIDDEN_JOKERS)
     return out
 
 
