@@ -83,3 +83,23 @@ def lockstep(
 def random_choice(seed: int):
     rng = np.random.default_rng(seed)
     return lambda i, mask, env: int(rng.choice(np.flatnonzero(mask)))
+
+
+def envs_lockstep(vector_class: Callable, aec_class: Callable, **fixed) -> Callable[..., int]:
+    """:func:`lockstep` over one game's envs, ``vector_class(n, autoreset=..., **options)`` and
+    ``aec_class(**options)``, every call's ``**config`` over the ``fixed`` options:
+    ``lockstep(n, seed, steps, choose, autoreset=True, **config)``."""
+
+    def run(n: int, seed: int, steps: int, choose, autoreset: bool = True, **config) -> int:
+        options = {**fixed, **config}
+        return lockstep(
+            lambda n, autoreset: vector_class(n, autoreset=autoreset, **options),
+            lambda: aec_class(**options),
+            n,
+            seed,
+            steps,
+            choose,
+            autoreset,
+        )
+
+    return run

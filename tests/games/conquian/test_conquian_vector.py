@@ -17,17 +17,7 @@ from tests.support.vector_lockstep import check_row, check_step, random_choice
 K = 4  # few offer slots, so that some decisions have more ways than slots
 
 
-def lockstep(n: int, seed: int, steps: int, choose, autoreset: bool = True, **config) -> int:
-    """:func:`tests.support.vector_lockstep.lockstep` over Conquian's envs with ``config``."""
-    return vector_lockstep.lockstep(
-        lambda n, autoreset: ConquianVectorEnv(n, autoreset=autoreset, k_plays=K, **config),
-        lambda: raw_env(k_plays=K, **config),
-        n,
-        seed,
-        steps,
-        choose,
-        autoreset,
-    )
+lockstep = vector_lockstep.envs_lockstep(ConquianVectorEnv, raw_env, k_plays=K)  # over Conquian's envs
 
 
 def check_state(venv: ConquianVectorEnv, i: int, env: raw_env) -> None:

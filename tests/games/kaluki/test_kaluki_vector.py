@@ -17,17 +17,7 @@ from tests.support.vector_lockstep import check_row, check_step, random_choice
 K = 4  # few offer slots: the solver's plays are the step's cost
 
 
-def lockstep(n: int, seed: int, steps: int, choose, autoreset: bool = True, **config) -> int:
-    """:func:`tests.support.vector_lockstep.lockstep` over Kaluki's envs with ``config``."""
-    return vector_lockstep.lockstep(
-        lambda n, autoreset: KalukiVectorEnv(n, autoreset=autoreset, k_plays=K, **config),
-        lambda: raw_env(k_plays=K, **config),
-        n,
-        seed,
-        steps,
-        choose,
-        autoreset,
-    )
+lockstep = vector_lockstep.envs_lockstep(KalukiVectorEnv, raw_env, k_plays=K)  # over Kaluki's envs
 
 
 @pytest.mark.parametrize("preset", ["book", "uk40", "rummy"])
