@@ -66,6 +66,17 @@ def _print_match(res) -> None:
         f"(95% CI {w_lo:.3f}-{w_hi:.3f} over hands, {wd_lo:.3f}-{wd_hi:.3f} over deals); "
         f"{res.seconds_per_hand * 1000:.0f} ms a hand"
     )
+    p_lo, p_hi = res.points_per_hand_ci
+    o_lo, o_hi = res.opponent_points_per_hand_ci
+    k_lo, k_hi = res.knock_rate_ci
+    g_lo, g_hi = res.gin_rate_ci
+    u_lo, u_hi = res.undercut_rate_ci
+    print(
+        f"  points a hand: {res.points_per_hand:.2f} (95% CI {p_lo:.2f} to {p_hi:.2f}) against "
+        f"{res.opponent_points_per_hand:.2f} ({o_lo:.2f} to {o_hi:.2f}); knock rate {res.knock_rate:.3f} "
+        f"({k_lo:.3f}-{k_hi:.3f}), gin rate {res.gin_rate:.3f} ({g_lo:.3f}-{g_hi:.3f}), undercut rate (of knocks) "
+        f"{res.undercut_rate:.3f} ({u_lo:.3f}-{u_hi:.3f})"
+    )
     if res.refused_knocks:
         print(f"  {plural(res.refused_knocks, 'knock')} refused by OpenSpiel's deadwood count, played as discards")
 

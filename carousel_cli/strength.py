@@ -41,7 +41,10 @@ def _print_eval(res: EvalResult) -> None:
 
     family = training_game(res.game)
     unit = family.unit  # Gin Rummy scores hands, the others rounds
-    print(f"  {unit}s {res.rounds}, mean {unit}-score difference {res.mean_round_score_diff:+.2f}")
+    print(
+        f"  {unit}s {res.rounds}, mean {unit}-score difference {res.mean_round_score_diff:+.2f} "
+        f"({_ci(res.mean_round_score_diff_ci, 2)})"
+    )
     print(
         f"  points a {unit}: {res.points_per_unit:.2f} ({_ci(res.points_per_unit_ci, 2)}) against the opponents' "
         f"{res.opponents_points_per_unit:.2f} ({_ci(res.opponents_points_per_unit_ci, 2)}); decided {unit}s "
@@ -141,10 +144,10 @@ def _eval_env_spec(args: argparse.Namespace):
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from training.tournament import format_table, run_tournament, save
+    from training.tournament import format_pairs, format_table, play_tournament, save
 
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
-    rows = run_tournament(
+    played = play_tournament(
         agents,
         games=args.games,
         num_players=args.players,
@@ -152,10 +155,12 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         num_workers=args.workers,
         env_spec=_eval_env_spec(args),
     )
-    print(format_table(rows))
+    print(format_table(played.rows))
+    print()
+    print(format_pairs(played.pairs))
     if args.out:
-        save(rows, args.out)
-        print(f"saved {Path(args.out) / 'tournament.json'} and tournament.txt")
+        save(played.rows, args.out, played.pairs)
+        print(f"saved {Path(args.out) / 'tournament.json'}, tournament_pairs.json and tournament.txt")
     return 0
 
 

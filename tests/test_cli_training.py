@@ -146,6 +146,22 @@ def test_tournament_table(command, capsys, tmp_path):
     assert "greedy" in out and "ordinal" in out
     rows = json.loads((tmp_path / "tournament.json").read_text())
     assert {r["agent"] for r in rows} == {"greedy", "random"}
+    # Each pair's match in the game's unit, with intervals: Carousel scores rounds.
+    assert "points a round" in out and "greedy vs random" in out
+    [pair] = json.loads((tmp_path / "tournament_pairs.json").read_text())
+    assert (pair["candidate"], pair["opponents"], pair["games"]) == ("greedy", ["random"], 2)
+    assert pair["points_per_unit_ci"][0] <= pair["points_per_unit"] <= pair["points_per_unit_ci"][1]
+
+
+def test_a_gin_tournament_reports_matches_and_hands(capsys, tmp_path):
+    argv = ["tournament", "--game", "gin_rummy", "--variant", "eaai", "--agents", "simple,greedy", "--games", "2"]
+    assert main([*argv, "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    header = next(line for line in out.splitlines() if line.startswith("pair"))
+    assert "points a hand" in header and "gin rate" in header and "undercut rate (of knocks)" in header
+    [pair] = json.loads((tmp_path / "tournament_pairs.json").read_text())
+    assert pair["game"] == "gin_rummy" and pair["games"] == 2 and pair["rounds"] > 2  # matches of several hands
+    assert "greedy vs" not in out and "simple vs greedy" in (tmp_path / "tournament.txt").read_text()
 
 
 @pytest.mark.parametrize("players", [3, 5])
@@ -287,7 +303,7 @@ def test_play_narrates_the_other_seats_and_the_automatic_decisions():
 
 def test_tournament_plays_at_the_table_size_asked(capsys):
     assert main(["tournament", "--agents", "greedy,random", "--games", "3", "--players", "3"]) == 0
-    table = capsys.readouterr().out
+    table = capsys.readouterr().out.split("\n\n")[0]  # the ratings, then the pairs
     rows = {line.split()[1]: line.split() for line in table.splitlines()[1:]}
     assert rows["greedy"][5] == "3" and rows["random"][5] == "3"  # 3 games: one deal from each seat
 
@@ -318,7 +334,8 @@ def test_train_and_tournament_take_the_game(capsys):
     assert "config key 'round_bonus': Gin Rummy has no such option" in capsys.readouterr().err
     argv = ["tournament", "--agents", "simple,greedy", "--game", "gin_rummy", "--variant", "openspiel", "--games", "2"]
     assert main(argv) == 0
-    rows = {line.split()[1]: line.split() for line in capsys.readouterr().out.splitlines()[1:]}
+    ratings = capsys.readouterr().out.split("\n\n")[0]
+    rows = {line.split()[1]: line.split() for line in ratings.splitlines()[1:]}
     assert set(rows) == {"simple", "greedy"} and rows["simple"][5] == "2"
     assert main(["tournament", "--agents", "simple,greedy", "--games", "2"]) == 2  # Carousel has no `simple`
     assert "unknown policy 'simple'" in capsys.readouterr().err

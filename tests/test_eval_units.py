@@ -39,6 +39,8 @@ def test_points_decided_hands_and_rates_in_hands():
     assert res.points_per_unit == pytest.approx(14.0) and res.opponents_points_per_unit == pytest.approx(3.0)
     assert res.points_per_unit_ci == pytest.approx(mean_interval(mine))
     assert res.opponents_points_per_unit_ci == pytest.approx(mean_interval(theirs))
+    assert res.mean_round_score_diff == pytest.approx(11.0)
+    assert res.mean_round_score_diff_ci == pytest.approx(mean_interval([31, 0, -12, 25]))
     assert res.units_decided == 3 and res.decided_won_rate == pytest.approx(2 / 3)
     assert res.decided_won_ci == pytest.approx(wilson_interval(2, 3))
     assert (res.knock_rate, res.go_out_rate) == (pytest.approx(0.25), pytest.approx(0.25))  # its one knock: a gin

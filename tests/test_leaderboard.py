@@ -19,6 +19,9 @@ from training.config import EnvKeys
 from training.imitation import imitate
 from training.leaderboard import (
     GameRecord,
+    GameStore,
+    MatchSpec,
+    PlayedMatch,
     RosterAgent,
     agent_name,
     default_roster,
@@ -233,25 +236,34 @@ def test_gin_rummy_has_its_own_leaderboard_with_openspiels_bots(tmp_path):
     assert [(m.players, m.games) for m in run.played] == [(2, 2)] * 14
     page = out.read_text()
     assert page.startswith("# Gin Rummy leaderboard") and "carousel leaderboard --game gin_rummy" in page
-    assert "## 4 players" not in page and "inside OpenSpiel's own" in page
+    assert "## 4 players" not in page and "inside OpenSpiel's own" in page and "preset `eaai`" in page
+    # Rated by matches to 100 under eaai, among our own players: a network trained under
+    # preset openspiel plays here too; OpenSpiel's bots play single hands, in a table of their own.
     rows = _table_rows(page, "## Heads-up")
-    assert set(rows) == {"random", "simple", "openspiel:simple", "openspiel:ismcts@2", "gin_net", "search@2+gin_net"}
-    assert rows["openspiel:simple"][6] == "8" and rows["gin_net"][6] == "10"  # 4 and 5 opponents, 2 hands each
-    # The cost column, timed on Gin's own positions; blank for OpenSpiel's bots (they decide inside OpenSpiel).
-    assert all(len(cells) == 9 for cells in rows.values())
-    assert rows["openspiel:simple"][7] == rows["openspiel:ismcts@2"][7] == ""
-    assert all(float(rows[name][7]) > 0 for name in ("random", "simple", "gin_net", "search@2+gin_net"))
-    assert float(rows["search@2+gin_net"][7]) > float(rows["simple"][7])  # rollouts cost more than a rule
+    assert set(rows) == {"random", "simple", "gin_net", "search@2+gin_net"}
+    assert rows["gin_net"][6] == "6"  # 3 opponents, 2 matches each
+    assert all(len(cells) == 9 for cells in rows.values()) and float(rows["search@2+gin_net"][7]) > 0
     assert set(run.costs) == {(2, name) for name in ("random", "simple", "gin_net", "search@2+gin_net")}
-    table = [line for line in page.split("each column:")[1].splitlines() if line.startswith("|")]
+    table = [line for line in page.split("each column:")[1].split("In hands")[0].splitlines() if line.startswith("|")]
     columns = [cell.strip() for cell in table[0].strip("|").split("|")][1:]
     pairs = {
         cells[0]: dict(zip(columns, cells[1:]))
         for cells in ([cell.strip() for cell in line.strip("|").split("|")] for line in table[2:])
     }
-    assert pairs["openspiel:simple"]["openspiel:ismcts@2"] == ""  # the bots' match, not played
+    assert set(pairs) == set(rows)
     assert float(pairs["gin_net"]["random"]) + float(pairs["random"]["gin_net"]) == pytest.approx(1.0)
-    assert (out.parent / "leaderboard_gin_rummy_games.json").is_file()
+    # Each agent in hands over its matches: a match to 100 holds several hands.
+    in_hands = [line for line in page.split("In hands")[1].split("##")[0].splitlines() if line.startswith("|")]
+    assert "gin rate" in in_hands[0] and "undercut rate (of knocks)" in in_hands[0]
+    hands = {cells[0]: cells for cells in ([c.strip() for c in line.strip("|").split("|")] for line in in_hands[2:])}
+    assert set(hands) == set(rows) and all(int(cells[1]) > 6 for cells in hands.values())
+    bots = [line for line in page.split("## Against OpenSpiel's bots")[1].splitlines() if line.startswith("| ")]
+    against = {tuple(c.strip() for c in line.strip("|").split("|")[:3]) for line in bots[2:]}
+    assert against == {
+        (name, bot, "2") for name in rows for bot in ("openspiel:simple", "openspiel:ismcts@2")
+    }  # 2 hands: one deal, seats swapped
+    assert [row.report.units for row in run.openspiel] == [2] * 8
+    assert (out.parent / "leaderboard_gin_rummy_eaai_games.json").is_file()
     # The README keeps Carousel's table and gains a Gin Rummy section with markers of its own.
     text = readme.read_text()
     assert "not run yet" in text and text.rstrip().endswith("<!-- leaderboard gin_rummy:end -->")
@@ -356,3 +368,22 @@ def test_plain_rummy_s_leaderboard_is_played_and_written_as_its_own(tmp_path):
     assert text.startswith("# Rummy leaderboard") and "--game kaluki --variant rummy" in text
     assert (tmp_path / "leaderboard_rummy_games.json").is_file()
     assert readme.read_text() == "# An index\n"  # its page alone: the README only links it
+
+
+def test_a_state_file_keeps_the_options_its_matches_played_under(tmp_path):
+    path = tmp_path / "games.json"
+    store = GameStore(path, (("preset", "eaai"),))
+    match = MatchSpec(2, (RosterAgent("a", "random"), RosterAgent("b", "greedy")), 2, 0)
+    record = GameRecord(0, ("a", "b"), (0, 100), 1, ((0, 25), (0, 75)), ((0, 0, 0), (2, 1, 0)))
+    store.put(match, PlayedMatch((record,), 1.0))
+    again = GameStore(path, (("preset", "eaai"),))
+    assert again.get(match) == PlayedMatch((record,), 1.0)  # the units and events come back
+    with pytest.raises(LeaderboardError, match=r"played under \[\['preset', 'eaai'\]\], this leaderboard's under"):
+        GameStore(path, (("preset", "openspiel"),))
+    # A file from before the options were kept is the board's; units and events were not kept then.
+    path.write_text(
+        '{"format": 1, "costs": {}, "matches": {"k": {"seconds": 1, "games": ['
+        + ('{"seed": 0, "seats": ["a", "b"], "totals": [3, 1], "winner": 0}]}}}')
+    )
+    [played] = GameStore(path, (("preset", "openspiel"),)).matches.values()
+    assert played.games[0].units == () and not played.has_units

@@ -48,6 +48,7 @@ from training.games import training_game
 from training.network import Agent
 from training.policies import Controller, NetworkPolicy, load_network_policy, scripted_controller
 from training.runners import Driver
+from training.unit_stats import UnitTally
 
 C = TypeVar("C")
 
@@ -108,6 +109,7 @@ class EvalResult:
     knock_rate_ci: tuple[float, float] = (0.0, 1.0)
     go_out_rate_ci: tuple[float, float] = (0.0, 1.0)
     undercut_rate_ci: tuple[float, float] = (0.0, 1.0)
+    mean_round_score_diff_ci: tuple[float, float] = (0.0, 0.0)  # normal, over the units
 
     def as_json(self) -> dict[str, Any]:
         """The ``carousel eval --json`` object."""
@@ -154,10 +156,7 @@ def summarise(
     controllers the names they were asked for by."""
     unit_events, unit_points = training_game(game).unit_events, training_game(game).unit_points
     per_game = []
-    rounds = knocks = outs = undercuts = decided = won = 0
-    diff_sum = 0.0
-    own_points: list[float] = []
-    their_points: list[float] = []
+    tally = UnitTally()
     by_opponent: dict[Controller, list[float]] = {}
     by_deal: dict[int, list[float]] = {}
     for result in results:
@@ -167,33 +166,24 @@ def summarise(
         by_opponent.setdefault(result.episode.opponent, []).append(score)
         by_deal.setdefault(result.episode.seed, []).append(score)
         for r in result.rounds:
-            rounds += 1
-            points = unit_points(r)
-            others = [p for i, p in enumerate(points) if i != seat]
-            diff_sum += points[seat] - sum(others) / len(others)
-            own_points.append(points[seat])
-            their_points.append(sum(others) / len(others))
-            if len(set(points)) > 1:
-                decided += 1
-                won += points[seat] > max(others)
+            tally.add(unit_points(r), seat)
             events = unit_events(r, seat)
-            knocks += events.knocked
-            undercuts += events.undercut
-            outs += events.went_out
+            tally.add_events(events.knocked, events.went_out, events.undercut)
     n = len(results)
     wins = sum(per_game)
+    units = tally.report()
     return EvalResult(
         games=n,
         win_rate=wins / n if n else 0.0,
         win_rate_ci=wilson_interval(wins, n),
-        rounds=rounds,
+        rounds=units.units,
         deals=len(by_deal),
         fair_share=1.0 / players,
         win_rate_ci_deals=deal_interval([sum(s) / len(s) for s in by_deal.values()]),
-        mean_round_score_diff=diff_sum / rounds if rounds else 0.0,
-        knock_rate=knocks / rounds if rounds else 0.0,
-        go_out_rate=outs / rounds if rounds else 0.0,
-        undercut_rate=undercuts / knocks if knocks else 0.0,
+        mean_round_score_diff=units.difference,
+        knock_rate=units.knock_rate,
+        go_out_rate=units.go_out_rate,
+        undercut_rate=units.undercut_rate,
         per_game=tuple(per_game),
         by_opponent={names[c]: OpponentRecord(len(s), sum(s) / len(s)) for c, s in sorted(by_opponent.items())},
         candidate=candidate_name,
@@ -201,21 +191,18 @@ def summarise(
         players=players,
         seed=seed,
         game=game,
-        points_per_unit=_mean(own_points),
-        points_per_unit_ci=mean_interval(own_points),
-        opponents_points_per_unit=_mean(their_points),
-        opponents_points_per_unit_ci=mean_interval(their_points),
-        units_decided=decided,
-        decided_won_rate=won / decided if decided else 0.0,
-        decided_won_ci=wilson_interval(won, decided),
-        knock_rate_ci=wilson_interval(knocks, rounds),
-        go_out_rate_ci=wilson_interval(outs, rounds),
-        undercut_rate_ci=wilson_interval(undercuts, knocks),
+        points_per_unit=units.points,
+        points_per_unit_ci=units.points_ci,
+        opponents_points_per_unit=units.opponents_points,
+        opponents_points_per_unit_ci=units.opponents_points_ci,
+        units_decided=units.decided,
+        decided_won_rate=units.decided_won_rate,
+        decided_won_ci=units.decided_won_ci,
+        knock_rate_ci=units.knock_rate_ci,
+        go_out_rate_ci=units.go_out_rate_ci,
+        undercut_rate_ci=units.undercut_rate_ci,
+        mean_round_score_diff_ci=units.difference_ci,
     )
-
-
-def _mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values) if values else 0.0
 
 
 def _controller(

@@ -74,6 +74,7 @@ import torch
 
 from carousel_env.core.registry import DEFAULT_GAME
 from carousel_env.core.text import plural
+from carousel_env.envkit.family import FamilyGame
 from carousel_env.envkit.layout import ObservationLayout
 from training.checkpoint import saved_env_keys
 from training.checkpoint_names import (
@@ -90,6 +91,7 @@ from training.envs import layout_for
 from training.episodes import play_episodes
 from training.evaluate import deals_for, eval_specs
 from training.files import write_text_atomic
+from training.games import training_game
 from training.leaderboard_defaults import (
     FOUR_PLAYER_GAMES,
     GUIDED_BUDGET,
@@ -114,6 +116,7 @@ from training.leaderboard_records import (
     GameRecord,
     LeaderboardRun,
     MatchSpec,
+    OpenSpielRow,
     PlayedMatch,
     RosterAgent,
     Standings,
@@ -129,6 +132,7 @@ from training.policies import (
 )
 from training.runners import Driver
 from training.tournament import RatingTable
+from training.unit_stats import UnitTally
 
 # Game copies stepped at once. Networks sample in the order their decisions are batched,
 # which depends on this number, so it is fixed (not tied to --workers) to keep results.
@@ -156,8 +160,9 @@ def default_roster(
 
 
 def plays_board(keys: EnvKeys, board: LeaderboardGame) -> bool:
-    """Whether a checkpoint trained with env ``keys`` plays the leaderboard's game and variant."""
-    return keys.game == board.game and variant_of(keys.game, keys.env) == board.variant
+    """Whether a checkpoint trained with env ``keys`` plays the leaderboard's game and variant
+    (or one of the variants whose networks it seats)."""
+    return keys.game == board.game and variant_of(keys.game, keys.env) in (board.variant, *board.seats_variants)
 
 
 def guided_agents(sources: Sequence[str]) -> tuple[str, ...]:
@@ -266,11 +271,14 @@ def schedule(
 
 
 class GameStore:
-    """The JSON state file: each finished match by :attr:`MatchSpec.key`, a game a line.
-    Written whole after every match (to a temporary file, then moved into place)."""
+    """The JSON state file: the env options its matches play under, each finished match by
+    :attr:`MatchSpec.key`, a game a line. Written whole after every match (to a temporary
+    file, then moved into place). A file of other options is refused (one from before the
+    options were kept is taken as the board's)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, options: Sequence[tuple[str, Any]] = ()) -> None:
         self.path = Path(path)
+        self.options = [[key, value] for key, value in options]  # as JSON keeps them
         self.matches: dict[str, PlayedMatch] = {}
         self.costs: dict[str, float] = {}  # "<players>p <identity>" -> ms per decision, timed once
         if not self.path.exists():
@@ -279,10 +287,21 @@ class GameStore:
             data = json.loads(self.path.read_text())
             if data["format"] != STATE_FORMAT:
                 raise ValueError(f"format {data['format']!r}, this code reads {STATE_FORMAT}")
+            if data.get("options", self.options) != self.options:
+                raise ValueError(
+                    f"its matches were played under {data['options']}, this leaderboard's under {self.options}"
+                )
             self.matches = {
                 key: PlayedMatch(
                     tuple(
-                        GameRecord(g["seed"], tuple(g["seats"]), tuple(g["totals"]), g["winner"])
+                        GameRecord(
+                            g["seed"],
+                            tuple(g["seats"]),
+                            tuple(g["totals"]),
+                            g["winner"],
+                            tuple(tuple(unit) for unit in g.get("units", ())),
+                            tuple(tuple(seat) for seat in g.get("events", ())),
+                        )
                         for g in match["games"]
                     ),
                     float(match["seconds"]),
@@ -312,9 +331,11 @@ class GameStore:
         for key, done in self.matches.items():
             games = ",\n      ".join(json.dumps(asdict(g)) for g in done.games)
             entries.append(f'  {json.dumps(key)}: {{"seconds": {done.seconds:.1f}, "games": [\n      {games}\n  ]}}')
-        costs = json.dumps(self.costs, indent=None)
+        costs, options = json.dumps(self.costs, indent=None), json.dumps(self.options)
         text = (
-            f'{{\n "format": {STATE_FORMAT},\n "costs": {costs},\n "matches": {{\n' + ",\n".join(entries) + "\n }\n}\n"
+            f'{{\n "format": {STATE_FORMAT},\n "options": {options},\n "costs": {costs},\n "matches": {{\n'
+            + ",\n".join(entries)
+            + "\n }\n}\n"
         )
         write_text_atomic(self.path, text)
 
@@ -339,7 +360,13 @@ def play_openspiel_match(match: MatchSpec, board: LeaderboardGame) -> tuple[Game
         points = round(hand.returns)
         totals = (points, -points) if hand.seat == 0 else (-points, points)
         winner = None if points == 0 else hand.seat if points > 0 else 1 - hand.seat
-        records.append(GameRecord(match.seed + hand.deal, seats, totals, winner))
+        gin = hand.end == "gin"
+        events = tuple(
+            (int(hand.knocker == s), int(hand.knocker == s and gin), int(hand.knocker == s and hand.undercut))
+            for s in (0, 1)
+        )
+        unit = tuple(max(total, 0) for total in totals)  # the hand's points go to the side they favour
+        records.append(GameRecord(match.seed + hand.deal, seats, totals, winner, (unit,), events))
     return tuple(records)
 
 
@@ -362,14 +389,27 @@ def play_match(
     candidate, *opponents = (controllers[agent.name] for agent in match.agents)
     games = eval_specs(match.players, match.games, match.seed, candidate, opponents)
     results = play_episodes(driver, list(games), policies)
+    family = training_game(game)
     return tuple(
         GameRecord(
             r.episode.seed,
             tuple(names[c] for c in r.episode.controllers),
             tuple(int(t) for t in r.totals),
             r.winner,
+            tuple(tuple(int(p) for p in family.unit_points(unit)) for unit in r.rounds),
+            tuple(_seat_events(family, r.rounds, seat) for seat in range(match.players)),
         )
         for r in results
+    )
+
+
+def _seat_events(family: FamilyGame, units: Sequence, seat: int) -> tuple[int, int, int]:
+    """A seat's knocks, goings out and undercut knocks over a game's units."""
+    events = [family.unit_events(unit, seat) for unit in units]
+    return (
+        sum(e.knocked for e in events),
+        sum(e.went_out for e in events),
+        sum(e.undercut for e in events),
     )
 
 
@@ -377,19 +417,38 @@ def play_match(
 
 
 def _rate(players: int, roster: Sequence[RosterAgent], matches: Sequence[tuple[MatchSpec, PlayedMatch]]) -> Standings:
-    """The standings at ``players`` from its matches' games, rated in schedule order (the
-    agents that played at that table size only)."""
+    """The standings at ``players`` from its matches' games (none with OpenSpiel's bots),
+    rated in schedule order (the agents that played at that table size only), and each
+    agent's figures in the game's unit where every match kept its units."""
     seated = {agent.name for match, _ in matches for agent in match.agents}
     table = RatingTable([agent.name for agent in roster if agent.name in seated])
     pairs: dict[tuple[str, str], float] = {}
+    tallies: dict[str, UnitTally] = {}
     for match, played in matches:
         for game in played.games:
             table.record(game.seats, game.places(), game.wins())
+        played.tally(tallies)
         if players == 2:
             a, b = (agent.name for agent in match.agents)
             rates = played.win_rates()
             pairs[(a, b)], pairs[(b, a)] = rates[a], rates[b]
-    return Standings(players, tuple(table.rows()), matches[0][0].games, len(matches), pairs)
+    units = {name: t.report() for name, t in tallies.items()} if all(p.has_units for _, p in matches) else {}
+    return Standings(players, tuple(table.rows()), matches[0][0].games, len(matches), pairs, units)
+
+
+def _openspiel_rows(matches: Sequence[tuple[MatchSpec, PlayedMatch]]) -> tuple[OpenSpielRow, ...]:
+    """Our agents' figures a hand against OpenSpiel's bots, in schedule order (matches kept
+    before the hands' units were, left out)."""
+    rows = []
+    for match, played in matches:
+        if not played.has_units:
+            continue
+        bot = next(agent.name for agent in match.agents if agent.is_openspiel)
+        ours = next(agent.name for agent in match.agents if not agent.is_openspiel)
+        tallies: dict[str, UnitTally] = {}
+        played.tally(tallies)
+        rows.append(OpenSpielRow(ours, bot, tallies[ours].report()))
+    return tuple(rows)
 
 
 def run_leaderboard(
@@ -426,7 +485,7 @@ def run_leaderboard(
                 f"{players}-player tables need {players} distinct agents, the roster has {len(seated)} for them: "
                 f"{', '.join(seated)} (or play no {players}-player games)"
             )
-    store = GameStore(state)
+    store = GameStore(state, board.options)
     matches = schedule(roster, heads_up_games, four_player_games, seed, heads_up_only, board.table_sizes)
     todo = [m for m in matches if store.get(m) is None]
     log(
@@ -454,10 +513,11 @@ def run_leaderboard(
         for driver in drivers.values():
             driver.close()
     results = [(m, store.matches[m.key]) for m in matches]
+    ours = [(m, p) for m, p in results if not any(agent.is_openspiel for agent in m.agents)]
     standings = tuple(
-        _rate(players, roster, [(m, p) for m, p in results if m.players == players])
+        _rate(players, roster, [(m, p) for m, p in ours if m.players == players])
         for players in board.table_sizes
-        if any(m.players == players for m in matches)
+        if any(m.players == players for m, _ in ours)
     )
     new = {m.key for m in todo}
     costs = {}
@@ -481,6 +541,7 @@ def run_leaderboard(
         sum(p.seconds for _, p in results),
         costs,
         board,
+        _openspiel_rows([(m, p) for m, p in results if any(agent.is_openspiel for agent in m.agents)]),
     )
 
 

@@ -10,11 +10,13 @@ from pathlib import Path
 
 from carousel_env.core.registry import DEFAULT_GAME
 from carousel_env.core.text import plural
+from carousel_env.envkit.family import EventNames, family_game
 from training.exploit import Exploitability
 from training.files import write_text_atomic
 from training.leaderboard_games import LeaderboardError, LeaderboardGame, leaderboard_game
-from training.leaderboard_records import LeaderboardRun, Standings, table_title
+from training.leaderboard_records import LeaderboardRun, OpenSpielRow, Standings, table_title
 from training.tournament import INTERVAL_SIGMAS
+from training.unit_stats import UnitReport
 
 README_START, README_END = leaderboard_game(DEFAULT_GAME).readme_markers
 
@@ -99,6 +101,62 @@ def pairs_table(standings: Standings) -> str:
     return "\n".join(lines)
 
 
+def _cell(value: float, interval: tuple[float, float], digits: int) -> str:
+    return f"{value:.{digits}f} ({interval[0]:.{digits}f} to {interval[1]:.{digits}f})"
+
+
+def _report_cells(report: UnitReport, names: EventNames) -> list[str]:
+    cells = [
+        str(report.units),
+        _cell(report.points, report.points_ci, 2),
+        _cell(report.opponents_points, report.opponents_points_ci, 2),
+        _cell(report.difference, report.difference_ci, 2),
+        _cell(report.decided_won_rate, report.decided_won_ci, 3),
+    ]
+    if names.knocked:
+        cells.append(_cell(report.knock_rate, report.knock_rate_ci, 3))
+    if names.went_out:
+        cells.append(_cell(report.go_out_rate, report.go_out_rate_ci, 3))
+    if names.knocked and names.undercut:
+        cells.append(_cell(report.undercut_rate, report.undercut_rate_ci, 3))
+    return cells
+
+
+def _report_header(unit: str, names: EventNames, first: Sequence[str]) -> list[str]:
+    header = [
+        *first,
+        f"{unit}s",
+        f"points a {unit}",
+        f"opponents' points a {unit}",
+        "difference",
+        f"decided {unit}s won",
+    ]
+    header += [f"{names.knocked} rate"] if names.knocked else []
+    header += [f"{names.went_out} rate"] if names.went_out else []
+    header += [f"{names.undercut} rate (of {names.knocked}s)"] if names.knocked and names.undercut else []
+    return ["| " + " | ".join(header) + " |", "| --- " * len(first) + "| ---: " * (len(header) - len(first)) + "|"]
+
+
+def units_table(standings: Standings, game: str) -> str:
+    """Each rated agent's figures in the game's scoring unit over all its games at the table
+    size, with 95% intervals (``training.unit_stats``), in the ratings' order."""
+    family = family_game(game)
+    lines = _report_header(family.unit, family.event_names, ["agent"])
+    for row in standings.rows:
+        cells = _report_cells(standings.units[row.agent], family.event_names)
+        lines.append(f"| {row.agent} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def openspiel_table(rows: Sequence[OpenSpielRow], game: str) -> str:
+    """Our agents' figures a hand against OpenSpiel's bots inside OpenSpiel's game."""
+    family = family_game(game)
+    lines = _report_header("hand", family.event_names, ["agent", "against"])
+    for row in rows:
+        lines.append(f"| {row.agent} | {row.bot} | " + " | ".join(_report_cells(row.report, family.event_names)) + " |")
+    return "\n".join(lines)
+
+
 def _how(board: LeaderboardGame) -> str:
     """How a leaderboard's games are played and rated, for its page."""
     unit = board.played_unit
@@ -144,6 +202,25 @@ def render_leaderboard(run: LeaderboardRun, command: str, date: str) -> str:
         ]
         if standings.players == 2:
             parts += ["", "Win rate of each row against each column:", "", pairs_table(standings)]
+        if standings.units:
+            unit = family_game(run.board.game).unit
+            parts += [
+                "",
+                f"In {unit}s, over all of each agent's games at this table (95% intervals; the opponents' points are "
+                f"their mean; decided: the seats' points differ):",
+                "",
+                units_table(standings, run.board.game),
+            ]
+    if run.openspiel:
+        parts += [
+            "",
+            "## Against OpenSpiel's bots",
+            "",
+            "Inside OpenSpiel's own game, single hands under its rules, each deal twice with the seats swapped "
+            "(95% intervals over hands). Not rated with the table above: a single hand is not its unit.",
+            "",
+            openspiel_table(run.openspiel, run.board.game),
+        ]
     return "\n".join(parts) + "\n"
 
 

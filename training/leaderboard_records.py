@@ -14,6 +14,7 @@ from carousel_env.envkit.episodes import Episode, EpisodeResult
 from training.exploit import Exploitability, shipped_exploitability
 from training.leaderboard_games import LeaderboardGame, is_openspiel_bot, leaderboard_game
 from training.tournament import Rating
+from training.unit_stats import UnitReport, UnitTally
 
 
 def table_title(players: int) -> str:
@@ -68,12 +69,16 @@ class MatchSpec:
 @dataclass(frozen=True)
 class GameRecord:
     """A played game as the state file keeps it: its deal, the agent in each seat (by
-    name), the final totals and the winner's seat."""
+    name), the final totals and the winner's seat; each scoring unit's points per seat (a
+    round or a hand, higher better: ``FamilyGame.unit_points``) and each seat's knocks,
+    goings out and undercut knocks over the game (empty in state files from before them)."""
 
     seed: int
     seats: tuple[str, ...]
     totals: tuple[int, ...]
     winner: int | None
+    units: tuple[tuple[int, ...], ...] = ()
+    events: tuple[tuple[int, int, int], ...] = ()
 
     @property
     def result(self) -> EpisodeResult[str]:
@@ -98,6 +103,20 @@ class PlayedMatch:
     games: tuple[GameRecord, ...]
     seconds: float
 
+    @property
+    def has_units(self) -> bool:
+        """Whether its games kept their units (a state file from before them did not)."""
+        return all(game.units for game in self.games)
+
+    def tally(self, tallies: dict[str, UnitTally]) -> None:
+        """Add each game's units and events to its agents' tallies."""
+        for game in self.games:
+            for seat, name in enumerate(game.seats):
+                tally = tallies.setdefault(name, UnitTally())
+                for points in game.units:
+                    tally.add(points, seat)
+                tally.add_events(*game.events[seat])
+
     def win_rates(self) -> dict[str, float]:
         """Each agent's share of the games won."""
         won: dict[str, float] = {}
@@ -109,7 +128,9 @@ class PlayedMatch:
 
 @dataclass(frozen=True)
 class Standings:
-    """The ratings at one table size, and each heads-up pair's win rate."""
+    """The ratings at one table size, each heads-up pair's win rate and each agent's
+    figures in the game's scoring unit over its rated games (empty when a cached match
+    lacks its units)."""
 
     players: int
     rows: tuple[Rating, ...]
@@ -117,6 +138,17 @@ class Standings:
     matches: int
     # (row agent, column agent) -> the row agent's win rate against it (heads-up only)
     pairs: dict[tuple[str, str], float]
+    units: Mapping[str, UnitReport] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class OpenSpielRow:
+    """One of our agents against one of OpenSpiel's bots inside OpenSpiel's game, single
+    hands: our agent's figures a hand (``report``)."""
+
+    agent: str
+    bot: str
+    report: UnitReport
 
 
 @dataclass(frozen=True)
@@ -132,6 +164,7 @@ class LeaderboardRun:
     # (players, agent) -> its median milliseconds per decision (``training.decision_cost``)
     costs: Mapping[tuple[int, str], float] = field(default_factory=dict)
     board: LeaderboardGame = field(default_factory=lambda: leaderboard_game(DEFAULT_GAME))
+    openspiel: tuple[OpenSpielRow, ...] = ()  # the matches with OpenSpiel's bots, apart from the ratings
 
     def exploitability(self, players: int) -> dict[str, Exploitability]:
         """Each shipped agent's strongest best response at ``players`` (``training.exploit``),

@@ -135,8 +135,12 @@ class LeaderboardFacts:
     state_name: str  # the state file's default name, beside the page
     readme_tag: str | None  # the README's markers: ``<!-- {tag}:start -->``; None: the page alone (the README links it)
     how: str = ""  # how its matches are played, for its page (empty: every pair and table of 4, each deal per seat)
-    played_unit: str = "game"  # what one of its games is: a whole "game", or a single "hand"
-    openspiel_bots: tuple[str, ...] = ()  # OpenSpiel's bots of the default roster, by OpenSpiel's names
+    played_unit: str = "game"  # what one of its games is: a whole "game", a "match" or a single "hand"
+    # OpenSpiel's bots of the default roster, by OpenSpiel's names: played inside OpenSpiel's
+    # game, single hands, and reported in a table of their own (not rated with the matches).
+    openspiel_bots: tuple[str, ...] = ()
+    # Other variants whose networks play this board too (the same observations and actions).
+    seats_variants: tuple[str, ...] = ()
     timed: bool = True  # agents' decisions timed on the game's own positions
 
 

@@ -15,8 +15,9 @@ same hand differently, OpenSpiel decides:
 
 * after a knock the knocker's opponent lays off and melds in OpenSpiel by its own choice.
   When the bot knocks, our seat answers as our engine does (least deadwood, lay-offs
-  included); when we knock, OpenSpiel's simple bot never lays off. The returns are
-  OpenSpiel's (``HandRecord.engine_return`` keeps our engine's score of the same hand);
+  included; ``lays_off=False`` answers as OpenSpiel's simple bot does, melding only); when
+  we knock, OpenSpiel's simple bot never lays off. The returns are OpenSpiel's
+  (``HandRecord.engine_return`` keeps our engine's score of the same hand);
 * OpenSpiel's eleven-card deadwood can miss a legal knock our engine offers (see
   ``DIFFERENCES`` in ``tests/support/openspiel_gin.py``): such a knock is refused. An
   engine player's refused knock is played as the discard of its arrangement (pass at the
@@ -30,12 +31,18 @@ single legal action is taken for it, as the env does). Opponents: ``openspiel:si
 (``pyspiel.make_simple_gin_rummy_bot``) and ``openspiel:ismcts@N`` (OpenSpiel's
 information-set MCTS, ``N`` simulations with random rollouts, :data:`ISMCTS_UCT_C`).
 
+``watch`` sees each of the bot's moves as our engine's move, with our engine's state before
+it (``benchmarks/bench_gin_reconcile.py`` compares them with our own ``simple``'s).
+
 Each deal is played twice with the seats swapped (mirrored: the same cards to each seat
 once), and the agent's seat alternates from one hand to the next. Reported: every hand's
 return (the agent's points minus the bot's, OpenSpiel's ``returns()``), the mean return
 with a 95% normal interval over hands and over deals (each deal's mean of its two hands),
 and the win rate among decided hands (nonzero return) with Wilson's interval over hands
-and a normal interval over the deals' win shares (deals with no decided hand left out).
+and a normal interval over the deals' win shares (deals with no decided hand left out); the
+points a hand of each side, and the agent's knock, gin and undercut rates (gin and knock
+rates of all hands, undercuts of its knocks), each with its interval: the report
+``carousel eval`` gives in our own env, in OpenSpiel's unit, the single hand.
 """
 
 from __future__ import annotations
@@ -250,7 +257,8 @@ def _seat(agent: GinAgent, seed: int) -> _Seat:
 
 class HandRecord(NamedTuple):
     """One hand played inside OpenSpiel: the deal (its index), the agent's seat (0 acts
-    first), the agent's return in OpenSpiel and in our engine's scoring, how it ended."""
+    first), the agent's return in OpenSpiel and in our engine's scoring, how it ended, and
+    who knocked (the seat, -1 for a dead hand)."""
 
     deal: int
     seat: int
@@ -259,6 +267,17 @@ class HandRecord(NamedTuple):
     end: str
     refused_knocks: int
     seconds: float
+    knocker: int = -1
+
+    @property
+    def agent_knocked(self) -> bool:
+        return self.knocker == self.seat
+
+    @property
+    def undercut(self) -> bool:
+        """The knocker lost the hand in OpenSpiel's scoring (a tie scores 0 there)."""
+        knocker_return = self.returns if self.agent_knocked else -self.returns
+        return self.knocker >= 0 and knocker_return < 0
 
 
 def deck_of(deal_seed: int) -> tuple[int, ...]:
@@ -313,8 +332,22 @@ def _bot_knock(bot, os_state, ours: ge.GinState, bot_seat: int) -> gm.Arrangemen
     raise OpenSpielGinError(f"the engines disagree: OpenSpiel's knock (discard {discard}, {wanted[1]}) is not ours")
 
 
-def play_hand(agent: GinAgent, opponent: Opponent, deal: int, deal_seed: int, seat: int) -> HandRecord:
-    """One hand of deal ``deal_seed`` in OpenSpiel, the agent in ``seat``, the bot in the other."""
+BotWatch = Callable[[ge.GinState, ge.Move], None]
+
+
+def play_hand(
+    agent: GinAgent,
+    opponent: Opponent,
+    deal: int,
+    deal_seed: int,
+    seat: int,
+    *,
+    lays_off: bool = True,
+    watch: BotWatch | None = None,
+) -> HandRecord:
+    """One hand of deal ``deal_seed`` in OpenSpiel, the agent in ``seat``, the bot in the other.
+    ``lays_off``: whether the agent lays off when the bot knocks; ``watch``: called with our
+    engine's state and the bot's move, before each of its moves (module docstring)."""
     started = time.perf_counter()
     deck = deck_of(deal_seed)
     ours = ge.new_game(RULES, deal_seed, deck=deck)
@@ -342,10 +375,18 @@ def play_hand(agent: GinAgent, opponent: Opponent, deal: int, deal_seed: int, se
             if action == GIN.KNOCK_ACTION:
                 os_state.apply_action(action)
                 arrangement = _bot_knock(bot, os_state, ours, bot_seat)
-                ours = ge.apply(ours, ge.Move(ge.MoveKind.KNOCK, arrangement=arrangement))
-                answer_in_openspiel(os_state, arrangement, ours.last_hand.layoffs)
+                knock = ge.Move(ge.MoveKind.KNOCK, arrangement=arrangement)
+                if watch is not None:
+                    watch(ours, knock)
+                held = ours.hands[seat]
+                ours = ge.apply(ours, knock)
+                # Melding only, as OpenSpiel's simple bot answers (best_layoffs lays nothing on gin).
+                answer = ours.last_hand.layoffs if lays_off else gm.best_layoffs(arrangement.melds, held, gin=True)
+                answer_in_openspiel(os_state, arrangement, answer)
                 break
             move = _bot_move(action)
+            if watch is not None:
+                watch(ours, move)
             os_state.apply_action(action)
         drawn = ours.stock[ours.stock_top] if move.kind is ge.MoveKind.DRAW_STOCK else None
         ours = ge.apply(ours, move)
@@ -362,6 +403,7 @@ def play_hand(agent: GinAgent, opponent: Opponent, deal: int, deal_seed: int, se
         end=ours.last_hand.end.value,
         refused_knocks=refused,
         seconds=time.perf_counter() - started,
+        knocker=ours.last_hand.knocker,
     )
 
 
@@ -398,6 +440,18 @@ class OpenSpielMatch:
     # The share of every hand won, a dead hand half: the win rate our evaluation reports.
     win_share: float = 0.0
     win_share_ci: tuple[float, float] = (0.0, 0.0)  # Wilson, over hands
+    # Points a hand for each side (a hand's return goes to the side it favours), normal
+    # intervals over hands; the agent's knocks, gins and undercuts (of its knocks), Wilson's.
+    points_per_hand: float = 0.0
+    points_per_hand_ci: tuple[float, float] = (0.0, 0.0)
+    opponent_points_per_hand: float = 0.0
+    opponent_points_per_hand_ci: tuple[float, float] = (0.0, 0.0)
+    knock_rate: float = 0.0
+    knock_rate_ci: tuple[float, float] = (0.0, 1.0)
+    gin_rate: float = 0.0
+    gin_rate_ci: tuple[float, float] = (0.0, 1.0)
+    undercut_rate: float = 0.0
+    undercut_rate_ci: tuple[float, float] = (0.0, 1.0)
 
     def as_json(self) -> dict[str, Any]:
         out = {name: getattr(self, name) for name in self.__dataclass_fields__ if name != "hands"}
@@ -420,6 +474,11 @@ def summarise(agent: str, opponent: str, hands: Sequence[HandRecord]) -> OpenSpi
         if settled:
             deal_shares.append(sum(h.returns > 0 for h in settled) / len(settled))
     n = len(hands)
+    own = [max(r, 0.0) for r in returns]
+    theirs = [max(-r, 0.0) for r in returns]
+    knocks = [h for h in hands if h.agent_knocked]
+    gins = sum(h.end == ge.HandEnd.GIN.value for h in knocks)
+    undercuts = sum(h.undercut for h in knocks)
     return OpenSpielMatch(
         agent=agent,
         opponent=opponent,
@@ -437,6 +496,16 @@ def summarise(agent: str, opponent: str, hands: Sequence[HandRecord]) -> OpenSpi
         seconds_per_hand=sum(h.seconds for h in hands) / n if n else 0.0,
         win_share=(wins + (n - len(decided)) / 2) / n if n else 0.0,
         win_share_ci=wilson_interval(wins + (n - len(decided)) / 2, n),
+        points_per_hand=sum(own) / n if n else 0.0,
+        points_per_hand_ci=mean_interval(own),
+        opponent_points_per_hand=sum(theirs) / n if n else 0.0,
+        opponent_points_per_hand_ci=mean_interval(theirs),
+        knock_rate=len(knocks) / n if n else 0.0,
+        knock_rate_ci=wilson_interval(len(knocks), n),
+        gin_rate=gins / n if n else 0.0,
+        gin_rate_ci=wilson_interval(gins, n),
+        undercut_rate=undercuts / len(knocks) if knocks else 0.0,
+        undercut_rate_ci=wilson_interval(undercuts, len(knocks)),
     )
 
 
@@ -446,9 +515,13 @@ def play_openspiel(
     deals: int,
     seed: int = 0,
     progress: Callable[[HandRecord], None] | None = None,
+    *,
+    lays_off: bool = True,
+    watch: BotWatch | None = None,
 ) -> OpenSpielMatch:
     """``deals`` deals (seeds ``seed``, ``seed + 1``...), each played twice with the seats
-    swapped, the agent's seat alternating hand by hand; ``progress`` sees every hand."""
+    swapped, the agent's seat alternating hand by hand; ``progress`` sees every hand;
+    ``lays_off`` and ``watch`` as :func:`play_hand` takes them."""
     bot = parse_opponent(opponent) if isinstance(opponent, str) else opponent
     check_agent(agent)
     if not isinstance(deals, int) or isinstance(deals, bool) or deals < 1:
@@ -456,7 +529,7 @@ def play_openspiel(
     hands = []
     for deal in range(deals):
         for seat in (0, 1):  # the deal from both seats, so the agent's seat alternates hand by hand
-            record = play_hand(agent, bot, deal, seed + deal, seat)
+            record = play_hand(agent, bot, deal, seed + deal, seat, lays_off=lays_off, watch=watch)
             hands.append(record)
             if progress is not None:
                 progress(record)
@@ -464,6 +537,7 @@ def play_openspiel(
 
 
 __all__ = [
+    "BotWatch",
     "HandRecord",
     "OpenSpielGinError",
     "OpenSpielMatch",

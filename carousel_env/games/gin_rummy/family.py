@@ -120,21 +120,25 @@ FAMILY = FamilyGame(
     # Single hands under OpenSpiel's rules: what OpenSpiel's bots play.
     leaderboard=LeaderboardFacts(
         table_sizes=(2,),
-        options=(("preset", "openspiel"),),
+        options=(("preset", "eaai"),),
         baselines=("random", "greedy", "simple", "search"),
         guided=True,
         title="Gin Rummy leaderboard",
         page="docs/LEADERBOARD_GIN.md",
-        state_name="leaderboard_gin_rummy_games.json",
+        state_name="leaderboard_gin_rummy_eaai_games.json",
         readme_tag="leaderboard gin_rummy",
         how=(
-            "Every pair plays heads-up, single hands under OpenSpiel's rules (preset `openspiel`), each deal "
-            "twice with the seats swapped; a match against OpenSpiel's bot is played inside OpenSpiel's own "
-            "`gin_rummy` through `carousel_env/integrations/openspiel_gin.py` (its deals are the runner's, not "
-            "the env's)."
+            "Every pair plays heads-up matches to 100 under the EAAI challenge's rules (preset `eaai`: gin 25, "
+            "undercut 25, no match bonuses), each deal's match twice with the seats swapped; a Gin network trained "
+            "under another preset plays here too (the observations and actions are the same). The table in hands "
+            "gives each agent's points a hand, decided hands won and gin and undercut rates over all its matches. "
+            "OpenSpiel's simple bot plays inside OpenSpiel's own `gin_rummy` through "
+            "`carousel_env/integrations/openspiel_gin.py`, single hands under its rules (its deals are the "
+            "runner's), in a table of its own: a single hand is not a match, so it is not rated with them."
         ),
-        played_unit="hand",
+        played_unit="match",
         openspiel_bots=("simple",),
+        seats_variants=("openspiel", "book"),
     ),
     demo_players="greedy",
     event_names=EventNames(went_out="gin"),

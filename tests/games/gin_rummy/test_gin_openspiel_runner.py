@@ -37,11 +37,64 @@ def test_mirrored_deals_and_alternating_seats_against_the_simple_bot(monkeypatch
 
 
 def test_the_same_agent_on_mirrored_deals_scores_each_seat():
-    # Our simple is OpenSpiel's simple bot but for rare ties: on most deals the two hands
-    # of a mirrored deal are the same hand from the other side, and cancel out.
+    # Our simple plays as OpenSpiel's simple bot on most deals (docs/gin_rummy.md, "Our simple
+    # and OpenSpiel's"): the two hands of such a deal are one hand from each side, and cancel out.
     result = og.play_openspiel("simple", "openspiel:simple", deals=6)
     cancelled = sum(result.hands[i].returns == -result.hands[i + 1].returns for i in range(0, 12, 2))
     assert cancelled >= 2
+
+
+def test_each_sides_points_and_the_agents_knocks_gins_and_undercuts():
+    result = og.play_openspiel("simple", "openspiel:simple", deals=15, seed=3)
+    hands = result.hands
+    assert result.points_per_hand - result.opponent_points_per_hand == pytest.approx(result.mean_return)
+    assert result.points_per_hand == pytest.approx(sum(max(h.returns, 0) for h in hands) / len(hands))
+    for low, value, high in (
+        (*result.points_per_hand_ci[:1], result.points_per_hand, *result.points_per_hand_ci[1:]),
+        (result.knock_rate_ci[0], result.knock_rate, result.knock_rate_ci[1]),
+        (result.gin_rate_ci[0], result.gin_rate, result.gin_rate_ci[1]),
+    ):
+        assert low <= value <= high
+    knocks = [h for h in hands if h.knocker == h.seat]
+    assert result.knock_rate == pytest.approx(len(knocks) / len(hands)) and knocks
+    assert all(h.knocker in (-1, 0, 1) and (h.knocker == -1) == (h.end == "dead") for h in hands)
+    # An undercut: the knocker loses the hand; a gin is never undercut.
+    assert all(h.undercut == ((h.returns if h.knocker == h.seat else -h.returns) < 0) for h in hands if h.knocker >= 0)
+    assert not any(h.undercut for h in hands if h.end == "gin")
+    assert json.loads(json.dumps(result.as_json()))["hands"][0]["knocker"] in (-1, 0, 1)
+
+
+def test_without_lay_offs_the_agent_answers_a_knock_as_openspiels_bot_does():
+    with_lay_offs = og.play_openspiel("simple", "openspiel:simple", deals=40, seed=0)
+    without = og.play_openspiel("simple", "openspiel:simple", deals=40, seed=0, lays_off=False)
+    pairs = list(zip(with_lay_offs.hands, without.hands))
+    # The same hands to the knock (both players are deterministic); laying off only lowers
+    # the defender's deadwood, so the agent never does worse for it, and here sometimes better.
+    assert all((a.deal, a.seat, a.knocker) == (b.deal, b.seat, b.knocker) for a, b in pairs)
+    assert all(a.returns >= b.returns for a, b in pairs)
+    assert any(a.returns > b.returns for a, b in pairs if a.knocker != a.seat)
+    assert all(a.returns == b.returns for a, b in pairs if a.knocker == a.seat)  # the bot never lays off
+
+
+def test_the_watch_sees_every_move_of_the_bot_in_our_engines_state():
+    from carousel_env.games.gin_rummy import engine as ge
+
+    seen: list[tuple[ge.GinState, ge.Move]] = []
+    by_hand: list[tuple[og.HandRecord, list]] = []
+    result = og.play_openspiel(
+        "simple",
+        "openspiel:simple",
+        deals=3,
+        seed=5,
+        watch=lambda state, move: seen.append((state, move)),
+        progress=lambda hand: (by_hand.append((hand, seen[:])), seen.clear()),
+    )
+    assert [hand for hand, _ in by_hand] == list(result.hands)
+    for hand, moves in by_hand:
+        assert moves and all(state.current == 1 - hand.seat for state, _ in moves)  # the bot's turns only
+        for state, move in moves:  # each is legal in our engine, in the state the bot saw
+            assert not state.over and ge.apply(state, move) is not state
+        assert sum(move.kind is ge.MoveKind.KNOCK for _, move in moves) == (hand.knocker == 1 - hand.seat)
 
 
 def test_an_engine_player_and_an_observation_policy_take_the_seat():
