@@ -11,7 +11,6 @@ from every seat; mirror pairs heads-up) at the given table size, the first agent
 in every other seat, and each game updates the ratings; each pair's evaluation is kept, and
 ``format_pairs`` shows it in the game's units (Gin Rummy: matches won, points a hand for each
 side, decided hands won, knock, gin and undercut rates, each with its interval).
-``run_tournament`` gives the ratings alone.
 """
 
 from __future__ import annotations
@@ -116,18 +115,6 @@ def play_tournament(
             places = [0, 1] if score == 1.0 else [1, 0] if score == 0.0 else [0, 0]
             table.record([a, b], places, [score, 1.0 - score])
     return Tournament(table.rows(), tuple(pairs))
-
-
-def run_tournament(
-    agents: list[str],
-    games: int = 20,
-    num_players: int = 2,
-    seed: int = 0,
-    num_workers: int = 0,
-    env_spec: EnvSpec | None = None,
-) -> list[Rating]:
-    """The ratings of :func:`play_tournament`."""
-    return play_tournament(agents, games, num_players, seed, num_workers, env_spec).rows
 
 
 def _cell(value: float, interval: tuple[float, float], digits: int) -> str:
