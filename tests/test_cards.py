@@ -242,3 +242,10 @@ def test_any_non_text_is_refused_by_type(kind, value):
     with pytest.raises(NotationError) as err:
         parse(value)
     assert err.value.token == type(value).__name__
+
+
+def test_plural_counts_in_words():
+    from carousel_env.core.text import plural
+
+    assert [plural(1, "card"), plural(2, "card"), plural(0, "hand")] == ["1 card", "2 cards", "0 hands"]
+    assert [plural(3, "match"), plural(1, "match"), plural(2, "box")] == ["3 matches", "1 match", "2 boxes"]

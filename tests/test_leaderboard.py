@@ -241,6 +241,7 @@ def test_gin_rummy_has_its_own_leaderboard_with_openspiels_bots(tmp_path):
     page = out.read_text()
     assert page.startswith("# Gin Rummy leaderboard") and "carousel leaderboard --game gin_rummy" in page
     assert "## 4 players" not in page and "inside OpenSpiel's own" in page and "preset `eaai`" in page
+    assert "3 pairings; 2 matches a pairing: 1 deal, mirror-paired." in page  # each game a match to 100
     # Rated by matches to 100 under eaai, among our own players: a network trained under
     # preset openspiel plays here too; OpenSpiel's bots play single hands, in a table of their own.
     rows = _table_rows(page, "## Heads-up")

@@ -53,11 +53,18 @@ def command_line(
     return shlex.join(args)
 
 
-def _deals(standings: Standings) -> str:
+def _meeting(board: LeaderboardGame) -> str:
+    """What the page calls one schedule entry: a match of games, or, where each game is a
+    match (Gin's, to 100), a pairing of matches."""
+    return "pairing" if board.played_unit == "match" else "match"
+
+
+def _deals(standings: Standings, board: LeaderboardGame) -> str:
     games, players = standings.games_per_match, standings.players
     deals = games // players
     form = "mirror-paired" if players == 2 else f"each played from the {players} seats"
-    return f"{plural(games, 'game')} a match: {plural(deals, 'deal')}, {form}"
+    played = "match" if board.played_unit == "match" else "game"
+    return f"{plural(games, played)} a {_meeting(board)}: {plural(deals, 'deal')}, {form}"
 
 
 def ratings_table(
@@ -195,7 +202,7 @@ def render_leaderboard(run: LeaderboardRun, command: str, date: str) -> str:
             "",
             f"## {table_title(standings.players)}",
             "",
-            f"{standings.matches} match{'es' if standings.matches != 1 else ''}; {_deals(standings)}. "
+            f"{plural(standings.matches, _meeting(run.board))}; {_deals(standings, run.board)}. "
             f"The intervals are ± {widest:.1f} at the widest.",
             "",
             ratings_table(standings, run.exploitability(standings.players), run.costs),
@@ -229,7 +236,7 @@ def readme_block(run: LeaderboardRun, leaderboard_link: str, date: str) -> str:
     parts = [f"From [{leaderboard_link}]({leaderboard_link}) ({date}; the command, the games and the pairs are there)."]
     for standings in run.standings:
         table = ratings_table(standings, run.exploitability(standings.players), run.costs)
-        parts += ["", f"**{table_title(standings.players)}**: {_deals(standings)}.", "", table]
+        parts += ["", f"**{table_title(standings.players)}**: {_deals(standings, run.board)}.", "", table]
     return "\n".join(parts)
 
 
