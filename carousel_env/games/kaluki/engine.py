@@ -19,7 +19,8 @@ Modelling decisions (RULES.md leaves the form of the moves open):
 * A move that would leave the player unable to end the turn is illegal: the hand must keep
   a card it may discard, unless the move empties it and going out that way is allowed, or
   it keeps only copies of the taken card and one of them can still be laid off this turn
-  (a play of several moves passes through that state: lay a joker as KH, then the AH after it).
+  (a play of several moves passes through that state: lay a joker as KH, then the AH after it;
+  never under ``go_out_by_discard``, where laying off the last copy would go out).
 * A stock turned over is the pile face down: the pile's first card becomes the stock's top.
   Drawing from an empty stock with no restock left (or nothing to turn over) ends the hand.
 """
@@ -143,7 +144,11 @@ def _settle(state: KalukiState) -> KalukiState:
         if state.rules.go_out_by_discard:
             raise IllegalAction(f"player {s} must keep a card to discard: going out is by discard (go_out_by_discard)")
         return end_hand(state, HandEnd.OUT, s)
-    if all(c == state.taken for c in hand) and not _fits_somewhere(state, state.taken):
+    # Copies of the taken card alone may not be discarded; they pass only if one can still be
+    # laid off, and not under go_out_by_discard, where laying off the last would go out.
+    if all(c == state.taken for c in hand) and (
+        state.rules.go_out_by_discard or not _fits_somewhere(state, state.taken)
+    ):
         raise IllegalAction(
             f"player {s} would keep only {card_str(state.taken)}, taken from the pile this turn: it may not be "
             "discarded, so a card must remain to discard"

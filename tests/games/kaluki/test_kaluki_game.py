@@ -9,7 +9,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from carousel_env.core.cards import JOKER
@@ -225,6 +225,9 @@ def test_random_games_keep_every_card_and_score_by_the_rules(preset, players, se
     st.booleans(),
     st.integers(2, 6),
     st.integers(0, 2**32),
+)
+@example(  # a joker laid off left only the card taken from the pile, which only a discard could end
+    release="all_missing", retrieved="hand", take="any", by_discard=True, players=3, seed=555
 )
 def test_random_games_under_mixed_options(release, retrieved, take, by_discard, players, seed):
     rules = KalukiRules(
