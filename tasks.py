@@ -34,7 +34,7 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / "python"
 STAMP = VENV / ".carousel-installed"  # the extras installed, written after a whole install
 TORCH = "torch==2.13.0"
-ALL_EXTRAS = ("train", "dev", "rllib", "torchrl", "tianshou", "openspiel")
+ALL_EXTRAS = ("train", "dev", "serve", "rllib", "torchrl", "tianshou", "openspiel")
 TORCH_EXTRAS = {"train", "rllib", "torchrl", "tianshou"}  # the extras that pull torch
 
 

@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "carousel_cli.solve",
     "carousel_cli.training",
     "carousel_cli.strength",
+    "carousel_cli.serve",
 )
 
 

@@ -91,7 +91,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
         env_spec=_eval_env_spec(args),
         num_workers=args.workers,
         argmax=args.argmax,
+        replays=args.replays,
     )
+    if args.replays is not None:
+        print(f"wrote {plural(res.games, 'replay')} to {args.replays} (carousel serve --replay FILE)", file=sys.stderr)
     matches = openspiel_matches(args, bots) if bots else []
     if args.json:  # one object: OpenSpiel's matches beside ours
         print(json.dumps({**res.as_json(), **({"matches": [m.as_json() for m in matches]} if matches else {})}))
@@ -306,6 +309,12 @@ def register(subparsers) -> None:
         help="networks play their policy's most likely action instead of sampling it (default: sampled)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--replays",
+        default=None,
+        metavar="DIR",
+        help="write every game as a replay, DIR/game_NNNN.json (watch one: carousel serve --replay FILE)",
+    )
     p.set_defaults(func=cmd_eval)
 
     p = subparsers.add_parser("tournament", help="rate checkpoints and baselines against each other (openskill)")

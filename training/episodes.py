@@ -15,9 +15,14 @@ from training.runners import Driver, Report
 
 
 def play_episodes(
-    driver: Driver, episodes: list[Episode[Controller]], policies: dict[Controller, NetworkPolicy]
+    driver: Driver,
+    episodes: list[Episode[Controller]],
+    policies: dict[Controller, NetworkPolicy],
+    record: dict[int, list[int]] | None = None,
 ) -> list[EpisodeResult[Controller]]:
-    """Play every episode (network seats batched per policy); the results in episode order."""
+    """Play every episode (network seats batched per policy); the results in episode order.
+    ``record``: each episode's network decisions are added to it, by episode index (what a
+    replay needs besides the seed: ``training.replays``)."""
     queue = list(enumerate(episodes))[::-1]
     running: dict[int, int] = {}  # game copy -> index of the episode it plays
     results: list[EpisodeResult[Controller] | None] = [None] * len(episodes)
@@ -39,6 +44,9 @@ def play_episodes(
                 pending[rep.env] = rep
         resets = {}
         actions = act_batched(pending, policies)
+        if record is not None:
+            for env, action in actions.items():
+                record.setdefault(running[env], []).append(action)
 
 
 def act_batched(pending: dict[int, Report], policies: dict[Controller, NetworkPolicy]) -> dict[int, int]:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
+from pathlib import Path
 from typing import Any, TypeVar
 
 import torch
@@ -47,6 +48,7 @@ from training.episodes import play_episodes
 from training.games import training_game
 from training.network import Agent
 from training.policies import Controller, NetworkPolicy, load_network_policy, scripted_controller
+from training.replays import write_replays
 from training.runners import Driver
 from training.unit_stats import UnitTally
 
@@ -249,12 +251,14 @@ def evaluate(
     num_envs: int = 8,
     num_workers: int = 0,
     argmax: bool = False,
+    replays: str | Path | None = None,
 ) -> EvalResult:
     """Play ``games`` full games (rounded up to whole deals, one game per seat each: the
     module docstring) of ``candidate`` against ``opponents`` (names, a list or a
     comma-separated string) and summarise. Agents: an Agent, a checkpoint path, a scripted
     policy's name. ``argmax``: every network plays its policy's most likely action instead
-    of sampling one (a NetworkPolicy made greedy stays so)."""
+    of sampling one (a NetworkPolicy made greedy stays so). ``replays``: a folder that every
+    game is written to as a replay (``training.replays``)."""
     if isinstance(opponents, str):
         opponents = [o.strip() for o in opponents.split(",") if o.strip()]
     if not opponents:
@@ -280,8 +284,9 @@ def evaluate(
         raise CarouselError(f"candidate {candidate!r} is also an opponent; evaluate it against other agents")
     games_to_play = eval_specs(num_players, games, seed, cand, opps)
     driver = Driver(spec, min(num_envs, len(games_to_play)), num_workers)
+    record: dict[int, list[int]] | None = {} if replays is not None else None
     try:
-        results = play_episodes(driver, games_to_play, policies)
+        results = play_episodes(driver, games_to_play, policies, record)
         inexact = driver.solver_inexact
     finally:
         driver.close()
@@ -292,11 +297,15 @@ def evaluate(
             file=sys.stderr,
             flush=True,
         )
+    candidate_name = candidate if isinstance(candidate, str) else "network"
+    if replays is not None:
+        names = {cand: candidate_name, **dict(zip(opps, opponents))}
+        write_replays(replays, spec, games_to_play, names, record, results)
     result = summarise(
         results,
         cand,
         dict(zip(opps, opponents)),
-        candidate_name=candidate if isinstance(candidate, str) else "network",
+        candidate_name=candidate_name,
         opponents=opponents,
         players=num_players,
         seed=seed,

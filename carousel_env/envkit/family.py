@@ -22,7 +22,8 @@ What a game declares:
   players a trained agent is first measured against (``yardsticks``) and mixed in with
   (``baselines``);
 * the positions its decision costs are timed on (``cost``), its leaderboard
-  (``leaderboard``) and its text at the terminal (``terminal``).
+  (``leaderboard``), its text at the terminal (``terminal``) and its table in cards for the
+  page (``board``).
 
 Pure data and callables: nothing here imports torch or a game.
 """
@@ -37,6 +38,7 @@ import numpy as np
 
 from carousel_env.core.errors import CarouselError
 from carousel_env.core.registry import DEFAULT_GAME, game_spec, load_named
+from carousel_env.envkit.board import BoardSpec
 from carousel_env.envkit.episodes import Act, Episode, EpisodeResult
 from carousel_env.envkit.layout import add_card_counts
 from carousel_env.envkit.options import OptionDoc
@@ -180,6 +182,7 @@ class FamilyGame:
     baselines: tuple[str, ...]  # the scripted players training mixes in by default
     cost: CostPositions
     terminal: Terminal
+    board: BoardSpec  # its table in cards, for the page (``carousel serve``)
     leaderboard: LeaderboardFacts | None = None
     # Leaderboards of other variants, by variant name: ``carousel leaderboard --variant V``.
     variant_leaderboards: tuple[tuple[str, LeaderboardFacts], ...] = ()

@@ -23,6 +23,7 @@ from carousel_env.envkit.family import (
 )
 from carousel_env.envkit.options import option_docs
 from carousel_env.games.carioca import observation, policies
+from carousel_env.games.carioca.board import BOARD
 from carousel_env.games.carioca.config import CariocaEnvConfig, CariocaEnvConfigError
 from carousel_env.games.carioca.env import CariocaAction, raw_env
 from carousel_env.games.carioca.players import PLAYERS, get_player
@@ -97,6 +98,7 @@ FAMILY = FamilyGame(
     baselines=("simple", "random"),
     cost=CostPositions(_record, engine_decide),
     terminal=TERMINAL,
+    board=BOARD,
     # Whole games of six rounds (the env's default episode). Its search player is left out
     # by default: no stronger than simple there, at 50 times a game's time.
     leaderboard=LeaderboardFacts(

@@ -28,6 +28,7 @@ from carousel_env.games.carousel.agents.registry import (
     policy_names,
     search_samples,
 )
+from carousel_env.games.carousel.board import BOARD
 from carousel_env.games.carousel.envs.aec import CarouselAction, decision, raw_env
 from carousel_env.games.carousel.envs.config import EnvConfig, EnvConfigError
 from carousel_env.games.carousel.envs.observation import encode, layout
@@ -118,6 +119,7 @@ FAMILY = FamilyGame(
     baselines=("greedy", "random"),
     cost=CostPositions(_record, _decide),
     terminal=TERMINAL,
+    board=BOARD,
     leaderboard=LeaderboardFacts(
         table_sizes=(2, 4),
         options=(("episode", "game"),),

@@ -23,6 +23,7 @@ from carousel_env.envkit.family import (
 )
 from carousel_env.envkit.options import OptionDoc, option_docs
 from carousel_env.games.conquian import policies
+from carousel_env.games.conquian.board import BOARD
 from carousel_env.games.conquian.config import ConquianEnvConfig, ConquianEnvConfigError
 from carousel_env.games.conquian.decision import ConquianAction
 from carousel_env.games.conquian.env import raw_env
@@ -114,6 +115,7 @@ FAMILY = FamilyGame(
     baselines=("simple", "random"),
     cost=CostPositions(_record, engine_decide),
     terminal=TERMINAL,
+    board=BOARD,
     leaderboard=LEADERBOARD,  # single hands under the book's rules
     demo_players="simple",
     event_names=EventNames(knocked="", undercut="", went_out="meld-11"),

@@ -40,7 +40,7 @@ PASS_WORDS = {
 }
 
 
-def _offer_text(env: Any, action: int) -> str:
+def offer_text(env: Any, action: int) -> str:
     raw = env.unwrapped
     offer = raw.suggestions[action - ConquianAction.FIRST_OFFER]
     verb = f"take {card_str(raw.game_state.faced)}" if offer.take else "lay from the hand, leave the card"
@@ -52,7 +52,7 @@ def describe_choices(env: Any, mask: np.ndarray) -> list[str]:
     state = env.unwrapped.game_state
     lines = []
     for i, action in enumerate(OFFERS.legal(mask)):
-        lines.append(f"t{i + 1}  {_offer_text(env, action)}")
+        lines.append(f"t{i + 1}  {offer_text(env, action)}")
     if mask[ConquianAction.PASS]:
         lines.append(f"p   {PASS_WORDS.get(state.phase, 'pass')}")
     if mask[ConquianAction.FORCE]:
@@ -70,7 +70,7 @@ class Narrator(MoveNarrator):
     def move_text(self, env: Any, action: int) -> str:
         state = env.unwrapped.game_state
         if action >= ConquianAction.FIRST_OFFER:
-            return f"{_offer_text(env, action)}"
+            return f"{offer_text(env, action)}"
         if action >= ConquianAction.FIRST_DISCARD:
             return f"discards {card_str(CARDS[action - ConquianAction.FIRST_DISCARD])}"
         if action == ConquianAction.FORCE:

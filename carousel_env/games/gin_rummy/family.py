@@ -23,6 +23,7 @@ from carousel_env.envkit.family import (
 )
 from carousel_env.envkit.options import OptionDoc, option_docs
 from carousel_env.games.gin_rummy import observation, policies
+from carousel_env.games.gin_rummy.board import BOARD
 from carousel_env.games.gin_rummy.config import GinEnvConfig, GinEnvConfigError
 from carousel_env.games.gin_rummy.engine import HandEnd, Phase
 from carousel_env.games.gin_rummy.env import GinAction, decision, own_deadwood, raw_env
@@ -117,6 +118,7 @@ FAMILY = FamilyGame(
     baselines=("greedy", "random"),
     cost=CostPositions(_record, engine_decide),
     terminal=TERMINAL,
+    board=BOARD,
     # Single hands under OpenSpiel's rules: what OpenSpiel's bots play.
     leaderboard=LeaderboardFacts(
         table_sizes=(2,),

@@ -12,7 +12,7 @@ from carousel_env.games.gin_rummy.engine import GinState, HandResult
 WIDTH, HEIGHT = 640, 300
 
 
-def _result_lines(result: HandResult) -> list[str]:
+def result_lines(result: HandResult) -> list[str]:
     lines = [f"Hand over ({result.end.value}): points {result.points[0]} - {result.points[1]}"]
     if result.arrangement is not None:
         a, answer = result.arrangement, result.layoffs
@@ -42,7 +42,7 @@ def render_text(state: GinState, observer: int) -> str:
         f"Player {observer} (you): {hand_str(state.hand(observer))}",
     ]
     if state.over and state.last_hand is not None:
-        lines += _result_lines(state.last_hand)
+        lines += result_lines(state.last_hand)
     if state.game_result is not None:
         g = state.game_result
         lines.append(f"Game over: totals {g.totals[0]} - {g.totals[1]} (bonuses {g.bonuses[0]}, {g.bonuses[1]})")

@@ -32,7 +32,7 @@ KEYS = {"s": GinAction.DRAW_STOCK, "u": GinAction.TAKE_UPCARD, "p": GinAction.PA
 TYPED = ChoiceKeys(KEYS, (Numbered("k", GinAction.FIRST_KNOCK),), (GinAction.FIRST_DISCARD, GinAction.FIRST_KNOCK))
 
 
-def _arrangement_text(arrangement: Any) -> str:
+def arrangement_text(arrangement: Any) -> str:
     melds = " | ".join(str(m) for m in arrangement.melds)
     return f"discard {card_str(arrangement.discard)}; {melds}; deadwood {arrangement.deadwood}"
 
@@ -56,7 +56,7 @@ def describe_choices(env: Any, mask: np.ndarray) -> list[str]:
         lines.append(f"a card to discard it: {' '.join(discards)}")
     for k, (arrangement, _spots) in enumerate(raw.knocks):
         if mask[GinAction.FIRST_KNOCK + k]:
-            lines.append(f"k{k + 1}  knock: {_arrangement_text(arrangement)}")
+            lines.append(f"k{k + 1}  knock: {arrangement_text(arrangement)}")
     return lines
 
 
@@ -65,7 +65,7 @@ def move_text(env: Any, action: int) -> str:
     raw = env.unwrapped
     if action >= GinAction.FIRST_KNOCK:
         arrangement, _ = raw.knocks[action - GinAction.FIRST_KNOCK]
-        return f"knocks: {_arrangement_text(arrangement)}"
+        return f"knocks: {arrangement_text(arrangement)}"
     if action >= GinAction.FIRST_DISCARD:
         return f"discards {card_str(action - GinAction.FIRST_DISCARD)}"
     if action == GinAction.TAKE_UPCARD:

@@ -23,6 +23,7 @@ from carousel_env.envkit.family import (
 )
 from carousel_env.envkit.options import OptionDoc, option_docs
 from carousel_env.games.kaluki import policies
+from carousel_env.games.kaluki.board import BOARD
 from carousel_env.games.kaluki.config import KalukiEnvConfig, KalukiEnvConfigError
 from carousel_env.games.kaluki.env import KalukiAction, raw_env
 from carousel_env.games.kaluki.players import PLAYERS, get_player
@@ -126,6 +127,7 @@ FAMILY = FamilyGame(
     baselines=("simple", "random"),
     cost=CostPositions(_record, engine_decide),
     terminal=TERMINAL,
+    board=BOARD,
     # Single hands (a match to 250 runs a dozen hands or more); plain Rummy has its own.
     leaderboard=_leaderboard("book", "Kaluki leaderboard", "docs/LEADERBOARD_KALUKI.md", "kaluki"),
     variant_leaderboards=(("rummy", _leaderboard("rummy", "Rummy leaderboard", "docs/LEADERBOARD_RUMMY.md", "rummy")),),

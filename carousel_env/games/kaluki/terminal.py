@@ -38,7 +38,7 @@ def _take_melds(env: Any, action: int) -> str:
     return " | ".join(str(m) for m in env.unwrapped.suggestions[action - KalukiAction.FIRST_OFFER].melds)
 
 
-def _offer_text(env: Any, action: int) -> str:
+def offer_text(env: Any, action: int) -> str:
     """An offer in words: while drawing, the melds that lay the pile's top; after, the play's moves."""
     raw = env.unwrapped
     state = raw.game_state
@@ -58,7 +58,7 @@ def describe_choices(env: Any, mask: np.ndarray) -> list[str]:
     for i, action in enumerate(OFFERS.legal(mask)):
         offer = env.unwrapped.suggestions[i]
         left = f"  (hand value left {offer.hand_value})"
-        lines.append(f"p{i + 1}  {_offer_text(env, action)}{left}")
+        lines.append(f"p{i + 1}  {offer_text(env, action)}{left}")
     first, stop = TYPED.cards
     discards = [card_str(int(a)) for a in np.flatnonzero(mask[first:stop])]
     if discards:
@@ -75,7 +75,7 @@ class Narrator(MoveNarrator):
         if action >= KalukiAction.FIRST_OFFER:
             if state.phase is Phase.DRAW:
                 return f"takes the pile's top {card_str(state.top)} and lays {_take_melds(env, action)}"
-            return f"plays: {_offer_text(env, action)}"
+            return f"plays: {offer_text(env, action)}"
         if action >= KalukiAction.FIRST_DISCARD:
             return f"discards {card_str(action - KalukiAction.FIRST_DISCARD)}"
         if action == KalukiAction.TAKE_DISCARD:
