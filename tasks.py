@@ -7,21 +7,23 @@
     python3 tasks.py format   # ruff's fixes and formatting, applied
     python3 tasks.py bench [NAME ...]  # benchmarks, printing figures (the names are listed below)
     python3 tasks.py demo     # one game between baseline players, printed
+    python3 tasks.py serve    # every game in the browser: carousel serve, on http://localhost:8765/
     python3 tasks.py docs     # the docs site (mkdocs.yml), built by mkdocs build --strict into build/site
     python3 tasks.py docs --write  # the same after rewriting the game pages from the code
     python3 tasks.py setup    # only create/refresh the virtual environment
     python3 tasks.py          # this list
 
 Each task first makes sure ``.venv`` exists and holds the project with the extras it needs:
-``train`` only the training extra, ``demo`` none, the others every extra (the RL libraries,
-OpenSpiel and the dev tools). Torch is installed as ``torch==2.13.0`` before the project, so
-that the project's torch range is already satisfied and pip never pulls a multi-gigabyte
-CUDA build on its own. Installs show pip's progress. Set ``CAROUSEL_VENV`` to use another
-virtual environment folder.
+``train`` only the training extra, ``serve`` it and the web app's, ``demo`` none, the others
+every extra (the RL libraries, OpenSpiel and the dev tools). Torch is installed as
+``torch==2.13.0`` before the project, so that the project's torch range is already satisfied
+and pip never pulls a multi-gigabyte CUDA build on its own. Installs show pip's progress. Set
+``CAROUSEL_VENV`` to use another virtual environment folder.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -165,6 +167,11 @@ def demo() -> None:
     run(BIN / "carousel", "demo", "--players", "3", "--seed", "1")
 
 
+def serve() -> None:
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C stops it, which is no failure
+        run(BIN / "carousel", "serve")
+
+
 # The docs site: the game pages generated from the env docstrings and options
 # (docs/gen_game_pages.py; a stale page fails unless --write rewrites it), then a strict
 # build (a broken link or anchor, or a page missing from mkdocs.yml's nav, fails).
@@ -180,10 +187,16 @@ TASKS = {
     "format": format_code,
     "bench": bench,
     "demo": demo,
+    "serve": serve,
     "docs": docs,
 }
 # The extras each task installs first; a task not named here installs them all.
-TASK_EXTRAS: dict[str, tuple[str, ...]] = {"train": ("train",), "demo": (), "docs": ("dev",)}
+TASK_EXTRAS: dict[str, tuple[str, ...]] = {
+    "train": ("train",),
+    "demo": (),
+    "serve": ("train", "serve"),
+    "docs": ("dev",),
+}
 # The options a task takes (bench takes benchmark names, checked by bench itself).
 TASK_OPTIONS: dict[str, tuple[str, ...]] = {"test": ("--fast",), "docs": ("--write",)}
 

@@ -77,7 +77,7 @@ def test_the_tests_install_every_extra_keeping_what_is_there(monkeypatch, tmp_pa
     assert _installs(commands) == [("-e", ".")]  # the demo needs neither torch nor an extra
     commands.clear()
     tasks.setup(tasks.TASK_EXTRAS.get("test", tasks.ALL_EXTRAS))
-    assert _installs(commands)[-1] == ("-e", ".[train,dev,rllib,torchrl,tianshou,openspiel]")
+    assert _installs(commands)[-1] == ("-e", ".[train,dev,serve,rllib,torchrl,tianshou,openspiel]")
     commands.clear()
     tasks.setup(tasks.TASK_EXTRAS["train"])  # a subset of what is installed
     assert commands == []
