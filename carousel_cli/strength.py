@@ -220,6 +220,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         heads_up_only=heads_up_only,
         game=game,
         variant=args.variant,
+        replays=args.replays,
     )
     return 0
 
@@ -382,6 +383,12 @@ def register(subparsers) -> None:
     )
     p.add_argument("--seed", type=int, default=0, help="the first deal's seed (every match plays the same deals)")
     p.add_argument("--workers", type=int, default=0, help="worker processes playing games (results do not change)")
+    p.add_argument(
+        "--replays",
+        default=None,
+        metavar="DIR",
+        help="write the games played now as replays, a folder a match (watch one: carousel serve --replay FILE)",
+    )
     p.add_argument("--out", default=None, help="the leaderboard page to write (default: the game's published page)")
     p.add_argument(
         "--state", default=None, help="the games played so far (default: the game's state file, beside --out)"

@@ -13,6 +13,7 @@ import pytest
 from carousel_cli.main import main
 from carousel_env.core.errors import CarouselError
 from carousel_env.envkit.family import family_game
+from carousel_env.envkit.replay import read_replay, replay_frames
 from carousel_env.games.carousel.agents.registry import UnknownPolicyError
 from training.checkpoint_names import CheckpointError
 from training.config import EnvKeys
@@ -301,11 +302,27 @@ def test_carioca_has_its_own_leaderboard_heads_up_and_at_four_players(tmp_path):
     readme, out = tmp_path / "README.md", tmp_path / "docs" / "LEADERBOARD_CARIOCA.md"
     readme.write_text(README)
     agents = ["random", "simple", "outs", str(network)]
+    replays = tmp_path / "replays"
     run = make_leaderboard(
-        agents, out, 2, 4, seed=5, readme=readme, date="2030-01-02", log=lambda _: None, game="carioca"
+        agents,
+        out,
+        2,
+        4,
+        seed=5,
+        readme=readme,
+        date="2030-01-02",
+        log=lambda _: None,
+        game="carioca",
+        replays=replays,
     )
     # Six pairs of one mirrored deal, then the one table of four: one deal from every seat.
     assert [(m.players, m.games) for m in run.played] == [(2, 2)] * 6 + [(4, 4)]
+    # Every game played is a replay, a folder a match, that plays to its end again.
+    folders = sorted(replays.iterdir())
+    assert len(folders) == 7 and sum(len(list(f.glob("game_*.json"))) for f in folders) == 6 * 2 + 4
+    four_player = read_replay(next(f for f in folders if f.name.startswith("4p")) / "game_0000.json")
+    assert four_player.num_players == 4 and "carioca_net" in four_player.players
+    assert replay_frames(four_player, family_game("carioca"))[-1].said[-1].startswith("Game over")
     page = out.read_text()
     assert page.startswith("# Carioca leaderboard") and "carousel leaderboard --game carioca" in page
     heads_up, four = _table_rows(page, "## Heads-up"), _table_rows(page, "## 4 players")

@@ -62,6 +62,7 @@ import datetime
 import hashlib
 import json
 import os
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
@@ -87,7 +88,7 @@ from training.checkpoint_names import (
 )
 from training.config import EnvKeys
 from training.decision_cost import decision_ms, recorded_positions
-from training.envs import layout_for
+from training.envs import EnvSpec, layout_for
 from training.episodes import play_episodes
 from training.evaluate import deals_for, eval_specs
 from training.files import write_text_atomic
@@ -130,6 +131,7 @@ from training.policies import (
     network_callable,
     scripted_controller,
 )
+from training.replays import write_replays
 from training.runners import Driver
 from training.tournament import RatingTable
 from training.unit_stats import UnitTally
@@ -371,10 +373,16 @@ def play_openspiel_match(match: MatchSpec, board: LeaderboardGame) -> tuple[Game
 
 
 def play_match(
-    match: MatchSpec, networks: dict[str, Agent], driver: Driver, game: str = DEFAULT_GAME
+    match: MatchSpec,
+    networks: dict[str, Agent],
+    driver: Driver,
+    game: str = DEFAULT_GAME,
+    replays: tuple[Path, EnvSpec] | None = None,
 ) -> tuple[GameRecord, ...]:
     """Play ``match`` on ``driver`` (a driver of ``match.players`` seats); network agents
-    sample from generators seeded by the match seed and their place in the match."""
+    sample from generators seeded by the match seed and their place in the match.
+    ``replays``: a folder and the driver's env, where each game is written as a replay (a
+    folder of its own for the match: ``training.replays``)."""
     controllers: dict[str, Controller] = {}
     policies: dict[Controller, NetworkPolicy] = {}
     for position, agent in enumerate(match.agents):
@@ -388,7 +396,11 @@ def play_match(
     names = {controller: name for name, controller in controllers.items()}
     candidate, *opponents = (controllers[agent.name] for agent in match.agents)
     games = eval_specs(match.players, match.games, match.seed, candidate, opponents)
-    results = play_episodes(driver, list(games), policies)
+    record: dict[int, list[int]] | None = None if replays is None else {}
+    results = play_episodes(driver, list(games), policies, record)
+    if replays is not None:
+        folder, spec = replays
+        write_replays(folder / re.sub(r"[^A-Za-z0-9._-]+", "_", match.key), spec, games, names, record, results)
     family = training_game(game)
     return tuple(
         GameRecord(
@@ -462,10 +474,13 @@ def run_leaderboard(
     heads_up_only: Sequence[str] = (),
     game: str = DEFAULT_GAME,
     variant: str | None = None,
+    replays: str | Path | None = None,
 ) -> LeaderboardRun:
     """Play every match of the schedule that ``state`` lacks (saving each as it ends), rate
     them all and time each agent's decisions (Carousel's). Everything is checked before the
-    first game (module docstring). ``variant``: the game's variant's leaderboard (None: its own)."""
+    first game (module docstring). ``variant``: the game's variant's leaderboard (None: its own).
+    ``replays``: a folder the games played now are written to, a folder a match (OpenSpiel's
+    bots play in OpenSpiel's game: not replays of ours)."""
     board = leaderboard_game(game, variant)
     if heads_up_games < 0 or four_player_games < 0:
         raise LeaderboardError(f"game counts must be 0 or more, got {heads_up_games} and {four_player_games}")
@@ -504,7 +519,9 @@ def run_leaderboard(
             if any(agent.is_openspiel for agent in match.agents):
                 games = play_openspiel_match(match, board)
             else:
-                games = play_match(match, networks, drivers[match.players], board.game)
+                spec = board.env_spec(match.players)
+                where = None if replays is None else (Path(replays), spec)
+                games = play_match(match, networks, drivers[match.players], board.game, where)
             played = PlayedMatch(games, round(time.perf_counter() - began, 1))  # as the state file keeps it
             store.put(match, played)
             shares = ", ".join(f"{name} won {rate:.2f}" for name, rate in played.win_rates().items())
@@ -559,6 +576,7 @@ def make_leaderboard(
     heads_up_only: Sequence[str] = (),
     game: str = DEFAULT_GAME,
     variant: str | None = None,
+    replays: str | Path | None = None,
 ) -> LeaderboardRun:
     """``carousel leaderboard``: run the game's leaderboard (state file ``state``, by default
     the game's ``state_name`` beside ``out``),
@@ -573,7 +591,7 @@ def make_leaderboard(
     if readme is not None:
         check_readme(readme, board)
     run = run_leaderboard(
-        sources, heads_up_games, four_player_games, seed, state, num_workers, log, heads_up_only, game, variant
+        sources, heads_up_games, four_player_games, seed, state, num_workers, log, heads_up_only, game, variant, replays
     )
     date = date or datetime.date.today().isoformat()
     command = command_line(sources, heads_up_games, four_player_games, seed, state, out, heads_up_only, game, variant)

@@ -57,10 +57,10 @@ def rebuild(
             raise CarouselError(f"{label}: decision {len(actions) + 1}, action {action} is not legal when played again")
         env.step(action)
         actions.append(action)
-    state = env.unwrapped.game_state
-    totals = getattr(getattr(state, "game_result", None), "totals", None)
-    if recorded or (result.totals is not None and totals is not None and tuple(totals) != tuple(result.totals)):
-        raise CarouselError(f"{label}: played again, the game ends {totals}, not {result.totals} as evaluated")
+    # The game's own reading of how it ended (its totals, higher better, and its winner).
+    again = game.result(episode, np.zeros(len(episode.controllers)), env)
+    if recorded or (again.totals, again.winner) != (result.totals, result.winner):
+        raise CarouselError(f"{label}: played again, the game ends {again.totals}, not {result.totals} as evaluated")
     over = "won by player " + str(result.winner) if result.winner is not None else "no single winner"
     return Replay(
         spec.game,
