@@ -22,6 +22,7 @@ pytest.importorskip("starlette")
 playwright = pytest.importorskip("playwright.sync_api")
 import uvicorn  # noqa: E402
 
+from carousel_cli.serve import shipped_checkpoints  # noqa: E402
 from carousel_cli.serve.app import create_app  # noqa: E402
 from carousel_cli.serve.tables import Table, TableRequest  # noqa: E402
 
@@ -76,6 +77,7 @@ def _deal(page, url: str, game: str, variant: str | None, seats: list[str], seed
     page.select_option("#game", game)
     if variant is not None:
         page.select_option("#variant", variant)
+    page.select_option("#players", str(len(seats)))
     for seat, name in enumerate(seats):
         page.select_option(f"#seats select >> nth={seat}", name)
     page.fill("#seed", str(seed))
@@ -118,9 +120,9 @@ def _gin_choice(page):
     return knock or (cards[-1] if cards else buttons[0])
 
 
-def test_a_whole_gin_hand_by_clicking(page):
-    with LiveServer(create_app()) as url:
-        _deal(page, url, "gin_rummy", "eaai", ["you", "simple"], 3)
+def test_a_whole_gin_hand_by_clicking_against_the_shipped_network(page):
+    with LiveServer(create_app(shipped_checkpoints())) as url:
+        _deal(page, url, "gin_rummy", "eaai", ["you", "checkpoints/gin_2p"], 3)
         assert page.inner_text("#title") == "Gin Rummy"
         assert page.query_selector_all("#hand .card-box").__len__() in (10, 11)
         _shot(page, "serve_gin_rummy.png")
@@ -129,17 +131,37 @@ def test_a_whole_gin_hand_by_clicking(page):
         assert "points" in page.inner_text("#log")
 
 
-def test_a_whole_carousel_round_by_clicking(page):
+def test_a_whole_carousel_round_by_clicking_against_ppo_2p(page):
     def play_first(page):  # a play when there is one (its table shown beside it), else draw or end
         buttons = page.query_selector_all("#moves button")
         plays = [b for b in buttons if b.inner_text().startswith("play")]
         return (plays or buttons)[0]
 
-    with LiveServer(create_app()) as url:
-        _deal(page, url, "carousel", "carousel", ["you", "greedy"], 2)
+    with LiveServer(create_app(shipped_checkpoints())) as url:
+        _deal(page, url, "carousel", "carousel", ["you", "checkpoints/ppo_2p"], 2)
         page.wait_for_selector("#moves button", timeout=WAIT_MS)
         _shot(page, "serve_carousel.png")
         assert _click_until(page, "round 1 over", play_first) > 1
+
+
+@pytest.mark.parametrize(
+    ("game", "variant", "seats"),
+    [
+        ("carousel", "manipulation_rummy", ["you", "smart", "greedy"]),
+        ("carioca", None, ["you", "simple", "outs"]),
+        ("kaluki", "book", ["you", "simple", "simple", "simple"]),
+        ("kaluki", "rummy", ["you", "simple"]),
+        ("conquian", "book", ["you", "simple"]),
+    ],
+)
+def test_every_game_is_dealt_and_drawn_in_cards(page, game, variant, seats):
+    with LiveServer(create_app()) as url:
+        _deal(page, url, game, variant, seats, 7)
+        page.wait_for_selector("#moves button, #hand .playable", timeout=WAIT_MS)
+        hand = page.query_selector_all("#hand .card-box")
+        assert hand and all(box.get_attribute("data-token") for box in hand)
+        assert len(page.query_selector_all("#seats-view .zone[data-seat]")) == len(seats)
+        _shot(page, f"serve_{variant if variant in ('rummy', 'manipulation_rummy') else game}.png")
 
 
 def test_a_refused_move_leaves_the_game_unchanged(page):

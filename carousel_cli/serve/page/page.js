@@ -256,12 +256,12 @@ function fillSeats() {
     option(s, YOU);
     for (const path of g.checkpoints) option(s, path, path + " (network)");
     for (const p of g.players) option(s, p);
-    option(s, "other", "a checkpoint path...");
+    option(s, "other", "another agent (search@16, a checkpoint path)...");
     const fallback = seat === 0 ? YOU : g.checkpoints[0] || g.players[1] || g.players[0];
     s.value = before[seat] && Array.from(s.options).some((o) => o.value === before[seat]) ? before[seat] : fallback;
     const path = document.createElement("input");
     path.className = "seat-path";
-    path.placeholder = "checkpoint path";
+    path.placeholder = "search@16, runs/my_run, ...";
     path.hidden = s.value !== "other";
     s.addEventListener("change", () => (path.hidden = s.value !== "other"));
     seats.append(s, path);
