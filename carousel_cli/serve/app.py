@@ -29,7 +29,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from carousel_cli.serve.sprites import sprite_sheet
-from carousel_cli.serve.tables import MoveRefused, Table, View, catalog, request_from
+from carousel_cli.serve.tables import MoveRefused, Table, View, catalog, request_from, shown
 from carousel_env.core.errors import CarouselError
 from carousel_env.envkit.family import family_game
 from carousel_env.envkit.replay import Replay, replay_frames
@@ -71,13 +71,17 @@ class Server:
         self.drivers: dict[str, asyncio.Task] = {}
 
     async def send_state(self, table_id: str) -> None:
-        view: View = await asyncio.to_thread(self.tables[table_id].view)
-        message = {"type": "state", "id": table_id, "paused": self.paces[table_id].paused, **as_json(view)}
-        for page in list(self.pages.get(table_id, ())):
+        table, pace = self.tables.get(table_id), self.paces.get(table_id)
+        if table is None or pace is None:  # closed meanwhile (made room for another)
+            return
+        view: View = await asyncio.to_thread(table.view)
+        message = {"type": "state", "id": table_id, "paused": pace.paused, **as_json(view)}
+        pages = self.pages.get(table_id, set())
+        for page in list(pages):
             try:
                 await page.send_json(message)
             except Exception:  # a page gone mid-send: it is dropped, the table stays
-                self.pages[table_id].discard(page)
+                pages.discard(page)
 
     def add(self, table: Table, delay: float) -> str:
         if len(self.tables) >= MAX_TABLES:
@@ -125,7 +129,7 @@ class Server:
 def _delay(message: dict, key: str, default: float) -> float:
     value = message.get(key, default)
     if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 <= value <= MAX_DELAY:
-        raise CarouselError(f"{key}: seconds from 0 to {MAX_DELAY}, got {value!r}")
+        raise CarouselError(f"{key}: seconds from 0 to {MAX_DELAY}, got {shown(value)}")
     return float(value)
 
 
@@ -144,13 +148,15 @@ async def _handle(server: Server, page: WebSocket, message: dict, current: str |
     if kind == "join":
         table_id = message.get("id")
         if not isinstance(table_id, str) or table_id not in server.tables:
-            raise CarouselError(f"id: no table {table_id!r} here (the server may have restarted)")
+            raise CarouselError(f"id: no table {shown(table_id)} here (the server may have restarted)")
         _attach(server, page, current, table_id)
         await server.send_state(table_id)
         server.drive(table_id)
         return table_id
     if current is None:
-        raise CarouselError(f"{kind!r}: no table yet (send 'new' or 'join' first)")
+        raise CarouselError(f"{shown(kind)}: no table yet (send 'new' or 'join' first)")
+    if current not in server.tables:
+        raise CarouselError("this table was closed to make room for others: deal a new one")
     table, pace = server.tables[current], server.paces[current]
     if kind == "move":
         try:
@@ -167,7 +173,7 @@ async def _handle(server: Server, page: WebSocket, message: dict, current: str |
     elif kind == "delay":
         pace.delay = _delay(message, "seconds", pace.delay)
     else:
-        raise CarouselError(f"type: {kind!r} is not one of new, join, move, pause, resume, step, delay")
+        raise CarouselError(f"type: {shown(kind)} is not one of new, join, move, pause, resume, step, delay")
     await server.send_state(current)
     server.drive(current)
     return current

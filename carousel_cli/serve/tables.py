@@ -27,6 +27,12 @@ YOU = "you"  # a seat the page's player takes
 MAX_SEED = 2**31 - 1
 
 
+def shown(value: object, limit: int = 40) -> str:
+    """A value from the page as an error quotes it: its repr, cut to ``limit`` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 class TableRequest(NamedTuple):
     """A table as the page asks for it: ``variant`` the game's variant or preset (None: its
     default), ``seats`` one entry a seat (``you``, a scripted player's name, a checkpoint)."""
@@ -46,11 +52,13 @@ def request_from(message: Mapping[str, Any]) -> TableRequest:
     that is missing or wrong."""
     game = message.get("game")
     if not isinstance(game, str) or game not in GAMES:
-        raise CarouselError(f"game: {game!r} is not one of {', '.join(GAMES)}")
+        raise CarouselError(f"game: {shown(game)} is not one of {', '.join(GAMES)}")
     spec = game_spec(game)
     variant = message.get("variant")
     if variant is not None and variant not in spec.variants:
-        raise CarouselError(f"variant: {variant!r} is not one of {spec.title}'s ({', '.join(spec.variants) or 'none'})")
+        raise CarouselError(
+            f"variant: {shown(variant)} is not one of {spec.title}'s ({', '.join(spec.variants) or 'none'})"
+        )
     seats = message.get("seats")
     if not isinstance(seats, list) or not all(isinstance(s, str) and s.strip() for s in seats):
         raise CarouselError("seats: a list with a name for each seat (you, a player, a checkpoint)")
@@ -60,7 +68,7 @@ def request_from(message: Mapping[str, Any]) -> TableRequest:
         raise CarouselError("seats: you may take one seat (the others are agents)")
     seed = message.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
-        raise CarouselError(f"seed: a whole number from 0 to {MAX_SEED}, got {seed!r}")
+        raise CarouselError(f"seed: a whole number from 0 to {MAX_SEED}, got {shown(seed)}")
     return TableRequest(game, variant, tuple(s.strip() for s in seats), seed)
 
 
@@ -129,8 +137,9 @@ class Table:
 
     def to_act(self) -> int | None:
         """The seat that must decide, None once the game is over."""
-        decision = self._decision()
-        return None if decision is None else decision.seat
+        with self.lock:  # finding it may step past finished seats
+            decision = self._decision()
+            return None if decision is None else decision.seat
 
     def agent_to_act(self) -> bool:
         seat = self.to_act()
@@ -153,12 +162,14 @@ class Table:
             if self.you is None or decision.seat != self.you:
                 raise MoveRefused(f"it is player {decision.seat}'s decision, not yours")
             if turn != self.turn:
-                raise MoveRefused(f"that move answers decision {turn!r}; the game is at decision {self.turn}")
+                raise MoveRefused(f"that move answers decision {shown(turn)}; the game is at decision {self.turn}")
             if not isinstance(action, int) or isinstance(action, bool):
-                raise MoveRefused(f"action: a whole number, got {action!r}")
+                raise MoveRefused(f"action: a whole number, got {shown(action)}")
             if not 0 <= action < len(decision.mask) or not decision.mask[action]:
                 legal = ", ".join(m.text for m in self._moves(decision))
                 raise MoveRefused(f"action {action} is not legal here (legal: {legal})")
+            # The narration leaves your own moves unsaid (you typed them); the page says them.
+            self._say(f"player {decision.seat} (you): {self.family.board.move_text(self.env, action)}")
             self._step(decision.seat, action)
 
     def agent_step(self) -> bool:
