@@ -177,6 +177,15 @@ def _new_gin(ws, seed=5):
     return _until(ws, _mine)
 
 
+def test_an_exposed_server_seats_only_the_networks_it_offers():
+    app = create_app([("checkpoints/gin_2p", "gin_rummy")], any_checkpoint=False)
+    with TestClient(app) as exposed, exposed.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "new", "game": "gin_rummy", "seats": ["you", "runs/elsewhere/latest.pt"]})
+        assert "seats only the networks it offers" in _until(ws, lambda m: m["type"] == "error")["message"]
+        ws.send_json({"type": "new", "game": "gin_rummy", "seats": ["you", "checkpoints/gin_2p"], "delay": 0})
+        assert _until(ws, lambda m: m["type"] == "state")["seats"] == ["you", "checkpoints/gin_2p"]
+
+
 def test_the_page_and_its_files_are_served(client):
     assert "Carousel RL" in client.get("/").text
     assert client.get("/page.js").status_code == 200

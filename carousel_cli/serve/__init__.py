@@ -55,9 +55,14 @@ def _run(args: argparse.Namespace) -> int:
     if args.replay is not None:
         replay = read_replay(args.replay)
         replay_frames(replay, family_game(replay.game))  # a replay the games refuse fails here, not in the page
-    app = create_app(shipped_checkpoints(), replay)
-    if args.host != LOCAL_HOST:
-        print(f"carousel serve: listening on {args.host}: other machines can reach this server", file=sys.stderr)
+    local = args.host == LOCAL_HOST
+    app = create_app(shipped_checkpoints(), replay, any_checkpoint=local)
+    if not local:
+        print(
+            f"carousel serve: listening on {args.host}: other machines can reach this server (its pages seat only"
+            " the shipped networks, no other checkpoint path)",
+            file=sys.stderr,
+        )
     where = f"http://{'localhost' if args.host == LOCAL_HOST else args.host}:{args.port}/"
     print(f"carousel serve: open {where} (Ctrl-C stops)", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")

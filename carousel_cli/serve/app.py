@@ -33,6 +33,7 @@ from carousel_cli.serve.tables import MoveRefused, Table, View, catalog, request
 from carousel_env.core.errors import CarouselError
 from carousel_env.envkit.family import family_game
 from carousel_env.envkit.replay import Replay, replay_frames
+from training.checkpoint_names import is_checkpoint_name
 
 PAGE = Path(__file__).parent / "page"
 MAX_MESSAGE = 16_384  # characters: a page's message is a few hundred
@@ -62,8 +63,9 @@ class Pace:
 class Server:
     """The tables, the pages watching each, and each table's agents' pace."""
 
-    def __init__(self, checkpoints: Sequence[tuple[str, str]], replay: Replay | None) -> None:
+    def __init__(self, checkpoints: Sequence[tuple[str, str]], replay: Replay | None, any_checkpoint: bool) -> None:
         self.checkpoints = list(checkpoints)
+        self.any_checkpoint = any_checkpoint
         self.replay = replay
         self.tables: dict[str, Table] = {}
         self.pages: dict[str, set[WebSocket]] = {}
@@ -138,6 +140,11 @@ async def _handle(server: Server, page: WebSocket, message: dict, current: str |
     kind = message.get("type")
     if kind == "new":
         request = request_from(message)
+        if not server.any_checkpoint:
+            offered = {path for path, _ in server.checkpoints}
+            strays = [name for name in request.seats if is_checkpoint_name(name) and name not in offered]
+            if strays:
+                raise CarouselError(f"seats: {shown(strays[0])}: this server seats only the networks it offers")
         delay = _delay(message, "delay", DEFAULT_DELAY)
         table = await asyncio.to_thread(Table, request)
         table_id = server.add(table, delay)
@@ -185,10 +192,14 @@ def _attach(server: Server, page: WebSocket, old: str | None, new: str) -> None:
     server.pages[new].add(page)
 
 
-def create_app(checkpoints: Sequence[tuple[str, str]] = (), replay: Replay | None = None) -> Starlette:
+def create_app(
+    checkpoints: Sequence[tuple[str, str]] = (), replay: Replay | None = None, any_checkpoint: bool = True
+) -> Starlette:
     """The app: ``checkpoints`` (``(path, game)``) offered as agents, ``replay`` the game
-    ``/api/replay`` serves (None: none)."""
-    server = Server(checkpoints, replay)
+    ``/api/replay`` serves (None: none); ``any_checkpoint``: a page may seat a network by any
+    path on this machine (else only those offered: a server others can reach loads no file
+    they name)."""
+    server = Server(checkpoints, replay, any_checkpoint)
 
     async def socket(page: WebSocket) -> None:
         await page.accept()
