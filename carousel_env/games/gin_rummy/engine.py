@@ -249,6 +249,16 @@ def knock_options(state: GinState) -> list[gm.Arrangement]:
     return gm.knock_arrangements(hand, state.rules.knock_limit, _kept(state))
 
 
+def ranked_knocks(state: GinState) -> list[gm.Arrangement]:
+    """The knocks of the player to act in the env's order: least deadwood, then fewest cards
+    the opponent might lay off (cards in neither the hand nor the pile), discard, melds."""
+    unseen = (1 << NUM_CARDS) - 1 & ~gm.mask_of(state.discards) & ~state.hands[state.current]
+    return sorted(
+        knock_options(state),
+        key=lambda a: (a.deadwood, gm.layoff_spots(a.melds, unseen), a.discard, a.melds),
+    )
+
+
 def legal_kinds(state: GinState) -> frozenset[MoveKind]:
     """The kinds of move the player to act may make."""
     phase = state.phase

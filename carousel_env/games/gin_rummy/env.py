@@ -96,11 +96,11 @@ from carousel_env.games.gin_rummy.engine import (
     MoveKind,
     Phase,
     apply,
-    knock_options,
     legal_discards,
     legal_kinds,
     new_game,
     next_hand,
+    ranked_knocks,
 )
 from carousel_env.games.gin_rummy.observation import ObservationLayout, encode, layout
 from carousel_env.games.gin_rummy.rules import NUM_PLAYERS
@@ -137,12 +137,7 @@ def ordered_knocks(state: GinState) -> list[tuple[gm.Arrangement, int]]:
     # The cards the knocker has not seen: neither in the hand nor in the pile (which holds the
     # upcard at the wall). Every arrangement's melds and discard come from those two.
     unseen = (1 << NUM_CARDS) - 1 & ~gm.mask_of(state.discards) & ~state.hands[state.current]
-    ranked = []
-    for arrangement in knock_options(state):
-        spots = gm.layoff_spots(arrangement.melds, unseen)
-        ranked.append(((arrangement.deadwood, spots, arrangement.discard, arrangement.melds), (arrangement, spots)))
-    ranked.sort(key=lambda item: item[0])
-    return [pair for _, pair in ranked]
+    return [(arrangement, gm.layoff_spots(arrangement.melds, unseen)) for arrangement in ranked_knocks(state)]
 
 
 def decision(state: GinState, k: int) -> tuple[np.ndarray, tuple]:

@@ -17,6 +17,9 @@ size) and returns a legal :class:`~carousel_env.games.gin_rummy.engine.Move`.
   fewest cards the opponent might lay off: the env's first knock). Where least-deadwood
   arrangements tie, OpenSpiel reads one of them, the first its search finds; ``simple``
   reads them all, so on those rare hands the two may differ by a card.
+* ``expert``: plays for matches (:mod:`carousel_env.games.gin_rummy.expert`): it holds for
+  gin while the stock is long, discards what draws best and gives the opponent least, and
+  takes the upcard when its hand beats the stock's expected one.
 * ``search`` / ``search@N``: determinized Monte Carlo search. At a decision with a choice
   it deals the cards it cannot see ``N`` times (default :data:`SEARCH_SAMPLES`), each deal
   consistent with what its seat has seen: the opponent holds the cards it took from the
@@ -55,7 +58,9 @@ from carousel_env.games.gin_rummy.engine import (
     knock_options,
     legal_discards,
     legal_kinds,
+    ranked_knocks,
 )
+from carousel_env.games.gin_rummy.expert import expert_move
 
 GinPlayer = Callable[[GinState], Move]
 
@@ -110,16 +115,6 @@ def greedy_player(seed: int | None = None) -> GinPlayer:
 
 
 # ---------------------------------------------------------------- simple
-
-
-def ranked_knocks(state: GinState) -> list[gm.Arrangement]:
-    """The knocks of the player to act in the env's order: least deadwood, then fewest cards
-    the opponent might lay off (cards in neither the hand nor the pile), discard, melds."""
-    unseen = ALL_CARDS & ~gm.mask_of(state.discards) & ~state.hands[state.current]
-    return sorted(
-        knock_options(state),
-        key=lambda a: (a.deadwood, gm.layoff_spots(a.melds, unseen), a.discard, a.melds),
-    )
 
 
 def _kept(state: GinState) -> gm.Mask:
@@ -274,17 +269,23 @@ def search_player(
     return play
 
 
+def expert_player(seed: int | None = None) -> GinPlayer:
+    del seed  # deterministic
+    return expert_move
+
+
 PLAYERS: dict[str, Callable[[int | None], GinPlayer]] = {
     "random": random_player,
     "greedy": greedy_player,
     "simple": simple_player,
+    "expert": expert_player,
     "search": search_player,
 }
 
 
 def get_player(name: str, seed: int | None = None) -> GinPlayer:
-    """The scripted player ``name`` (``random``, ``greedy``, ``simple``, ``search`` or
-    ``search@N``), seeded."""
+    """The scripted player ``name`` (``random``, ``greedy``, ``simple``, ``expert``,
+    ``search`` or ``search@N``), seeded."""
     base, samples = scripted_name(name, "Gin Rummy", PLAYERS, CarouselError)
     if samples is not None:
         return search_player(seed, samples=samples)

@@ -152,7 +152,7 @@ def test_bad_options_are_named(form):
         form(learner_seat="first")
     with pytest.raises(ValueError, match="opponents: expected 1 policies for 2 players, got 2"):
         form(opponents=["random", "greedy"])
-    unknown = "unknown Gin Rummy player 'smart' \\(players: random, greedy, simple, search, search@N\\)"
+    unknown = "unknown Gin Rummy player 'smart' \\(players: random, greedy, simple, expert, search, search@N\\)"
     with pytest.raises(CarouselError, match=unknown):
         form(opponents="smart")
     with pytest.raises(TypeError, match="a Gin Rummy policy is"):
