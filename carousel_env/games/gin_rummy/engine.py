@@ -226,13 +226,13 @@ def can_knock(state: GinState) -> bool:
     limit = state.rules.knock_limit
     hand = state.hands[state.current]
     if state.phase is Phase.DISCARD:
-        return gm.deadwood_after_discard(hand, _kept(state)) <= limit
+        return gm.deadwood_after_discard(hand, kept_upcard(state)) <= limit
     if state.phase is Phase.WALL:
         return gm.deadwood_after_discard(hand | 1 << state.upcard) <= limit
     return False
 
 
-def _kept(state: GinState) -> gm.Mask:
+def kept_upcard(state: GinState) -> gm.Mask:
     """The card the player may not discard this turn (the upcard just taken), as a mask."""
     if state.taken < 0 or state.rules.discard_taken_upcard:
         return 0
@@ -246,13 +246,13 @@ def knock_options(state: GinState) -> list[gm.Arrangement]:
     hand = state.hands[state.current]
     if state.phase is Phase.WALL:
         hand |= 1 << state.upcard
-    return gm.knock_arrangements(hand, state.rules.knock_limit, _kept(state))
+    return gm.knock_arrangements(hand, state.rules.knock_limit, kept_upcard(state))
 
 
 def ranked_knocks(state: GinState) -> list[gm.Arrangement]:
     """The knocks of the player to act in the env's order: least deadwood, then fewest cards
     the opponent might lay off (cards in neither the hand nor the pile), discard, melds."""
-    unseen = (1 << NUM_CARDS) - 1 & ~gm.mask_of(state.discards) & ~state.hands[state.current]
+    unseen = gm.ALL_CARDS & ~gm.mask_of(state.discards) & ~state.hands[state.current]
     return sorted(
         knock_options(state),
         key=lambda a: (a.deadwood, gm.layoff_spots(a.melds, unseen), a.discard, a.melds),
@@ -281,7 +281,7 @@ def legal_kinds(state: GinState) -> frozenset[MoveKind]:
 def legal_discards(state: GinState) -> tuple[Card, ...]:
     if state.phase is not Phase.DISCARD:
         return ()
-    return gm.cards_of(state.hands[state.current] & ~_kept(state))
+    return gm.cards_of(state.hands[state.current] & ~kept_upcard(state))
 
 
 # ---------------------------------------------------------------- moves

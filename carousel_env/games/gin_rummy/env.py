@@ -136,7 +136,7 @@ def ordered_knocks(state: GinState) -> list[tuple[gm.Arrangement, int]]:
     """Every knock of the player to act, in the env's order, each with its lay-off spots."""
     # The cards the knocker has not seen: neither in the hand nor in the pile (which holds the
     # upcard at the wall). Every arrangement's melds and discard come from those two.
-    unseen = (1 << NUM_CARDS) - 1 & ~gm.mask_of(state.discards) & ~state.hands[state.current]
+    unseen = gm.ALL_CARDS & ~gm.mask_of(state.discards) & ~state.hands[state.current]
     return [(arrangement, gm.layoff_spots(arrangement.melds, unseen)) for arrangement in ranked_knocks(state)]
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from carousel_env.core.cards import NUM_CARDS, POINTS, rank_of, suit_of
+from carousel_env.core.cards import POINTS, rank_of, suit_of
 from carousel_env.games.gin_rummy import melds as gm
 from carousel_env.games.gin_rummy.engine import (
     DRAW_STOCK,
@@ -34,11 +34,10 @@ from carousel_env.games.gin_rummy.engine import (
     GinState,
     Move,
     MoveKind,
+    kept_upcard,
     legal_kinds,
     ranked_knocks,
 )
-
-ALL_CARDS = (1 << NUM_CARDS) - 1
 
 
 @dataclass(frozen=True)
@@ -58,7 +57,7 @@ def unseen(state: GinState) -> gm.Mask:
     """The cards the player to act has not seen: neither in its hand, the pile, nor among
     those the opponent took from the pile."""
     seat = state.current
-    return ALL_CARDS & ~state.hands[seat] & ~gm.mask_of(state.discards) & ~state.known[1 - seat]
+    return gm.ALL_CARDS & ~state.hands[seat] & ~gm.mask_of(state.discards) & ~state.known[1 - seat]
 
 
 def draw_gain(hand: gm.Mask, pool: gm.Mask) -> float:
@@ -88,15 +87,11 @@ def danger(state: GinState, card: int) -> float:
     return max(risk, 0.0)
 
 
-def _kept(state: GinState) -> gm.Mask:
-    return 0 if state.taken < 0 or state.rules.discard_taken_upcard else 1 << state.taken
-
-
 def expert_discard(state: GinState, params: ExpertParams) -> int:
     """The discard whose ten cards draw best and give the opponent least."""
     hand = state.hands[state.current]
     pool = unseen(state)
-    keep = _kept(state)
+    keep = kept_upcard(state)
     scores = {}
     for card in gm.cards_of(hand & ~keep):
         left = hand ^ 1 << card

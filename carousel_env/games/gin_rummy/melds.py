@@ -26,6 +26,7 @@ from typing import NamedTuple
 from carousel_env.core.cards import NUM_CARDS, POINTS, Card, card_str, make_card, rank_of, suit_of
 
 Mask = int
+ALL_CARDS: Mask = (1 << NUM_CARDS) - 1  # every card of the pack
 # Search masks recur across games (random book play meets 91,000 in 400): 2**16 remembered
 # (about 150 bytes each) hit 99.6% of the searches of the last 100 games, 2**20 99.7%.
 SEARCH_CACHE_SIZE = 1 << 16

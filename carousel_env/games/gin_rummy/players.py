@@ -42,7 +42,7 @@ import random
 from collections.abc import Callable
 from dataclasses import replace
 
-from carousel_env.core.cards import NUM_CARDS, POINTS, rank_of, suit_of
+from carousel_env.core.cards import POINTS, rank_of, suit_of
 from carousel_env.core.errors import CarouselError
 from carousel_env.core.stats import clear_gain, is_margin
 from carousel_env.envkit.policies import scripted_name
@@ -66,7 +66,6 @@ GinPlayer = Callable[[GinState], Move]
 
 SEARCH_SAMPLES = 8  # deals per decision of plain ``search``
 SEARCH_KNOCKS = 4  # knock arrangements tried per decision, in the env's order
-ALL_CARDS = (1 << NUM_CARDS) - 1
 SEARCH_MARGIN = 2.0  # standard errors a move's gain over simple's must clear
 MAX_SIFTED = 10  # cards the opponent's drawn hand sifts through at most (see determinize)
 # OpenSpiel breaks rank ties by its suit order s < c < d < h; our suits are C D H S.
@@ -115,11 +114,6 @@ def greedy_player(seed: int | None = None) -> GinPlayer:
 
 
 # ---------------------------------------------------------------- simple
-
-
-def _kept(state: GinState) -> gm.Mask:
-    """The upcard just taken, where the rules forbid discarding it (as a mask)."""
-    return 0 if state.taken < 0 or state.rules.discard_taken_upcard else 1 << state.taken
 
 
 def simple_wants_upcard(state: GinState) -> bool:
@@ -203,7 +197,7 @@ def determinize(state: GinState, rng: random.Random, sifted: int | None = None) 
     opponent = 1 - seat
     known = state.known[opponent]
     seen = state.hands[seat] | gm.mask_of(state.discards) | known
-    pool = list(gm.cards_of(ALL_CARDS & ~seen))  # in card order: the draw depends on rng alone
+    pool = list(gm.cards_of(gm.ALL_CARDS & ~seen))  # in card order: the draw depends on rng alone
     rng.shuffle(pool)
     hidden = bin(state.hands[opponent]).count("1") - bin(known).count("1")
     if sifted is None:
