@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 import carousel_env
+from carousel_env.envkit.episodes import next_decision
 from carousel_env.envkit.family import family_game
-from carousel_env.envkit.replay import FORMAT, Replay, ReplayError, next_decision, read_replay, replay_frames
+from carousel_env.envkit.replay import FORMAT, Replay, ReplayError, read_replay, replay_frames
 
 
 def _random_game(game: str, seed: int, **options) -> Replay:
@@ -19,7 +20,7 @@ def _random_game(game: str, seed: int, **options) -> Replay:
     env.reset(seed=seed)
     rng, actions = np.random.default_rng(seed), []
     while (decision := next_decision(env)) is not None:
-        actions.append(int(rng.choice(np.flatnonzero(decision.mask))))
+        actions.append(int(rng.choice(np.flatnonzero(decision.action_mask))))
         env.step(actions[-1])
     return Replay(game, options, seed, ("random", "random"), tuple(actions))
 

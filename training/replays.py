@@ -18,11 +18,12 @@ from pathlib import Path
 import numpy as np
 
 from carousel_env.core.errors import CarouselError
-from carousel_env.envkit.episodes import Episode, EpisodeResult
-from carousel_env.envkit.replay import Replay, next_decision
+from carousel_env.envkit.episodes import Episode, EpisodeResult, next_decision
+from carousel_env.envkit.replay import Replay
 from training.envs import EnvSpec, make_env
 from training.games import training_game
-from training.policies import Controller, ControllerKind, scripted_player
+from training.policies import Controller
+from training.runners import scripted_policies
 
 
 def rebuild(
@@ -38,22 +39,17 @@ def rebuild(
     game = training_game(spec.game)
     env = make_env(spec)
     env.reset(seed=episode.seed)
-    scripted = {
-        seat: scripted_player(spec.game, c.name, episode.seed + seat)
-        for seat, c in enumerate(episode.controllers)
-        if c.kind is ControllerKind.SCRIPTED
-    }
+    scripted = scripted_policies(game, episode)  # seeded as the runners seed them
     recorded, actions = list(network_actions)[::-1], []
     while (decision := next_decision(env)) is not None:
         seat = decision.seat
         if seat in scripted:
-            observation = env.last()[0]["observation"]
-            action = int(game.act(scripted[seat], env, seat, observation, decision.mask))
+            action = int(game.act(scripted[seat], env, seat, decision.observation, decision.action_mask))
         elif recorded:
             action = recorded.pop()
         else:
             raise CarouselError(f"{label}: the networks' recorded decisions ran out before the game ended")
-        if not decision.mask[action]:
+        if not decision.action_mask[action]:
             raise CarouselError(f"{label}: decision {len(actions) + 1}, action {action} is not legal when played again")
         env.step(action)
         actions.append(action)

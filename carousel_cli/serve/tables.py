@@ -20,8 +20,9 @@ from typing import Any, NamedTuple
 from carousel_env.core.errors import CarouselError
 from carousel_env.core.registry import GAMES, game_spec
 from carousel_env.envkit.board import Board, Move, legal_moves
+from carousel_env.envkit.episodes import Decision, next_decision
 from carousel_env.envkit.family import family_game
-from carousel_env.envkit.replay import Decision, Replay, next_decision
+from carousel_env.envkit.replay import Replay
 
 YOU = "you"  # a seat the page's player takes
 MAX_SEED = 2**31 - 1
@@ -122,11 +123,8 @@ class Table:
     def _say(self, line: str) -> None:
         self.said.extend(part for part in line.strip("\n").split("\n") if part)
 
-    def _decision(self) -> Decision | None:
-        return next_decision(self.env)
-
     def _finish_if_over(self) -> None:
-        if self._decision() is None and not self.over_said:
+        if next_decision(self.env) is None and not self.over_said:
             self.narrator.flush()
             self._say(self.family.terminal.game_over(self.env, self.you))
             self.over_said = True
@@ -138,7 +136,7 @@ class Table:
     def to_act(self) -> int | None:
         """The seat that must decide, None once the game is over."""
         with self.lock:  # finding it may step past finished seats
-            decision = self._decision()
+            decision = next_decision(self.env)
             return None if decision is None else decision.seat
 
     def agent_to_act(self) -> bool:
@@ -156,7 +154,7 @@ class Table:
         """The human's ``action`` at decision ``turn``; :class:`MoveRefused` (the game
         unchanged) when it is not theirs, not this decision's or not legal."""
         with self.lock:
-            decision = self._decision()
+            decision = next_decision(self.env)
             if decision is None:
                 raise MoveRefused("the game is over")
             if self.you is None or decision.seat != self.you:
@@ -165,7 +163,7 @@ class Table:
                 raise MoveRefused(f"that move answers decision {shown(turn)}; the game is at decision {self.turn}")
             if not isinstance(action, int) or isinstance(action, bool):
                 raise MoveRefused(f"action: a whole number, got {shown(action)}")
-            if not 0 <= action < len(decision.mask) or not decision.mask[action]:
+            if not 0 <= action < len(decision.action_mask) or not decision.action_mask[action]:
                 legal = ", ".join(m.text for m in self._moves(decision))
                 raise MoveRefused(f"action {action} is not legal here (legal: {legal})")
             # The narration leaves your own moves unsaid (you typed them); the page says them.
@@ -175,20 +173,20 @@ class Table:
     def agent_step(self) -> bool:
         """One agent's decision, if an agent is to decide; whether one was made."""
         with self.lock:
-            decision = self._decision()
+            decision = next_decision(self.env)
             if decision is None or decision.seat == self.you:
                 return False
-            seat, observation = decision.seat, self.env.last()[0]["observation"]
-            action = self.family.act(self.agents[seat], self.env, seat, observation, decision.mask)
+            seat = decision.seat
+            action = self.family.act(self.agents[seat], self.env, seat, decision.observation, decision.action_mask)
             self._step(seat, int(action))
             return True
 
     def _moves(self, decision: Decision) -> tuple[Move, ...]:
-        return legal_moves(self.family.board, self.family.terminal.typed, self.env, decision.mask)
+        return legal_moves(self.family.board, self.family.terminal.typed, self.env, decision.action_mask)
 
     def view(self) -> View:
         with self.lock:
-            decision = self._decision()
+            decision = next_decision(self.env)
             mine = decision is not None and decision.seat == self.you
             return View(
                 self.family.board.view(self.env, self.you),
@@ -203,7 +201,7 @@ class Table:
     def replay(self) -> Replay:
         """The game so far as a replay (whole once the game is over)."""
         with self.lock:
-            result = self.said[-1] if self._decision() is None and self.said else ""
+            result = self.said[-1] if next_decision(self.env) is None and self.said else ""
             request = self.request
             return Replay(request.game, dict(self.options), request.seed, request.seats, tuple(self.actions), result)
 

@@ -45,6 +45,21 @@ class Decision:
     action_mask: np.ndarray
 
 
+def next_decision(env: Any, rewards: np.ndarray | None = None) -> Decision | None:
+    """Step the AEC ``env`` past the finished seats until a seat must decide (its
+    :class:`Decision`) or the episode ends (None). Every reward ``last()`` reports on the
+    way is added to that seat in ``rewards``, where given."""
+    while env.agents:
+        seat = env.possible_agents.index(env.agent_selection)
+        obs, reward, terminated, truncated, _ = env.last()
+        if rewards is not None:
+            rewards[seat] += reward
+        if not (terminated or truncated):
+            return Decision(seat, obs["observation"], obs["action_mask"])
+        env.step(None)
+    return None
+
+
 def advance_to_decision(
     env: Any, policies: Mapping[int, P], rewards: np.ndarray, act: Act
 ) -> tuple[Decision | None, int]:
@@ -53,18 +68,11 @@ def advance_to_decision(
     ends (None). Every reward ``last()`` reports is added to that seat in ``rewards``.
     Also returns the number of actions the policies took."""
     steps = 0
-    while env.agents:
-        agent = env.agent_selection
-        seat = env.possible_agents.index(agent)
-        obs, reward, terminated, truncated, _ = env.last()
-        rewards[seat] += reward
-        if terminated or truncated:
-            env.step(None)
-            continue
-        policy = policies.get(seat)
+    while (decision := next_decision(env, rewards)) is not None:
+        policy = policies.get(decision.seat)
         if policy is None:
-            return Decision(seat, obs["observation"], obs["action_mask"]), steps
-        env.step(act(policy, env, seat, obs["observation"], obs["action_mask"]))
+            return decision, steps
+        env.step(act(policy, env, decision.seat, decision.observation, decision.action_mask))
         steps += 1
     return None, steps
 

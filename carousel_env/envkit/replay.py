@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 from carousel_env.core.errors import CarouselError
 from carousel_env.core.registry import GAMES, env_module
 from carousel_env.envkit.board import Board
+from carousel_env.envkit.episodes import next_decision
 
 FORMAT = "carousel-replay/1"  # the JSON form's name and version
 
@@ -132,24 +133,6 @@ class Frame(NamedTuple):
     said: tuple[str, ...]
 
 
-class Decision(NamedTuple):
-    """The seat to decide and its legal actions."""
-
-    seat: int
-    mask: Any
-
-
-def next_decision(env: Any) -> Decision | None:
-    """Step the AEC ``env`` past finished seats until a seat must decide (its
-    :class:`Decision`) or the game is over (None)."""
-    while env.agents:
-        obs, _, terminated, truncated, _ = env.last()
-        if not (terminated or truncated):
-            return Decision(env.unwrapped.possible_agents.index(env.agent_selection), obs["action_mask"])
-        env.step(None)
-    return None
-
-
 def replay_frames(replay: Replay, family: Any) -> list[Frame]:
     """The replay's frames, one per decision and one at the end, stepped through a new env
     with ``family``'s board and narration (``envkit.family.FamilyGame``)."""
@@ -162,7 +145,7 @@ def replay_frames(replay: Replay, family: Any) -> list[Frame]:
         decision = next_decision(env)
         if decision is None:
             raise ReplayError(f"the game is over after {k} of the replay's {len(replay.actions)} decisions")
-        seat, mask = decision
+        seat, mask = decision.seat, decision.action_mask
         if action >= len(mask) or not mask[action]:
             raise ReplayError(f"decision {k + 1}: action {action} is not legal for player {seat}")
         move = family.board.move_text(env, action)
