@@ -36,6 +36,12 @@ def unit_token(unit: Unit) -> str:
     return unit_str(unit)
 
 
+def text_lines(text: str, pictured: tuple[str, ...]) -> tuple[str, ...]:
+    """A game's text view as a board's lines, less the lines that begin with one of
+    ``pictured`` (the seats, the hand: what the cards show)."""
+    return tuple(line for line in text.splitlines() if not line.startswith(pictured))
+
+
 def tokens(cards: Iterable[Card]) -> tuple[str, ...]:
     return tuple(card_token(c) for c in cards)
 

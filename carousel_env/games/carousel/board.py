@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from carousel_env.core.cards import hand_points, hand_str
-from carousel_env.envkit.board import Board, BoardSpec, Pile, SeatBoard, meld_tokens, tokens
+from carousel_env.envkit.board import Board, BoardSpec, Pile, SeatBoard, meld_tokens, text_lines, tokens
 from carousel_env.envkit.terminal import observer_of
 from carousel_env.games.carousel.engine.game import Phase
 from carousel_env.games.carousel.engine.melds import is_valid_meld, sort_meld
@@ -15,6 +15,7 @@ from carousel_env.games.carousel.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUG
 from carousel_env.games.carousel.envs.render_text import render_text
 
 PICTURED = ("  ", "> ", "Table")  # the lines of the game's text that the pictures show (the table, the hands)
+PICTURED = ("  ", "> ", "Table")  # the game's text lines that the cards show: the table, the hands
 FIXED_MOVES = {DRAW_AGAIN: "draw again", KNOCK: "knock", END_TURN: "end the turn"}
 
 
@@ -26,9 +27,7 @@ def view(env: Any, observer: int | None) -> Board:
     state = env.unwrapped.game_state
     me = observer_of(env, observer)
     ended = state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER)
-    lines = [
-        line for line in render_text(state, observer=me).splitlines() if not line.startswith(("  ", "> ", "Table"))
-    ]
+    lines = text_lines(render_text(state, observer=me), PICTURED)
     seats = tuple(
         SeatBoard(
             seat,

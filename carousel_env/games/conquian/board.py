@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from carousel_env.core.cards import card_str
-from carousel_env.envkit.board import Board, BoardSpec, Pile, SeatBoard, meld_tokens, tokens
+from carousel_env.envkit.board import Board, BoardSpec, Pile, SeatBoard, meld_tokens, text_lines, tokens
 from carousel_env.envkit.terminal import observer_of
 from carousel_env.games.conquian.decision import ConquianAction
 from carousel_env.games.conquian.render import render_text
@@ -21,7 +21,7 @@ SEAT_LINES = ("Player ", "Your hand", "Faced")  # what the pictures show of the 
 def view(env: Any, observer: int | None) -> Board:
     state = env.unwrapped.game_state
     me = observer_of(env, observer)
-    lines = tuple(line for line in render_text(state, me).splitlines() if not line.startswith(SEAT_LINES))
+    lines = text_lines(render_text(state, me), SEAT_LINES)
     faced = tokens([state.faced]) if state.faced != NO_CARD and not state.over else ()
     whose = "Upcard" if state.faced_by < 0 else f"Faced (player {state.faced_by})"
     seats = tuple(
@@ -30,7 +30,7 @@ def view(env: Any, observer: int | None) -> Board:
             f"{state.melded(seat)} melded, total {state.totals[seat]}" + (", dealer" if seat == state.dealer else ""),
             tuple(meld_tokens(m) for m in state.melds[seat]),
             len(state.hands[seat]),
-            tokens(state.hands[seat]) if observer is None or seat == me else (),
+            tokens(state.hands[seat]) if observer in (None, seat) else (),
         )
         for seat in range(2)
     )

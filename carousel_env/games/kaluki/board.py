@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from carousel_env.core.cards import card_str
-from carousel_env.envkit.board import Board, BoardSpec, Pile, SeatBoard, meld_tokens, tokens
+from carousel_env.envkit.board import Board, BoardSpec, Pile, SeatBoard, meld_tokens, text_lines, tokens
 from carousel_env.envkit.terminal import observer_of
 from carousel_env.games.kaluki.env import KalukiAction, engine_moves
 from carousel_env.games.kaluki.render import game_name, render_text
@@ -25,7 +25,7 @@ def _status(state: Any, seat: int) -> str:
 def view(env: Any, observer: int | None) -> Board:
     state = env.unwrapped.game_state
     me = observer_of(env, observer)
-    lines = tuple(line for line in render_text(state, me).splitlines() if not line.startswith(SEAT_LINES))
+    lines = text_lines(render_text(state, me), SEAT_LINES)
     top = tokens([state.top]) if state.discards and not state.over else ()
     seats = tuple(
         SeatBoard(
@@ -33,7 +33,7 @@ def view(env: Any, observer: int | None) -> Board:
             _status(state, seat),
             tuple(meld_tokens(m.units) for m in state.melds[seat]),
             len(state.hands[seat]),
-            tokens(state.hands[seat]) if observer is None or seat == me else (),
+            tokens(state.hands[seat]) if observer in (None, seat) else (),
         )
         for seat in range(state.num_players)
     )
