@@ -88,7 +88,7 @@ from training.checkpoint_names import (
 )
 from training.config import EnvKeys
 from training.decision_cost import decision_ms, recorded_positions
-from training.envs import EnvSpec, layout_for
+from training.envs import layout_for
 from training.episodes import play_episodes
 from training.evaluate import deals_for, eval_specs
 from training.files import write_text_atomic
@@ -377,12 +377,12 @@ def play_match(
     networks: dict[str, Agent],
     driver: Driver,
     game: str = DEFAULT_GAME,
-    replays: tuple[Path, EnvSpec] | None = None,
+    replays: Path | None = None,
 ) -> tuple[GameRecord, ...]:
     """Play ``match`` on ``driver`` (a driver of ``match.players`` seats); network agents
     sample from generators seeded by the match seed and their place in the match.
-    ``replays``: a folder and the driver's env, where each game is written as a replay (a
-    folder of its own for the match: ``training.replays``)."""
+    ``replays``: a folder where each game is written as a replay (a folder of its own for
+    the match: ``training.replays``)."""
     controllers: dict[str, Controller] = {}
     policies: dict[Controller, NetworkPolicy] = {}
     for position, agent in enumerate(match.agents):
@@ -399,8 +399,8 @@ def play_match(
     record: dict[int, list[int]] | None = None if replays is None else {}
     results = play_episodes(driver, list(games), policies, record)
     if replays is not None:
-        folder, spec = replays
-        write_replays(folder / re.sub(r"[^A-Za-z0-9._-]+", "_", match.key), spec, games, names, record, results)
+        folder = replays / re.sub(r"[^A-Za-z0-9._-]+", "_", match.key)
+        write_replays(folder, driver.env_spec, games, names, record, results)
     family = training_game(game)
     return tuple(
         GameRecord(
@@ -519,8 +519,7 @@ def run_leaderboard(
             if any(agent.is_openspiel for agent in match.agents):
                 games = play_openspiel_match(match, board)
             else:
-                spec = board.env_spec(match.players)
-                where = None if replays is None else (Path(replays), spec)
+                where = None if replays is None else Path(replays)
                 games = play_match(match, networks, drivers[match.players], board.game, where)
             played = PlayedMatch(games, round(time.perf_counter() - began, 1))  # as the state file keeps it
             store.put(match, played)

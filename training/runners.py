@@ -254,6 +254,7 @@ class Driver:
     ``hidden``: each network decision's report carries the cards its seat cannot see."""
 
     def __init__(self, env_spec: EnvSpec, num_envs: int, num_workers: int = 0, hidden: bool = False) -> None:
+        self.env_spec = env_spec
         self.num_envs = num_envs
         self.game = training_game(env_spec.game)
         self._seeds: dict[int, int] = {}  # each game copy's episode seed, for stall notices
