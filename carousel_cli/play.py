@@ -32,12 +32,23 @@ def game_env(
     variant: str | None = None,
     round_bonus: str | None = None,
 ):
-    """The AEC env of a whole game of ``game`` at ``num_players``: ``options`` (the game's
-    env options, a checkpoint's say), the variant (``--variant``: the game's ``variant_key``)
-    and Carousel's round bonus (``--round-bonus``). An option the game has not, or a value
-    it refuses, is an error naming the flag."""
+    """The AEC env of a whole game of ``game`` (:func:`game_options`)."""
     import carousel_env
 
+    return carousel_env.env(game=game, **game_options(game, num_players, options, variant, round_bonus))
+
+
+def game_options(
+    game: str,
+    num_players: int,
+    options: Mapping[str, Any] | None = None,
+    variant: str | None = None,
+    round_bonus: str | None = None,
+) -> dict[str, Any]:
+    """The env options of a whole game of ``game`` at ``num_players``: ``options`` (the
+    game's env options, a checkpoint's say), the variant (``--variant``: the game's
+    ``variant_key``) and Carousel's round bonus (``--round-bonus``). An option the game has
+    not, or a value it refuses, is an error naming the flag."""
     family = family_game(game)
     spec = game_spec(game)
     if not spec.min_players <= num_players <= spec.max_players:
@@ -60,7 +71,7 @@ def game_env(
         family.check(dict(chosen))
     except EnvKeyError as exc:
         raise CarouselError(f"{flags.get(exc.key, exc.key)}: {exc}") from None
-    return carousel_env.env(game=game, **chosen)
+    return chosen
 
 
 def run_table(

@@ -92,17 +92,17 @@ class Table:
     decisions made and what was said."""
 
     def __init__(self, request: TableRequest) -> None:
-        from carousel_cli.play import game_env
+        import carousel_env
+        from carousel_cli.play import game_options
         from training.envs import layout_of
         from training.policies import load_policy
 
         self.request = request
         game, seats = request.game, request.seats
         self.family = family_game(game)
-        chosen = {} if request.variant is None else {self.family.variant_key: request.variant}
         # The env's keyword arguments, as a replay of this game names them.
-        self.options = {**chosen, **self.family.play_options, "num_players": len(seats)}
-        self.env = game_env(game, len(seats), chosen)
+        self.options = game_options(game, len(seats), variant=request.variant)
+        self.env = carousel_env.env(game=game, **self.options)
         self.you = seats.index(YOU) if YOU in seats else None
         layout = layout_of(self.env)
         self.agents = {
