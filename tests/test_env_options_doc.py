@@ -45,3 +45,26 @@ def test_help_of_each_entry_point_names_the_options(entry):
     assert "carousel_env.options(game)" in entry.__doc__
     assert "knock_limit=10" in carousel_env.options("gin_rummy")
     assert "solve_time_budget=1.0" in carousel_env.options("carousel")
+
+
+@pytest.mark.parametrize(
+    ("game", "given", "settled"),
+    [
+        ("gin_rummy", {"preset": "eaai"}, {"gin_bonus": 25, "undercut_bonus": 25, "match_bonuses": False}),
+        ("gin_rummy", {"preset": "openspiel", "knock_limit": 7}, {"game_length": "hand", "knock_limit": 7}),
+        ("kaluki", {"preset": "rummy"}, {"decks": 1, "jokers": 0, "opening": 0, "episode": "match"}),
+        ("conquian", {}, {"episode": "hand", "reward_scale": 1.0}),
+        ("carousel", {"variant": "manipulation_rummy", "num_players": 3}, {"num_players": 3, "round_bonus": "losers"}),
+    ],
+)
+def test_resolved_options_are_those_the_env_plays(game, given, settled):
+    # A preset's rules, not the book's documented defaults: what a run's records say it played.
+    resolved = family_game(game).resolved(given)
+    assert {key: resolved[key] for key in settled} == settled
+    assert set(resolved) == set(family_game(game).option_names())
+    env = carousel_env.raw_env(game=game, **given)
+    rules = getattr(env.config, "rules", None)
+    for key, value in settled.items():
+        if rules is not None and hasattr(rules, key):
+            played = getattr(rules, key)
+            assert getattr(played, "value", played) == value, key

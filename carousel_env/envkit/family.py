@@ -30,8 +30,9 @@ Pure data and callables: nothing here imports torch or a game.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -198,13 +199,18 @@ class FamilyGame:
     hidden_cards: Callable[[Any, int], np.ndarray] | None = None
     guided_search: GuidedSearch | None = None
     solver_inexact: Callable[[], int] = lambda: 0  # solves of this process not proven exact
+    # Given options -> the values the env settles them to (a preset's rules; None: the
+    # documented defaults are what it plays): ``preset_resolver``.
+    settle: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None
 
     def option_names(self) -> tuple[str, ...]:
         return tuple(d.key for d in self.options_doc)
 
     def resolved(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        """Every option's value: ``options`` over the env's defaults."""
-        return {**{d.key: d.default for d in self.options_doc}, **options}
+        """Every option's value as the env plays ``options``: the given ones over the env's
+        defaults, and what the game settles from them (a preset's rules)."""
+        values = {**{d.key: d.default for d in self.options_doc}, **options}
+        return values if self.settle is None else {**values, **self.settle(options)}
 
 
 RECORD_EVERY = 3  # recorded positions keep every 3rd decision, so that they spread over a game
@@ -254,6 +260,22 @@ def vector_compile_ahead(vector_env: Any) -> Callable[[dict[str, Any], bool], No
             vector_env.compile_ahead(**options)
 
     return compile_ahead
+
+
+def preset_resolver(config_class: type) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
+    """A game's ``settle`` for an env config built from a preset (``from_kwargs``, its
+    ``rules``): the rules the preset and the given options make, and the config's own keys as
+    it settles them (an episode or reward scale left to the rules). Enums by their values."""
+
+    def plain(value: Any) -> Any:
+        return value.value if isinstance(value, enum.Enum) else value
+
+    def settle(options: Mapping[str, Any]) -> dict[str, Any]:
+        config = config_class.from_kwargs(**dict(options))
+        own = {f.name: getattr(config, f.name) for f in fields(config) if f.init and f.name != "rules_options"}
+        return {**own, **{f.name: plain(getattr(config.rules, f.name)) for f in fields(config.rules)}}
+
+    return settle
 
 
 def config_check(config_class: type, error_class: type[Exception]) -> Callable[[dict[str, Any]], None]:

@@ -18,6 +18,7 @@ from carousel_env.envkit.family import (
     engine_decide,
     named_players,
     others_cards,
+    preset_resolver,
     record_positions,
     vector_compile_ahead,
 )
@@ -95,6 +96,7 @@ ACTION_KINDS = (
 FAMILY = FamilyGame(
     name="conquian",
     options_doc=OPTIONS_DOC,
+    settle=preset_resolver(ConquianEnvConfig),
     check=config_check(ConquianEnvConfig, ConquianEnvConfigError),
     train_options={"episode": "hand"},
     legacy_keys={},

@@ -18,6 +18,7 @@ from carousel_env.envkit.family import (
     engine_decide,
     named_players,
     others_cards,
+    preset_resolver,
     record_positions,
     vector_compile_ahead,
 )
@@ -90,6 +91,7 @@ ACTION_KINDS = (
 FAMILY = FamilyGame(
     name="gin_rummy",
     options_doc=OPTIONS_DOC,
+    settle=preset_resolver(GinEnvConfig),
     check=config_check(GinEnvConfig, GinEnvConfigError),
     train_options={"episode": "hand"},  # a hand's score is the learner's signal, sooner than a match's
     legacy_keys={

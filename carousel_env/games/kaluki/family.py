@@ -18,6 +18,7 @@ from carousel_env.envkit.family import (
     engine_decide,
     named_players,
     others_cards,
+    preset_resolver,
     record_positions,
     vector_compile_ahead,
 )
@@ -107,6 +108,7 @@ ACTION_KINDS = (
 FAMILY = FamilyGame(
     name="kaluki",
     options_doc=OPTIONS_DOC,
+    settle=preset_resolver(KalukiEnvConfig),
     check=config_check(KalukiEnvConfig, KalukiEnvConfigError),
     train_options={"episode": "hand"},  # a hand's points are the learner's signal, sooner than a match's
     legacy_keys={},
