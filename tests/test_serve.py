@@ -18,6 +18,7 @@ from carousel_cli.serve.sprites import sprite_sheet
 from carousel_cli.serve.tables import MoveRefused, Table, TableRequest, catalog, request_from
 from carousel_env.core.errors import CarouselError
 from carousel_env.core.registry import GAMES
+from carousel_env.envkit.episodes import next_decision
 from carousel_env.envkit.family import family_game
 from carousel_env.envkit.replay import Replay, replay_frames
 
@@ -63,6 +64,30 @@ def test_a_whole_game_played_through_a_table_replays_to_the_same_end(game, varia
     frames = replay_frames(replay, family_game(game))
     assert len(frames) == table.turn + 1
     assert frames[-1].board.seats == table.family.board.view(table.env, None).seats
+
+
+def _played_as(table: Table, player: str) -> list[str]:
+    """Your moves made as ``player`` would make them, to the game's end; what was said."""
+    policy = table.family.player(player, 0)
+    while (seat := table.to_act()) is not None:
+        if seat != table.you:
+            table.agent_step()
+            continue
+        decision = next_decision(table.env)
+        action = table.family.act(policy, table.env, seat, decision.observation, decision.action_mask)
+        table.move(int(action), table.turn)
+    return list(table.view().said)
+
+
+def test_your_knock_is_said_once_and_the_others_moves_in_the_third_person():
+    said = _played_as(Table(TableRequest("gin_rummy", "openspiel", ("you", "simple"), 2)), "simple")
+    knocks = [line for line in said if line.startswith("player 0 (you)") and "knock" in line]
+    assert knocks == ["player 0 (you) knocks: discard 4D; 3C 3D 3H | 5C 5D 5S | 6C 6D 6S; deadwood 2"]
+    assert "player 0 (you): take the upcard 5D" in said  # the page says the moves the narration leaves out
+    said = _played_as(Table(TableRequest("conquian", "book", ("you", "simple"), 3)), "simple")
+    assert "player 1 takes QD: melds 2C 2D 2S | QC QD QH" in said
+    assert "player 0 (you): take 3H: melds AH 2H 3H | 4C 4H 4S" in said
+    assert "player 1: discard JS (only choice)" in said  # a card keeps its case in the env's own moves
 
 
 def test_a_refused_move_leaves_the_table_as_it_was():
@@ -209,6 +234,7 @@ def test_a_hand_played_over_the_socket_and_a_refused_move(client):
             turn = state["turn"]
             state = _until(ws, lambda m, turn=turn: m["type"] == "state" and m["turn"] > turn)
         assert table.turn >= 4
+        state = state if state["moves"] else _until(ws, _mine)  # yours to move: the agent has stopped
         replay = client.get(f"/api/tables/{state['id']}/replay").json()
         assert replay["actions"] == list(table.actions)
 

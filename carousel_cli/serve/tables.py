@@ -143,8 +143,11 @@ class Table:
         seat = self.to_act()
         return seat is not None and seat != self.you
 
-    def _step(self, seat: int, action: int) -> None:
+    def _step(self, seat: int, action: int, page_line: str | None = None) -> None:
+        said = len(self.said)
         self.narrator.before(self.env, seat, action)
+        if page_line is not None and len(self.said) == said:  # the narrator says a few of your moves (a knock) itself
+            self._say(page_line)
         self.env.step(action)
         self.actions.append(action)
         self.narrator.after(self.env)
@@ -166,9 +169,9 @@ class Table:
             if not 0 <= action < len(decision.action_mask) or not decision.action_mask[action]:
                 legal = ", ".join(m.text for m in self._moves(decision))
                 raise MoveRefused(f"action {action} is not legal here (legal: {legal})")
-            # The narration leaves your own moves unsaid (you typed them); the page says them.
-            self._say(f"player {decision.seat} (you): {self.family.board.move_text(self.env, action)}")
-            self._step(decision.seat, action)
+            # The narration leaves most of your own moves unsaid (you typed them); the page says them.
+            words = self.family.board.move_text(self.env, action)
+            self._step(decision.seat, action, f"player {decision.seat} (you): {words}")
 
     def agent_step(self) -> bool:
         """One agent's decision, if an agent is to decide; whether one was made."""

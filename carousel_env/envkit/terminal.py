@@ -132,9 +132,15 @@ def auto_action_lines(env: Any, you: int | None) -> list[str]:
     """The decisions the env took alone in its last step, a line each."""
     raw = env.unwrapped
     return [
-        f"{seat_name(raw.possible_agents.index(auto.agent), you)}: {auto.name.lower().replace('_', ' ')} (only choice)"
+        f"{seat_name(raw.possible_agents.index(auto.agent), you)}: {spoken(auto.name)} (only choice)"
         for auto in raw.auto_actions
     ]
+
+
+def spoken(action_name: str) -> str:
+    """An action's name as the narration says it: ``DISCARD_5S`` -> ``discard 5S`` (a card keeps its case)."""
+    words = action_name.replace("_", " ").split()
+    return " ".join(word if card_named(word) is not None else word.lower() for word in words)
 
 
 def observer_of(env: Any, seat: int | None) -> int:

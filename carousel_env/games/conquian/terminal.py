@@ -70,7 +70,9 @@ class Narrator(MoveNarrator):
     def move_text(self, env: Any, action: int) -> str:
         state = env.unwrapped.game_state
         if action >= ConquianAction.FIRST_OFFER:
-            return f"{offer_text(env, action)}"
+            offer = env.unwrapped.suggestions[action - ConquianAction.FIRST_OFFER]
+            verb = f"takes {card_str(state.faced)}" if offer.take else "lays from the hand, leaving the card"
+            return f"{verb}: melds {melds_str(offer.arrangement.melds)}"
         if action >= ConquianAction.FIRST_DISCARD:
             return f"discards {card_str(CARDS[action - ConquianAction.FIRST_DISCARD])}"
         if action == ConquianAction.FORCE:
