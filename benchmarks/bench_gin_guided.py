@@ -12,9 +12,10 @@ seat 0 then seat 1 (mirror-paired). Printed: the guided player's share of the de
 (a dead hand is neither's) with its 95% Wilson interval, its mean hand score less the
 network's, and the milliseconds it spends per searched decision (mean, median and 95th
 percentile; decisions with one legal action are the env's, never asked), with the rollouts
-and rollout steps a decision. The timings are wall-clock on this machine, so they move
-with its load; torch runs on one thread (a process of its own beside another busy one:
-run ``carousel eval`` beside it with ``OMP_NUM_THREADS=1``).
+and rollout steps a decision and the share of rollouts cut at the step limit. The timings are
+wall-clock on this machine, so they move with its load; torch runs on one thread (a process
+of its own beside another busy one: run ``carousel eval`` beside it with
+``OMP_NUM_THREADS=1``).
 
 The headline figure, with intervals over hands and deals and more hands, is ``carousel
 eval`` (two workers):
@@ -92,6 +93,7 @@ def measure(checkpoint: str, samples: int, hands: int, seed: int, preset: str, m
         "ms_p95": float(np.percentile(ms, 95)),
         "rollouts_per_decision": guided.player.rollouts / searched,
         "rollout_steps_per_decision": guided.player.rollout_steps / searched,
+        "cut_rollouts_share": guided.player.cut_rollouts / max(guided.player.rollouts, 1),
         "decisions": guided.player.decisions,
         "wall_s": wall,
     }
@@ -123,7 +125,8 @@ def main(argv: list[str] | None = None) -> None:
             f"margin {row['mean_margin']:+.2f} a hand; {row['ms_per_decision']:.0f} ms/decision "
             f"(median {row['ms_median']:.0f}, p95 {row['ms_p95']:.0f}), "
             f"{row['rollouts_per_decision']:.0f} rollouts and {row['rollout_steps_per_decision']:.0f} rollout "
-            f"steps/decision, {row['decisions']} decisions, {row['wall_s']:.0f} s",
+            f"steps/decision ({row['cut_rollouts_share']:.1%} cut at the step limit), "
+            f"{row['decisions']} decisions, {row['wall_s']:.0f} s",
             flush=True,
         )
 

@@ -1,4 +1,4 @@
-"""How ``gin_expert``'s weights were chosen: each setting of :class:`ExpertParams` plays
+"""How the Gin ``expert``'s weights were chosen: each setting of :class:`ExpertParams` plays
 matches to 100 under preset ``eaai`` against ``simple`` on mirrored deals (each deal twice,
 the seats swapped), straight on the engine, and prints its match win rate with the 95%
 interval over deals, points a hand each side, decided hands won, knock and gin rates, and

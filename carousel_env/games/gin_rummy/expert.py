@@ -1,7 +1,7 @@
-"""``gin_expert``: a Gin Rummy player that plays for matches, not for single hands.
+"""``expert``: a Gin Rummy player that plays for matches, not for single hands.
 
 Where ``simple`` knocks at its first chance, discards its highest deadwood card and takes the
-upcard only to meld it, ``gin_expert`` looks one draw ahead and at what it gives away:
+upcard only to meld it, ``expert`` looks one draw ahead and at what it gives away:
 
 * **Knocking** weighs knocking now against holding for gin, by its deadwood and the stock
   left (:class:`ExpertParams`). Measured against ``simple`` in matches to 100 under
@@ -42,7 +42,7 @@ from carousel_env.games.gin_rummy.engine import (
 
 @dataclass(frozen=True)
 class ExpertParams:
-    """What ``gin_expert`` weighs (defaults: the best measured, benchmarks/RESULTS.md)."""
+    """What ``expert`` weighs (defaults: the best measured, benchmarks/RESULTS.md)."""
 
     gin_hold: int = 10  # with deadwood from 1 to this, hold for gin while the stock is long
     gin_hold_stock: int = 6  # ... at least this many cards
@@ -120,7 +120,7 @@ def expert_knocks(state: GinState, deadwood: int, params: ExpertParams) -> bool:
 
 
 def expert_move(state: GinState, params: ExpertParams = ExpertParams()) -> Move:
-    """``gin_expert``'s move (deterministic)."""
+    """``expert``'s move (deterministic)."""
     kinds = legal_kinds(state)
     if MoveKind.KNOCK in kinds:
         best = ranked_knocks(state)[0]
