@@ -179,6 +179,8 @@ def cmd_imitate(args: argparse.Namespace) -> int:
         report=lambda line: print(f"  {line}", flush=True),
         tables=tables,
         workers=args.workers,
+        student=args.student,
+        student_share=args.student_share,
     )
     print(
         f"imitated {plural(res.decisions, 'decision')} of {args.teacher} in {res.seconds:.0f} s: the network makes "
@@ -341,6 +343,18 @@ def register(subparsers) -> None:
         default=None,
         help="start from this checkpoint's network (its game, rules and table size too) instead of a new one: "
         "expert iteration with --teacher search@8+CHECKPOINT",
+    )
+    p.add_argument(
+        "--student",
+        default=None,
+        help="a checkpoint that plays --student-share of the moves while the teacher's are recorded (DAgger: the "
+        "teacher's answers in the positions the student reaches)",
+    )
+    p.add_argument(
+        "--student-share",
+        type=float,
+        default=1.0,
+        help="the share of the decisions the student plays, each drawn apart (default: 1, all of them)",
     )
     p.add_argument("--out", default=None, help="run directory (default runs/imitate_<teacher>)")
     p.add_argument("--overwrite", action="store_true", help="start over in an --out that already holds a run")

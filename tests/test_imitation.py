@@ -11,7 +11,7 @@ from training import checkpoint
 from training.config import ConfigError
 from training.envs import EnvSpec, shape_for
 from training.evaluate import evaluate
-from training.imitation import accuracy, collect, imitate
+from training.imitation import Student, accuracy, collect, imitate
 from training.network import Agent
 
 
@@ -142,3 +142,43 @@ def test_workers_record_shares_with_seeds_of_their_own(tmp_path, capfd):
     assert "[worker 1] recorded " in capfd.readouterr().out  # workers report as they record
     with pytest.raises(ConfigError, match="workers must be an int >= 1"):
         imitate("simple", tmp_path, {"game": "gin_rummy"}, decisions=10, workers=0)
+
+
+def test_a_student_plays_its_share_while_the_teachers_moves_are_recorded():
+    """DAgger: the same deals, the student's moves played, the teacher's recorded."""
+    spec = EnvSpec.of(2, game="conquian")
+    taught = collect(spec, "simple", 300, seed=5)
+    student = Student("checkpoints/conquian", 1.0)
+    reached = collect(spec, "simple", 300, seed=5, student=student)
+    np.testing.assert_array_equal(reached.observations[0], taught.observations[0])  # the same first deal
+    assert not np.array_equal(reached.actions[:300], taught.actions[:300])  # the student's games, not the teacher's
+    assert all(reached.masks[i, a] for i, a in enumerate(reached.actions))  # the teacher's moves, legal there
+    again = collect(spec, "simple", 300, seed=5, student=student)
+    np.testing.assert_array_equal(again.actions, reached.actions)  # seeded, the student's samples too
+    half = collect(spec, "simple", 300, seed=5, student=Student("checkpoints/conquian", 0.5))
+    assert not np.array_equal(half.actions[:300], reached.actions[:300])
+
+
+@pytest.mark.parametrize(
+    ("student", "share", "error", "message"),
+    [
+        ("checkpoints/conquian", 0.0, ConfigError, "student_share must be a number in"),
+        ("checkpoints/conquian", 1.5, ConfigError, "student_share must be a number in"),
+        ("checkpoints/conquian", True, ConfigError, "student_share must be a number in"),
+        ("checkpoints/gin_2p", 1.0, ConfigError, "plays gin_rummy, not conquian"),
+        ("runs/nowhere", 1.0, checkpoint.CheckpointError, "runs/nowhere"),
+    ],
+)
+def test_a_bad_student_is_named_before_any_game(student, share, error, message, tmp_path):
+    with pytest.raises(error, match=message):
+        imitate("simple", tmp_path, {"game": "conquian"}, decisions=10, student=student, student_share=share)
+    assert not (tmp_path / "latest.pt").exists()
+
+
+@pytest.mark.training
+def test_imitate_with_a_student_from_the_command_line(tmp_path, capsys):
+    argv = ["imitate", "--game", "conquian", "--teacher", "simple", "--decisions", "200", "--epochs", "1"]
+    argv += ["--student", "checkpoints/conquian", "--student-share", "0.5", "--out", str(tmp_path)]
+    assert main(argv) == 0
+    saved = checkpoint.load(tmp_path / "latest.pt")
+    assert saved["student"] == "checkpoints/conquian" and saved["student_share"] == 0.5 and saved["teacher"] == "simple"

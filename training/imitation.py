@@ -24,6 +24,11 @@ config's ``init_checkpoint`` starts PPO from it.
 * ``workers`` (``--workers W``) records in W processes at once, each a share of the decisions
   from games of its own seed (``seed`` itself when W is 1): a slow teacher (a search) records
   W times as fast on W free cores. The games, and so the network, follow ``seed`` and W.
+* ``student`` (``--student CHECKPOINT``): that network plays a share ``student_share`` of
+  the decisions (each decision drawn apart, seeded), the teacher the rest, and the teacher's
+  move is recorded at every one (DAgger): the network learns the teacher's answers in the
+  positions its own play reaches, which games between teachers seldom show it. The returns
+  recorded are those of the games as played.
 * ``report`` (the CLI's: a printed line) hears how far it is: the decisions recorded, about
   every tenth of them, then each epoch's mean loss. A slow teacher takes minutes to record.
 """
@@ -45,7 +50,7 @@ from training.config import ConfigError, TrainConfig, check_names, from_dict, to
 from training.envs import EnvSpec, shape_for
 from training.games import is_player_name, training_game
 from training.network import Agent, MaskedCategorical
-from training.policies import load_start_network, scripted_player
+from training.policies import load_network_policy, load_start_network, scripted_player
 from training.ppo import env_spec_of
 
 HELD_OUT = 0.1  # share of the rows (games) whose decisions test the fit
@@ -84,11 +89,28 @@ class ImitationResult:
     seconds: float
 
 
-def collect(spec: EnvSpec, teacher: str, decisions: int, seed: int, report: Report = _silent) -> Demonstrations:
-    """At least ``decisions`` of ``teacher``'s decisions in games between copies of it."""
+@dataclass(frozen=True)
+class Student:
+    """A network that plays a share of the recorded decisions (module docstring: DAgger)."""
+
+    checkpoint: str
+    share: float
+
+    def __post_init__(self) -> None:
+        if isinstance(self.share, bool) or not isinstance(self.share, (int, float)) or not 0 < self.share <= 1:
+            raise ConfigError(f"imitation's student_share must be a number in (0, 1], got {self.share!r}")
+
+
+def collect(
+    spec: EnvSpec, teacher: str, decisions: int, seed: int, report: Report = _silent, student: Student | None = None
+) -> Demonstrations:
+    """At least ``decisions`` of ``teacher``'s decisions in games between copies of it, or,
+    with a ``student``, in games where the student makes its share of the moves."""
     started = time.perf_counter()
     next_report = decisions / REPORTS
     venv = vector_env_class(spec.game)(NUM_ROWS, autoreset=True, **spec.kwargs())
+    played = None if student is None else load_network_policy(student.checkpoint, shape_for(spec)[0], seed=seed)
+    draws = np.random.default_rng([seed, 7])  # which decisions the student plays
     # One teacher per seat of every row, each seeded apart (a random teacher's draws stay its own).
     teachers = [
         [scripted_player(spec.game, teacher, seed * 1009 + 31 * r + s) for s in range(spec.num_players)]
@@ -111,6 +133,11 @@ def collect(spec: EnvSpec, teacher: str, decisions: int, seed: int, report: Repo
                 returns.append(0.0)
             obs.append(step.observation[acting].copy())
             masks.append(step.action_mask[acting].copy())
+            if played is not None and len(acting):
+                own = acting[draws.random(len(acting)) < student.share]
+                if len(own):
+                    moves = moves.copy()
+                    moves[own] = played.act(step.observation[own], step.action_mask[own])
             step = venv.step(moves)
             earned += step.rewards
             for r in np.flatnonzero(step.terminated).tolist():
@@ -151,12 +178,18 @@ class _Prefixed:
 
 
 def collect_parallel(
-    spec: EnvSpec, teacher: str, decisions: int, seed: int, workers: int, report: Report = _silent
+    spec: EnvSpec,
+    teacher: str,
+    decisions: int,
+    seed: int,
+    workers: int,
+    report: Report = _silent,
+    student: Student | None = None,
 ) -> Demonstrations:
     """:func:`collect` split over ``workers`` processes (one: in this one), each a share of
     the decisions with its :func:`worker_seed`; the parts in worker order."""
     if workers == 1:
-        return collect(spec, teacher, decisions, seed, report)
+        return collect(spec, teacher, decisions, seed, report, student)
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor
 
@@ -164,7 +197,9 @@ def collect_parallel(
     # spawn, not fork: forking a process that has started torch's threads can deadlock.
     with ProcessPoolExecutor(workers, mp_context=mp.get_context("spawn")) as pool:
         futures = [
-            pool.submit(collect, spec, teacher, share, worker_seed(seed, w, workers), _Prefixed(f"[worker {w}] "))
+            pool.submit(
+                collect, spec, teacher, share, worker_seed(seed, w, workers), _Prefixed(f"[worker {w}] "), student
+            )
             for w, share in enumerate(shares)
         ]
         parts = [future.result() for future in futures]
@@ -248,16 +283,20 @@ def imitate(
     report: Report = _silent,
     tables: Sequence[int] = (),
     workers: int = 1,
+    student: str | None = None,
+    student_share: float = 1.0,
 ) -> ImitationResult:
     """Teach a network ``teacher``'s play in the game of ``env_keys`` (a training config's
     keys: ``game``, ``variant``, ...) and save it as ``out/latest.pt``: a new network, or
     checkpoint ``init``'s (which must fit the game's layout and the default sizes).
     ``tables``: record at each of these table sizes in turn, the decisions split evenly (one
     network for all of them; their observations must have one layout); empty, at the keys'
-    ``num_players``. ``workers``: processes recording at once. ``report`` hears progress
-    lines (module docstring)."""
+    ``num_players``. ``workers``: processes recording at once. ``student``: a checkpoint
+    that plays ``student_share`` of the decisions while the teacher's are recorded (DAgger).
+    ``report`` hears progress lines (module docstring)."""
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ConfigError(f"imitation's workers must be an int >= 1, got {workers!r}")
+    playing = None if student is None else Student(student, student_share)
     started = time.perf_counter()
     keys = {**(env_keys or {}), "seed": seed, "eval_opponent": teacher, "init_checkpoint": init}
     configs: list[TrainConfig] = [from_dict({**keys, "num_players": n}) for n in tables] or [from_dict(keys)]
@@ -279,12 +318,20 @@ def imitate(
     if init is not None:  # checked before the games: a bad checkpoint costs nothing
         start = load_start_network(init, layout, config.hidden_size, config.slot_hidden_size)
         agent.load_shared(start)  # a state critic or auxiliary head stays behind: imitation has no hidden cards
+    if playing is not None:  # checked before the games too: its game and its layout
+        trained_on = checkpoint.saved_env_keys(student).game
+        if trained_on != config.game:
+            raise ConfigError(f"the student {student!r} plays {trained_on}, not {config.game}")
+        try:
+            load_network_policy(student, layout)  # every table's observation has this layout (above)
+        except checkpoint.CheckpointError as exc:
+            raise checkpoint.CheckpointError(f"the student: {exc}") from None
     parts = []
     for k, spec in enumerate(specs):
         share = decisions // len(specs) + (k < decisions % len(specs))
         if len(specs) > 1:
             report(f"at {spec.num_players} players: {share:,} decisions")
-        parts.append(collect_parallel(spec, teacher, share, seed + k, workers, report))
+        parts.append(collect_parallel(spec, teacher, share, seed + k, workers, report, playing))
     data = concatenate(parts)
     del parts  # ``data`` holds the rows now: free the parts it copied before the fit
     report(f"recorded {len(data):,} decisions; fitting the network, {epochs} epochs")
@@ -296,8 +343,9 @@ def imitate(
     out.mkdir(parents=True, exist_ok=True)
     counters = {"update": 0, "global_step": 0, "imitated_decisions": len(data)}
     tables = [c.num_players for c in configs]
+    extra = {} if playing is None else {"student": student, "student_share": student_share}
     data_out = checkpoint.make(
-        agent, agent.spec(), config=to_dict(config), counters=counters, teacher=teacher, tables=tables
+        agent, agent.spec(), config=to_dict(config), counters=counters, teacher=teacher, tables=tables, **extra
     )
     checkpoint.atomic_torch_save(data_out, out / "latest.pt")
     return result
