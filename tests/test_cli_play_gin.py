@@ -75,7 +75,7 @@ def test_the_narration_names_your_draw_and_the_knock_and_lay_offs():
 
 def test_play_takes_the_game_and_rules_from_a_checkpoint(capsys, monkeypatch):
     monkeypatch.setattr("builtins.input", lambda prompt: "q")
-    assert main(["play", "--checkpoint", "checkpoints/gin_2p"]) == 0  # no --game: Gin Rummy, OpenSpiel's rules
+    assert main(["play", "--checkpoint", "checkpoints/gin_2p"]) == 0  # no --game: Gin Rummy under the EAAI rules
     assert "Opponents: player 1 = checkpoints/gin_2p. Gin Rummy." in capsys.readouterr().out
     assert main(["play", "--checkpoint", "checkpoints/gin_2p", "--game", "carousel"]) == 2
     assert "the checkpoint checkpoints/gin_2p plays gin_rummy" in capsys.readouterr().err

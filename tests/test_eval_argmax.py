@@ -18,7 +18,7 @@ from training.envs import EnvSpec
 from training.evaluate import evaluate
 from training.policies import NetworkPolicy, load_network_policy, network_callable
 
-GIN_NET = "checkpoints/gin_2p"  # the shipped Gin network: trained under preset openspiel
+GIN_NET = "checkpoints/gin_2p"  # the shipped Gin network (trained under preset eaai; played here under openspiel)
 OPENSPIEL = EnvSpec.of(2, game="gin_rummy", preset="openspiel")
 
 

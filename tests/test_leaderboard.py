@@ -9,12 +9,14 @@ import shutil
 from pathlib import Path
 
 import pytest
+import torch
 
 from carousel_cli.main import main
 from carousel_env.core.errors import CarouselError
 from carousel_env.envkit.family import family_game
 from carousel_env.envkit.replay import read_replay, replay_frames
 from carousel_env.games.carousel.agents.registry import UnknownPolicyError
+from training.checkpoint import saved_env_keys
 from training.checkpoint_names import CheckpointError
 from training.config import EnvKeys
 from training.imitation import imitate
@@ -224,12 +226,16 @@ def test_the_default_roster_is_the_baselines_and_every_shipped_agent(tmp_path):
 @pytest.mark.training
 def test_gin_rummy_has_its_own_leaderboard_with_openspiels_bots(tmp_path):
     pytest.importorskip("pyspiel")
-    # The shipped network, trained under preset openspiel, as an agent of another name. The
-    # players all knock: a match to 100 between two that never do (random, a network of a few
-    # hundred decisions) runs to the match's bound of 200 dead hands.
+    # The shipped network (trained under preset eaai), saved as trained under preset openspiel,
+    # as an agent of another name. The players all knock: a match to 100 between two that
+    # never do (random, a network of a few hundred decisions) runs to the match's bound of
+    # 200 dead hands.
     network = tmp_path / "gin_net"
     network.mkdir()
-    shutil.copy(Path(SHIPPED).parent / "gin_2p" / "model.pt", network / "model.pt")
+    saved = torch.load(Path(SHIPPED).parent / "gin_2p" / "model.pt", weights_only=False)
+    saved["config"]["env"] = {"preset": "openspiel"}
+    torch.save(saved, network / "model.pt")
+    assert saved_env_keys(str(network)).env == {"preset": "openspiel"}
     readme, out = tmp_path / "README.md", tmp_path / "docs" / "LEADERBOARD_GIN.md"
     readme.write_text(README)
     agents = ["greedy", "simple", "openspiel:simple", "openspiel:ismcts@2", str(network)]
@@ -243,8 +249,8 @@ def test_gin_rummy_has_its_own_leaderboard_with_openspiels_bots(tmp_path):
     assert page.startswith("# Gin Rummy leaderboard") and "carousel leaderboard --game gin_rummy" in page
     assert "## 4 players" not in page and "inside OpenSpiel's own" in page and "preset `eaai`" in page
     assert "3 pairings; 2 matches a pairing: 1 deal, mirror-paired." in page  # each game a match to 100
-    # Rated by matches to 100 under eaai, among our own players: a network trained under
-    # preset openspiel plays here too; OpenSpiel's bots play single hands, in a table of their own.
+    # Rated by matches to 100 under eaai, among our own players: a network saved as trained
+    # under preset openspiel plays here too; OpenSpiel's bots play single hands, in a table of their own.
     rows = _table_rows(page, "## Heads-up")
     assert set(rows) == {"greedy", "simple", "gin_net"}
     assert rows["gin_net"][6] == "4"  # 2 opponents, 2 matches each
