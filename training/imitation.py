@@ -135,8 +135,7 @@ def collect(
             masks.append(step.action_mask[acting].copy())
             if played is not None and len(acting):
                 own = acting[draws.random(len(acting)) < student.share]
-                if len(own):
-                    moves = moves.copy()
+                if len(own):  # ``moves`` is this step's own array
                     moves[own] = played.act(step.observation[own], step.action_mask[own])
             step = venv.step(moves)
             earned += step.rewards

@@ -14,7 +14,6 @@ from carousel_env.games.carousel.engine.melds import is_valid_meld, sort_meld
 from carousel_env.games.carousel.envs.aec import DRAW_AGAIN, END_TURN, FIRST_SUGGESTION, KNOCK
 from carousel_env.games.carousel.envs.render_text import render_text
 
-PICTURED = ("  ", "> ", "Table")  # the lines of the game's text that the pictures show (the table, the hands)
 PICTURED = ("  ", "> ", "Table")  # the game's text lines that the cards show: the table, the hands
 FIXED_MOVES = {DRAW_AGAIN: "draw again", KNOCK: "knock", END_TURN: "end the turn"}
 

@@ -40,10 +40,16 @@ PASS_WORDS = {
 }
 
 
-def offer_text(env: Any, action: int) -> str:
+def offer_text(env: Any, action: int, said: bool = False) -> str:
+    """What offer ``action`` lays, as a choice ("take 3S: melds ...") or, ``said`` of another
+    player, as the narration tells it ("takes 3S: melds ...")."""
     raw = env.unwrapped
     offer = raw.suggestions[action - ConquianAction.FIRST_OFFER]
-    verb = f"take {card_str(raw.game_state.faced)}" if offer.take else "lay from the hand, leave the card"
+    card = card_str(raw.game_state.faced)
+    if said:
+        verb = f"takes {card}" if offer.take else "lays from the hand, leaving the card"
+    else:
+        verb = f"take {card}" if offer.take else "lay from the hand, leave the card"
     return f"{verb}: melds {melds_str(offer.arrangement.melds)}"
 
 
@@ -70,9 +76,7 @@ class Narrator(MoveNarrator):
     def move_text(self, env: Any, action: int) -> str:
         state = env.unwrapped.game_state
         if action >= ConquianAction.FIRST_OFFER:
-            offer = env.unwrapped.suggestions[action - ConquianAction.FIRST_OFFER]
-            verb = f"takes {card_str(state.faced)}" if offer.take else "lays from the hand, leaving the card"
-            return f"{verb}: melds {melds_str(offer.arrangement.melds)}"
+            return offer_text(env, action, said=True)
         if action >= ConquianAction.FIRST_DISCARD:
             return f"discards {card_str(CARDS[action - ConquianAction.FIRST_DISCARD])}"
         if action == ConquianAction.FORCE:
