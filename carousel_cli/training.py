@@ -148,6 +148,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     )
 
 
+def _has_card_head(source: str) -> bool:
+    from training.policies import load_network_policy
+
+    return load_network_policy(source).agent.card_actions is not None
+
+
 def cmd_imitate(args: argparse.Namespace) -> int:
     from training.games import training_game
     from training.imitation import imitate
@@ -158,6 +164,7 @@ def cmd_imitate(args: argparse.Namespace) -> int:
 
         saved = saved_env_keys(args.init)
         keys = {"game": saved.game, "num_players": saved.num_players, "env": dict(saved.env)}
+        args.card_head = args.card_head or _has_card_head(args.init)  # its card head is kept
     keys["game"] = args.game or keys.get("game", DEFAULT_GAME)
     if args.variant:
         variant_key = training_game(keys["game"]).variant_key
@@ -181,6 +188,7 @@ def cmd_imitate(args: argparse.Namespace) -> int:
         workers=args.workers,
         student=args.student,
         student_share=args.student_share,
+        card_head=args.card_head,
     )
     print(
         f"imitated {plural(res.decisions, 'decision')} of {args.teacher} in {res.seconds:.0f} s: the network makes "
@@ -355,6 +363,11 @@ def register(subparsers) -> None:
         type=float,
         default=1.0,
         help="the share of the decisions the student plays, each drawn apart (default: 1, all of them)",
+    )
+    p.add_argument(
+        "--card-head",
+        action="store_true",
+        help="a network that scores the discards card by card (config key card_head; kept from --init's network)",
     )
     p.add_argument("--out", default=None, help="run directory (default runs/imitate_<teacher>)")
     p.add_argument("--overwrite", action="store_true", help="start over in an --out that already holds a run")

@@ -25,6 +25,8 @@ from carousel_env.games.carousel.agents.match import play_match  # noqa: E402
 from carousel_env.integrations.rllib import MASK_KEY, OBS_KEY, CarouselMultiAgentEnv, register  # noqa: E402
 from training import checkpoint  # noqa: E402
 from training.config import ConfigError, format_config  # noqa: E402
+from training.envs import EnvSpec, shape_for  # noqa: E402
+from training.games import training_game  # noqa: E402
 from training.network import Agent  # noqa: E402
 from training.policies import load_network_policy, load_policy  # noqa: E402
 from training.rllib.config import from_dict, load_config  # noqa: E402
@@ -200,6 +202,19 @@ def test_module_is_our_network_masked_and_maps_one_to_one_onto_checkpoints(tmp_p
     policy = load_network_policy(str(path), layout=env.observation_layout, greedy=True)
     assert isinstance(policy.agent, Agent)
     assert (policy.act(vectors, masks) == expected.argmax(-1).numpy()).all()
+
+
+def test_a_module_with_a_card_head_is_the_same_network_as_ours(tmp_path):
+    env = CarouselMultiAgentEnv({"game": "conquian", "num_players": 2})
+    cards = training_game("conquian").card_actions
+    spec = module_spec(shape=shape_for(EnvSpec.of(2, game="conquian")), card_actions=cards)
+    spec.observation_space, spec.action_space = env.observation_spaces["player_0"], env.action_spaces["player_0"]
+    module = spec.build()
+    assert module.net.card_actions == cards
+    exported = export_checkpoint(module.get_state(), module.net.spec(), tmp_path / "exported.pt")
+    agent = checkpoint.build_agent(checkpoint.load(exported))
+    assert agent.card_actions == cards
+    assert all(torch.equal(a, b) for a, b in zip(agent.state_dict().values(), module.net.state_dict().values()))
 
 
 def test_config_is_strict_and_documented(tmp_path):

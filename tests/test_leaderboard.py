@@ -415,3 +415,8 @@ def test_a_state_file_keeps_the_options_its_matches_played_under(tmp_path):
     )
     [played] = GameStore(path, (("preset", "openspiel"),)).matches.values()
     assert played.games[0].units == () and not played.has_units
+    # Rated beside a match that kept them (a board rerun with one new agent), it adds nothing.
+    tallies = {}
+    played.tally(tallies)
+    PlayedMatch((record,), 1.0).tally(tallies)
+    assert set(tallies) == {"a", "b"}

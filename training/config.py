@@ -25,6 +25,7 @@ import yaml
 
 from carousel_env.core.errors import CarouselError
 from carousel_env.core.registry import DEFAULT_GAME, GAMES, UnknownGame, game_spec
+from carousel_env.envkit.layout import CardActions
 from training.checkpoint_names import CHECKPOINT_FORMS, checkpoint_exists, is_checkpoint_name, missing_checkpoint
 from training.device import DEVICE_DEFAULT, DEVICE_DOC, check_device_name
 from training.envs import DEFAULT_ENV_FACTORY, EnvSpec
@@ -165,6 +166,23 @@ def check_env_keys(config: EnvKeys) -> None:
         raise ConfigError(f"config key {name!r}: {exc}") from None
 
 
+CARD_HEAD_DOC = (
+    "score the game's discards card by card: one MLP reads each card's values in the observation's card channels"
+    " (training/network.py), so a rule learnt of one card holds for every card; the games with discards only"
+)
+
+
+def card_actions_of(config: EnvKeys) -> CardActions | None:
+    """The card actions a network of ``config`` scores with its card head (config key
+    ``card_head``); None without one. A game without discards is refused, naming the key."""
+    if not getattr(config, "card_head", False):
+        return None
+    cards = config.family().card_actions
+    if cards is None:
+        raise ConfigError(f"config key 'card_head': {config.game} has no card actions (discards) to score card by card")
+    return cards
+
+
 STOP_WIN_RATE_DOC = (
     "stop the run (checkpoint written) at the first evaluation whose win rate against eval_opponent is at least"
     " this (null: train to the end); time to strength: benchmarks/bench_time_to_strength.py"
@@ -267,6 +285,7 @@ class TrainConfig(EnvKeys):
     # ---- network
     hidden_size: int = _documented(128, "width of the global encoder and of the value/action trunk")
     slot_hidden_size: int = _documented(64, "width of the shared per-suggestion-slot MLP")
+    card_head: bool = _documented(False, CARD_HEAD_DOC)
     init_checkpoint: str | None = _documented(
         None,
         "start from this checkpoint's network (a .pt file, run directory or shipped agent folder, "
@@ -442,6 +461,7 @@ def _validate(config: TrainConfig) -> None:
         raise ConfigError(f"config key 'critic': must be one of {', '.join(CRITICS)}, got {config.critic!r}")
     if not (math.isfinite(config.hidden_coef) and config.hidden_coef >= 0.0):
         raise ConfigError(f"config key 'hidden_coef': must be a finite number >= 0, got {config.hidden_coef}")
+    card_actions_of(config)
     if config.reads_hidden_cards and config.family().hidden_cards is None:
         key = "critic" if config.critic == "state" else "hidden_coef"
         raise ConfigError(f"config key {key!r}: {config.game} offers no hidden cards to train from")

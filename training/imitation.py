@@ -46,7 +46,7 @@ import torch
 
 from carousel_env.core.registry import vector_env_class
 from training import checkpoint
-from training.config import ConfigError, TrainConfig, check_names, from_dict, to_dict
+from training.config import ConfigError, TrainConfig, card_actions_of, check_names, from_dict, to_dict
 from training.envs import EnvSpec, shape_for
 from training.games import is_player_name, training_game
 from training.network import Agent, MaskedCategorical
@@ -284,6 +284,7 @@ def imitate(
     workers: int = 1,
     student: str | None = None,
     student_share: float = 1.0,
+    card_head: bool = False,
 ) -> ImitationResult:
     """Teach a network ``teacher``'s play in the game of ``env_keys`` (a training config's
     keys: ``game``, ``variant``, ...) and save it as ``out/latest.pt``: a new network, or
@@ -297,7 +298,7 @@ def imitate(
         raise ConfigError(f"imitation's workers must be an int >= 1, got {workers!r}")
     playing = None if student is None else Student(student, student_share)
     started = time.perf_counter()
-    keys = {**(env_keys or {}), "seed": seed, "eval_opponent": teacher, "init_checkpoint": init}
+    keys = {**(env_keys or {}), "seed": seed, "eval_opponent": teacher, "init_checkpoint": init, "card_head": card_head}
     configs: list[TrainConfig] = [from_dict({**keys, "num_players": n}) for n in tables] or [from_dict(keys)]
     config = configs[0]
     check_names(config)  # the teacher is one of the game's scripted players, ``init`` a checkpoint
@@ -313,9 +314,9 @@ def imitate(
             )
     torch.manual_seed(seed)
     layout, fixed = shapes[0]
-    agent = Agent(layout, config.hidden_size, config.slot_hidden_size, fixed)
+    agent = Agent(layout, config.hidden_size, config.slot_hidden_size, fixed, card_actions=card_actions_of(config))
     if init is not None:  # checked before the games: a bad checkpoint costs nothing
-        start = load_start_network(init, layout, config.hidden_size, config.slot_hidden_size)
+        start = load_start_network(init, layout, config.hidden_size, config.slot_hidden_size, config.card_head)
         agent.load_shared(start)  # a state critic or auxiliary head stays behind: imitation has no hidden cards
     if playing is not None:  # checked before the games too: its game and its layout
         trained_on = checkpoint.saved_env_keys(student).game

@@ -109,13 +109,15 @@ class PlayedMatch:
         return all(game.units for game in self.games)
 
     def tally(self, tallies: dict[str, UnitTally]) -> None:
-        """Add each game's units and events to its agents' tallies."""
+        """Add each game's units and events to its agents' tallies (a game from a state file
+        that kept neither adds nothing)."""
         for game in self.games:
             for seat, name in enumerate(game.seats):
                 tally = tallies.setdefault(name, UnitTally())
                 for points in game.units:
                     tally.add(points, seat)
-                tally.add_events(*game.events[seat])
+                if game.events:
+                    tally.add_events(*game.events[seat])
 
     def win_rates(self) -> dict[str, float]:
         """Each agent's share of the games won."""

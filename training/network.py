@@ -8,6 +8,12 @@ interchangeable (slot k is just the solver's k-th proposal), so one MLP scores e
 from ``[slot features, global embedding]``: the network cannot learn a preference for a
 slot index and its size does not grow with K.
 
+A **card head** (``card_actions``, config key ``card_head``) scores a game's card actions
+(its discards) card by card: one MLP reads each card's values in the observation's card
+channels, a learned vector of the card and the shared features, so that a rule learnt of one
+card (discard what helps the opponent least) holds for every card. Without it the discards
+are 40 to 53 separate outputs of the trunk, each learnt apart.
+
 Two optional parts train from what a seat cannot see (``FamilyGame.hidden_cards``: the other
 hands' cards), for self-play that must learn the cards from scratch; neither is used to act:
 
@@ -24,7 +30,7 @@ from typing import NamedTuple
 import torch
 from torch import nn
 
-from carousel_env.envkit.layout import ObservationLayout
+from carousel_env.envkit.layout import CardActions, ObservationLayout
 from carousel_env.games.carousel.envs.aec import NUM_FIXED_ACTIONS  # Carousel's: the default
 
 
@@ -74,6 +80,9 @@ def _layer(n_in: int, n_out: int, std: float = 2**0.5) -> nn.Linear:
     return layer
 
 
+CARD_EMBEDDING = 8  # a learned vector per card: the card's identity beside its channels
+
+
 class TrainOutputs(NamedTuple):
     """What one forward pass gives PPO's update: the actions' log-probabilities, the
     entropies, the values and the auxiliary head's logits (None without the head)."""
@@ -82,6 +91,18 @@ class TrainOutputs(NamedTuple):
     entropy: torch.Tensor
     value: torch.Tensor
     hidden_logits: torch.Tensor | None
+
+
+def _check_card_actions(cards: CardActions, layout: ObservationLayout, num_fixed_actions: int) -> None:
+    if cards.first_action < 0 or cards.first_action + cards.num_cards > num_fixed_actions:
+        raise ValueError(
+            f"card actions {cards.first_action}..{cards.first_action + cards.num_cards - 1} are not all among the "
+            f"{num_fixed_actions} fixed actions"
+        )
+    if not cards.channel_starts or any(s < 0 or s + cards.num_cards > layout.global_size for s in cards.channel_starts):
+        raise ValueError(
+            f"card channels at {cards.channel_starts} do not lie in the global block ({layout.global_size})"
+        )
 
 
 class Agent(nn.Module):
@@ -94,6 +115,7 @@ class Agent(nn.Module):
         hidden_width: int = 0,
         state_critic: bool = False,
         predicts_hidden: bool = False,
+        card_actions: CardActions | None = None,
     ) -> None:
         super().__init__()
         if (state_critic or predicts_hidden) and hidden_width < 1:
@@ -124,6 +146,15 @@ class Agent(nn.Module):
         self.value_head = _layer(hidden_size * (2 if state_critic else 1), 1, std=1.0)
         if predicts_hidden:
             self.hidden_head = _layer(hidden_size, hidden_width, std=0.01)
+        self.card_actions = card_actions
+        if card_actions is not None:
+            _check_card_actions(card_actions, layout, num_fixed_actions)
+            self.card_embedding = nn.Parameter(torch.randn(card_actions.num_cards, CARD_EMBEDDING) * 0.1)
+            width = len(card_actions.channel_starts) + CARD_EMBEDDING + hidden_size
+            self.card_encoder = nn.Sequential(
+                _layer(width, slot_hidden_size), nn.Tanh(), _layer(slot_hidden_size, slot_hidden_size), nn.Tanh()
+            )
+            self.card_logit = _layer(slot_hidden_size, 1, std=0.01)
 
     def _features(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """The policy's logits and the shared features ``h`` the heads read."""
@@ -134,8 +165,23 @@ class Agent(nn.Module):
         slot_h = self.slot_encoder(torch.cat([slots, g_rep], dim=-1))
         slot_logits = self.slot_logit(slot_h).squeeze(-1)
         h = self.trunk(torch.cat([g, slot_h.max(dim=1).values], dim=-1))
-        logits = torch.cat([self.fixed_logits(h), slot_logits], dim=-1)
+        fixed = self.fixed_logits(h)
+        if self.card_actions is not None:
+            fixed = self._with_card_logits(obs, h, fixed)
+        logits = torch.cat([fixed, slot_logits], dim=-1)
         return logits, h
+
+    def _with_card_logits(self, obs: torch.Tensor, h: torch.Tensor, fixed: torch.Tensor) -> torch.Tensor:
+        """``fixed`` with the card actions scored card by card: one MLP reads each card's
+        channels, its embedding and ``h``, so what it learns of one card holds for every card."""
+        cards = self.card_actions
+        n = cards.num_cards
+        channels = torch.stack([obs[:, s : s + n] for s in cards.channel_starts], dim=-1)  # (B, n, channels)
+        rows = obs.shape[0]
+        parts = [channels, self.card_embedding.expand(rows, -1, -1), h.unsqueeze(1).expand(-1, n, -1)]
+        card_logits = self.card_logit(self.card_encoder(torch.cat(parts, dim=-1))).squeeze(-1)
+        first = cards.first_action
+        return torch.cat([fixed[:, :first], card_logits, fixed[:, first + n :]], dim=-1)
 
     def _value(self, h: torch.Tensor, hidden: torch.Tensor | None) -> torch.Tensor:
         if not self.state_critic:
@@ -206,6 +252,7 @@ class Agent(nn.Module):
             "hidden_width": self.hidden_width,
             "state_critic": self.state_critic,
             "predicts_hidden": self.predicts_hidden,
+            "card_actions": None if self.card_actions is None else self.card_actions.as_dict(),
         }
 
     @classmethod
@@ -220,4 +267,6 @@ class Agent(nn.Module):
             spec.get("hidden_width", 0),
             bool(spec.get("state_critic", False)),
             bool(spec.get("predicts_hidden", False)),
+            # Checkpoints from before the card head have none.
+            None if spec.get("card_actions") is None else CardActions.from_dict(spec["card_actions"]),
         )

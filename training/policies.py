@@ -99,10 +99,13 @@ def load_network_policy(
     return NetworkPolicy(agent, name=str(name), greedy=greedy, generator=generator)
 
 
-def load_start_network(source: str, layout: ObservationLayout, hidden_size: int, slot_hidden_size: int) -> Agent:
+def load_start_network(
+    source: str, layout: ObservationLayout, hidden_size: int, slot_hidden_size: int, card_head: bool = False
+) -> Agent:
     """The network a new training run starts from (config key ``init_checkpoint``, in both
     backends): checkpoint ``source``'s, which must fit ``layout`` and the config's network
-    sizes; a CheckpointError naming the key otherwise."""
+    sizes, and whose card head the config must keep (``card_head``); a CheckpointError naming
+    the key otherwise. A config with a card head may start from a network without one."""
     try:
         agent = load_network_policy(source, layout).agent
     except checkpoint.CheckpointError as exc:
@@ -112,6 +115,11 @@ def load_start_network(source: str, layout: ObservationLayout, hidden_size: int,
         raise checkpoint.CheckpointError(
             f"config key 'init_checkpoint': {checkpoint_file(source)} has hidden_size/slot_hidden_size {sizes}, "
             f"this config {(hidden_size, slot_hidden_size)}"
+        )
+    if agent.card_actions is not None and not card_head:
+        raise checkpoint.CheckpointError(
+            f"config key 'card_head': {checkpoint_file(source)} scores its discards with a card head; "
+            "set card_head: true to start from it"
         )
     return agent
 

@@ -31,7 +31,7 @@ from carousel_env.core.text import plural
 from carousel_env.envkit.family import HIDDEN_WIDTH
 from training import checkpoint
 from training.checkpoint_names import BEST, LATEST, is_checkpoint_name
-from training.config import TrainConfig, from_dict, save_config, to_dict
+from training.config import TrainConfig, card_actions_of, from_dict, save_config, to_dict
 from training.device import describe, resolve_device
 from training.diagnostics import action_rates, episode_figures
 from training.envs import EnvSpec, shape_for
@@ -350,10 +350,13 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
         hidden_width=HIDDEN_WIDTH,
         state_critic=config.critic == "state",
         predicts_hidden=config.hidden_coef > 0,
+        card_actions=card_actions_of(config),
     )
     if not resume and config.init_checkpoint is not None:
         # Before anything is written: a bad source leaves no run. Optimiser and pool start fresh.
-        source = load_start_network(config.init_checkpoint, layout, config.hidden_size, config.slot_hidden_size)
+        source = load_start_network(
+            config.init_checkpoint, layout, config.hidden_size, config.slot_hidden_size, config.card_head
+        )
         agent.load_shared(source)  # a head the source lacks (a state critic, the auxiliary head) starts fresh
     learner = agent if device.type == "cpu" else copy.deepcopy(agent).to(device)
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -367,6 +370,11 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, max_up
         saved = from_dict(data["config"])
         if saved.hidden_size != config.hidden_size or saved.slot_hidden_size != config.slot_hidden_size:
             raise checkpoint.CheckpointError(f"checkpoint {run_dir / 'latest.pt'} has a different network size")
+        if saved.card_head != config.card_head:
+            raise checkpoint.CheckpointError(
+                f"checkpoint {run_dir / 'latest.pt'} was trained with card_head {saved.card_head}: a resumed run "
+                "keeps its network's card head"
+            )
         if (saved.critic, saved.hidden_coef > 0) != (config.critic, config.hidden_coef > 0):
             raise checkpoint.CheckpointError(
                 f"checkpoint {run_dir / 'latest.pt'} was trained with critic {saved.critic!r} and hidden_coef "

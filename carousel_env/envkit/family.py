@@ -41,7 +41,7 @@ from carousel_env.core.errors import CarouselError
 from carousel_env.core.registry import DEFAULT_GAME, game_spec, load_named
 from carousel_env.envkit.board import BoardSpec
 from carousel_env.envkit.episodes import Act, Episode, EpisodeResult
-from carousel_env.envkit.layout import add_card_counts
+from carousel_env.envkit.layout import CardActions, add_card_counts
 from carousel_env.envkit.options import OptionDoc
 from carousel_env.envkit.policies import env_action, policy_action
 from carousel_env.envkit.terminal import Terminal
@@ -198,6 +198,9 @@ class FamilyGame:
     # training's state critic and auxiliary head read it; None: the game offers none.
     hidden_cards: Callable[[Any, int], np.ndarray] | None = None
     guided_search: GuidedSearch | None = None
+    # Its discards and the observation's card channels, for a network's card head (config key
+    # ``card_head``); None: the game has no card actions (Carousel plays the solver's offers).
+    card_actions: CardActions | None = None
     solver_inexact: Callable[[], int] = lambda: 0  # solves of this process not proven exact
     # Given options -> the values the env settles them to (a preset's rules; None: the
     # documented defaults are what it plays): ``preset_resolver``.

@@ -119,6 +119,40 @@ def channel_layout(
     return ChannelLayout(offsets, slot_offsets, size, slot_size, k)
 
 
+class CardActions(NamedTuple):
+    """A game's fixed actions that each name a card (its discards), and the observation's
+    card channels laid out in the same card order: a network's card head scores action
+    ``first_action + c`` from every channel's value at ``c`` (``training/network.py``)."""
+
+    first_action: int  # the action naming card 0
+    num_cards: int
+    channel_starts: tuple[int, ...]  # where each num_cards-wide channel of the global block starts
+
+    def as_dict(self) -> dict:
+        """Plain data: what a checkpoint stores with a network that has a card head."""
+        return {
+            "first_action": self.first_action,
+            "num_cards": self.num_cards,
+            "channel_starts": list(self.channel_starts),
+        }
+
+    @classmethod
+    def from_dict(cls, values: Mapping) -> CardActions:
+        return cls(
+            int(values["first_action"]), int(values["num_cards"]), tuple(int(x) for x in values["channel_starts"])
+        )
+
+
+def card_actions(global_channels: Sequence[tuple[str, int]], first_action: int, num_cards: int) -> CardActions:
+    """The card actions from ``first_action``, read with every ``num_cards``-wide channel of
+    ``global_channels`` (``(name, width)`` in order, as :func:`channel_layout` takes them)."""
+    offsets, _ = _offsets(global_channels)
+    starts = tuple(start for start, stop in offsets.values() if stop - start == num_cards)
+    if not starts:
+        raise ValueError(f"no channel of the global block is {num_cards} cards wide")
+    return CardActions(int(first_action), num_cards, starts)
+
+
 DECKS_SCALE = 2.0  # a real card's count in a two-deck game is at most 2
 
 

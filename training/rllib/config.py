@@ -14,12 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from training.config import (  # the same strict loading as TrainConfig's (saving, printing: there too)
+    CARD_HEAD_DOC,
     SHAPING_DOC,
     STOP_WIN_RATE_DOC,
     ConfigError,
     EnvKeys,
     _documented,
     build_config,
+    card_actions_of,
     check_env_keys,
     check_shaping,
     check_stop_win_rate,
@@ -62,6 +64,7 @@ class RllibConfig(EnvKeys):
     # ---- network (training.network.Agent)
     hidden_size: int = _documented(128, "width of the global encoder and of the value/action trunk")
     slot_hidden_size: int = _documented(64, "width of the shared per-suggestion-slot MLP")
+    card_head: bool = _documented(False, CARD_HEAD_DOC)
 
     # ---- PPO (RLlib's names where they differ from training.config's)
     iterations: int = _documented(100, "training iterations (each samples train_batch_size env steps, then updates)")
@@ -113,6 +116,7 @@ _POSITIVE = (
 
 def _validate(config: RllibConfig) -> None:
     check_env_keys(config)
+    card_actions_of(config)
     check_device_name(config.device)
     for key in _POSITIVE:
         if getattr(config, key) < 1:

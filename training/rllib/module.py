@@ -15,7 +15,8 @@ gives them probability 0 and its entropy counts legal actions only.
 ``model_config`` keys: ``hidden_size`` (128) and ``slot_hidden_size`` (64), the ``Agent``'s
 widths; ``layout`` and ``num_fixed_actions``, the game's shape (``training.envs.EnvShape``,
 which :func:`module_spec` fills in). Without them the shape is Carousel's, read from the
-spaces (``K = action_space.n - 3``).
+spaces (``K = action_space.n - 3``). ``card_actions`` (config key ``card_head``): the card
+head's actions and channels (``CardActions.as_dict()``).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.core.rl_module.torch import TorchRLModule
 
-from carousel_env.envkit.layout import ObservationLayout
+from carousel_env.envkit.layout import CardActions, ObservationLayout
 from carousel_env.games.carousel.envs.aec import NUM_FIXED_ACTIONS, observation_layout
 from carousel_env.integrations.rllib import MASK_KEY, OBS_KEY
 from training import checkpoint
@@ -56,7 +57,14 @@ class CarouselRLModule(TorchRLModule, ValueFunctionAPI):
                 f"spaces ({size} observations, {self.action_space.n} actions) do not fit the layout "
                 f"{layout.as_dict()} with {fixed} fixed actions"
             )
-        self.net = Agent(layout, config.get("hidden_size", 128), config.get("slot_hidden_size", 64), fixed)
+        cards = config.get("card_actions")
+        self.net = Agent(
+            layout,
+            config.get("hidden_size", 128),
+            config.get("slot_hidden_size", 64),
+            fixed,
+            card_actions=None if cards is None else CardActions.from_dict(cards),
+        )
 
     def _logits_and_values(self, batch: dict[str, Any]) -> tuple[torch.Tensor, torch.Tensor]:
         obs = batch[Columns.OBS]
@@ -79,12 +87,19 @@ class CarouselRLModule(TorchRLModule, ValueFunctionAPI):
         return self.net.get_value(batch[Columns.OBS][OBS_KEY].float())
 
 
-def module_spec(hidden_size: int = 128, slot_hidden_size: int = 64, shape: EnvShape | None = None) -> RLModuleSpec:
+def module_spec(
+    hidden_size: int = 128,
+    slot_hidden_size: int = 64,
+    shape: EnvShape | None = None,
+    card_actions: CardActions | None = None,
+) -> RLModuleSpec:
     """The spec of one ``CarouselRLModule`` for a game of ``shape`` (None: Carousel's, read
-    from the spaces, which RLlib fills in from the env)."""
+    from the spaces, which RLlib fills in from the env), with a card head over ``card_actions``."""
     model_config: dict[str, Any] = {"hidden_size": hidden_size, "slot_hidden_size": slot_hidden_size}
     if shape is not None:
         model_config.update(layout=shape.layout.as_dict(), num_fixed_actions=shape.num_fixed_actions)
+    if card_actions is not None:
+        model_config["card_actions"] = card_actions.as_dict()
     return RLModuleSpec(module_class=CarouselRLModule, model_config=model_config)
 
 

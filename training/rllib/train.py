@@ -57,7 +57,7 @@ from carousel_env.core.text import plural
 from carousel_env.integrations.rllib import CarouselMultiAgentEnv
 from training import checkpoint
 from training.checkpoint_names import checkpoint_file
-from training.config import save_config
+from training.config import card_actions_of, save_config
 from training.device import describe, resolve_device
 from training.envs import EnvShape, shape_of
 from training.network import Agent
@@ -97,7 +97,7 @@ def algorithm_config(config: RllibConfig, *, restart_env_runners: bool = False, 
     or run out of memory, which a restart would repeat, so the run fails at once instead.
     ``gpu``: the learner (in the driver) takes one GPU, RLlib's ``num_gpus_per_learner``."""
     ids = module_ids(config.pool_size)
-    spec = module_spec(config.hidden_size, config.slot_hidden_size, env_shape(config))
+    spec = module_spec(config.hidden_size, config.slot_hidden_size, env_shape(config), card_actions_of(config))
     return (
         PPOConfig()
         # RLlib's env checker steps random actions, blind to the action mask: "Illegal move made".
@@ -345,9 +345,17 @@ def train(
         else:
             if config.init_checkpoint:
                 layout = env_shape(config).layout
-                source = load_start_network(config.init_checkpoint, layout, config.hidden_size, config.slot_hidden_size)
+                source = load_start_network(
+                    config.init_checkpoint, layout, config.hidden_size, config.slot_hidden_size, config.card_head
+                )
                 # RLlib's module has the plain critic: a state critic or auxiliary head of the source stays behind.
-                agent = Agent(layout, config.hidden_size, config.slot_hidden_size, source.num_fixed_actions)
+                agent = Agent(
+                    layout,
+                    config.hidden_size,
+                    config.slot_hidden_size,
+                    source.num_fixed_actions,
+                    card_actions=card_actions_of(config),
+                )
                 agent.load_shared(source)
                 algorithm.set_state({"learner_group": {"learner": {"rl_module": {MAIN: module_state(agent)}}}})
                 log(f"learner and pool start from {checkpoint_file(config.init_checkpoint)}")

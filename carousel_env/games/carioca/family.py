@@ -21,12 +21,14 @@ from carousel_env.envkit.family import (
     record_positions,
     vector_compile_ahead,
 )
+from carousel_env.envkit.layout import card_actions
 from carousel_env.envkit.options import option_docs
 from carousel_env.games.carioca import observation, policies
 from carousel_env.games.carioca.board import BOARD
 from carousel_env.games.carioca.config import CariocaEnvConfig, CariocaEnvConfigError
 from carousel_env.games.carioca.env import CariocaAction, raw_env
 from carousel_env.games.carioca.players import PLAYERS, get_player
+from carousel_env.games.carioca.rules import CARD_KINDS
 from carousel_env.games.carioca.terminal import TERMINAL
 from carousel_env.games.carioca.vector import CariocaVectorEnv
 
@@ -114,5 +116,6 @@ FAMILY = FamilyGame(
     event_names=EventNames(knocked="go-down", undercut=""),
     action_kinds=ACTION_KINDS,
     hidden_cards=lambda state, seat: others_cards(state.hands, seat),
+    card_actions=card_actions(observation.GLOBAL_CHANNELS, CariocaAction.FIRST_DISCARD, CARD_KINDS),
     progress=observation.progress,
 )

@@ -22,14 +22,16 @@ from carousel_env.envkit.family import (
     record_positions,
     vector_compile_ahead,
 )
+from carousel_env.envkit.layout import card_actions
 from carousel_env.envkit.options import OptionDoc, option_docs
 from carousel_env.games.conquian import policies
 from carousel_env.games.conquian.board import BOARD
 from carousel_env.games.conquian.config import ConquianEnvConfig, ConquianEnvConfigError
 from carousel_env.games.conquian.decision import ConquianAction
 from carousel_env.games.conquian.env import raw_env
+from carousel_env.games.conquian.observation import GLOBAL_CHANNELS
 from carousel_env.games.conquian.players import PLAYERS, get_player
-from carousel_env.games.conquian.rules import PRESETS, ConquianRules
+from carousel_env.games.conquian.rules import NUM_CARDS, PRESETS, ConquianRules
 from carousel_env.games.conquian.terminal import TERMINAL
 from carousel_env.games.conquian.vector import ConquianVectorEnv
 
@@ -123,4 +125,5 @@ FAMILY = FamilyGame(
     event_names=EventNames(knocked="", undercut="", went_out="meld-11"),
     action_kinds=ACTION_KINDS,
     hidden_cards=lambda state, seat: others_cards(state.hands, seat),
+    card_actions=card_actions(GLOBAL_CHANNELS, ConquianAction.FIRST_DISCARD, NUM_CARDS),
 )

@@ -32,8 +32,8 @@ from carousel_env.games.conquian.kernel_melds import (
     popcount,
 )
 from carousel_env.games.conquian.melds import NEAR
+from carousel_env.games.conquian.observation import PARTNERS_MAX, POOL_SCALE, STOCK_SCALE
 from carousel_env.games.conquian.observation import PHASES as OBSERVED_PHASES
-from carousel_env.games.conquian.observation import POOL_SCALE, STOCK_SCALE
 from carousel_env.games.conquian.rules import HAND_SIZE, NUM_CARDS, WINNING_MELDED
 from carousel_env.games.conquian.state import Phase
 
@@ -382,7 +382,8 @@ def meld_partners(hand):
 def encode_rows(obs, a, run_limit, target, at, slot_at, global_size, slot_size):
     """Each waiting row's acting seat's observation (``observation.encode``); ``at``: the
     global channels' starts (hand, own_melds, opponent_melds, faced, dead, own_passed,
-    opponent_passed, unseen, extends_own, extends_opponent, partners, loose, scalars),
+    opponent_passed, unseen, extends_own, extends_opponent, partners, loose, live_partners,
+    scalars),
     ``slot_at``: the slot channels' (valid, take, melded_after, wins, laid, extends_after)."""
     for g in range(obs.shape[0]):
         obs[g, :] = 0.0
@@ -408,13 +409,17 @@ def encode_rows(obs, a, run_limit, target, at, slot_at, global_size, slot_size):
             for i in range(a.declined_n[g, seat]):
                 obs[g, start + a.declined[g, seat, i]] = 1.0
         seen = a.hands[g, s] | own | other | faced | dead
-        _bits(obs, g, at[7], ~seen & ((np.int64(1) << NUM_CARDS) - 1))
+        unseen = ~seen & ((np.int64(1) << NUM_CARDS) - 1)
+        _bits(obs, g, at[7], unseen)
         _bits(obs, g, at[8], growing(a.melds[g, s], a.num_melds[g, s], run_limit))
         _bits(obs, g, at[9], growing(a.melds[g, o], a.num_melds[g, o], run_limit))
         partners = meld_partners(a.hands[g, s])
         _bits(obs, g, at[10], partners)
         _bits(obs, g, at[11], a.hands[g, s] & ~partners)
-        x = at[12]
+        for c in range(NUM_CARDS):
+            if (a.hands[g, s] >> c) & 1:
+                obs[g, at[12] + c] = popcount(meld_partners(np.int64(1) << c) & unseen) / PARTNERS_MAX
+        x = at[13]
         for i in range(OBSERVED.shape[0]):
             obs[g, x + i] = 1.0 if phase == OBSERVED[i] else 0.0
         x += OBSERVED.shape[0]

@@ -9,7 +9,9 @@ and so are the cards each player passed.
 melds as it stands (a set's missing suit, the cards beyond a run's ends). ``partners``: the
 cards that could meld with a card of the hand (its rank, its suit within two places:
 :func:`~carousel_env.games.conquian.melds.meld_partners`); ``loose``: the hand's cards that are
-no other hand card's partner. An offer slot
+no other hand card's partner; ``live_partners``: for each card of the hand, how many of the
+unseen cards could meld with it (of at most ``PARTNERS_MAX``), the count ``simple`` discards
+by. An offer slot
 describes an arrangement: whether it takes the card (else it leaves a turned card after
 laying from the hand), the hand's cards it lays, the cards melded after it, whether it wins,
 and the cards that would grow its melds.
@@ -21,7 +23,7 @@ import numpy as np
 
 from carousel_env.envkit.layout import ChannelLayout, channel_layout
 from carousel_env.games.conquian.decision import Offer
-from carousel_env.games.conquian.melds import Melds, is_set, meld_partners
+from carousel_env.games.conquian.melds import NEAR, Melds, could_meld, is_set, meld_partners
 from carousel_env.games.conquian.rules import (
     CARDS,
     HAND_SIZE,
@@ -38,6 +40,7 @@ from carousel_env.games.conquian.state import NO_CARD, ConquianState, Phase
 
 STOCK_SCALE = float(NUM_CARDS - 2 * HAND_SIZE)  # 20: the stock after the deal, upcard included
 POOL_SCALE = 5.0
+PARTNERS_MAX = 3 + 2 * NEAR  # a card's partners: the rank's other suits, its suit within NEAR places
 PHASES = (Phase.FACED, Phase.TURNED, Phase.FORCE, Phase.FORCED, Phase.DISCARD)
 SCALARS = (
     *(f"acting_{p.value}" for p in PHASES),
@@ -67,6 +70,7 @@ GLOBAL_CHANNELS: tuple[tuple[str, int], ...] = (
     ("extends_opponent", NUM_CARDS),
     ("partners", NUM_CARDS),  # could meld with a card of the hand
     ("loose", NUM_CARDS),  # the hand's cards no other hand card melds with
+    ("live_partners", NUM_CARDS),  # a hand card's unseen partners / PARTNERS_MAX
     ("scalars", len(SCALARS)),
 )
 SLOT_CHANNELS: tuple[tuple[str, int], ...] = (
@@ -128,13 +132,16 @@ def encode(state: ConquianState, seat: int, found: tuple[Offer, ...], lay: Obser
     _cards(out, at["dead"], state.dead)
     _cards(out, at["own_passed"], state.declined[seat])
     _cards(out, at["opponent_passed"], state.declined[other])
-    _cards(out, at["unseen"], unseen_cards(state, seat))
+    unseen = unseen_cards(state, seat)
+    _cards(out, at["unseen"], unseen)
     _cards(out, at["extends_own"], growing_cards(state.melds[seat], rules))
     _cards(out, at["extends_opponent"], growing_cards(state.melds[other], rules))
     hand = state.hands[seat]
     partners = meld_partners(hand)
     _cards(out, at["partners"], partners)
     _cards(out, at["loose"], set(hand) - partners)
+    for card in hand:
+        out[at["live_partners"] + index_of(card)] = sum(could_meld(card, x) for x in unseen) / PARTNERS_MAX
     acting = state.current == seat and not state.over
     lead = (state.totals[seat] - state.totals[other]) / (2.0 * rules.target)
     scalars = (

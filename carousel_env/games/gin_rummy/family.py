@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from carousel_env.core.cards import NUM_CARDS
 from carousel_env.envkit.episodes import Episode, EpisodeResult
 from carousel_env.envkit.family import (
     ActionKind,
@@ -22,6 +23,7 @@ from carousel_env.envkit.family import (
     record_positions,
     vector_compile_ahead,
 )
+from carousel_env.envkit.layout import card_actions
 from carousel_env.envkit.options import OptionDoc, option_docs
 from carousel_env.games.gin_rummy import observation, policies
 from carousel_env.games.gin_rummy.board import BOARD
@@ -149,5 +151,6 @@ FAMILY = FamilyGame(
     guided_search=_guided_search,
     action_kinds=ACTION_KINDS,
     hidden_cards=lambda state, seat: others_cards([cards_of(hand) for hand in state.hands], seat),
+    card_actions=card_actions(observation.GLOBAL_CHANNELS, GinAction.FIRST_DISCARD, NUM_CARDS),
     progress=observation.progress,
 )

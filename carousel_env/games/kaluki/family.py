@@ -22,13 +22,15 @@ from carousel_env.envkit.family import (
     record_positions,
     vector_compile_ahead,
 )
+from carousel_env.envkit.layout import card_actions
 from carousel_env.envkit.options import OptionDoc, option_docs
 from carousel_env.games.kaluki import policies
 from carousel_env.games.kaluki.board import BOARD
 from carousel_env.games.kaluki.config import KalukiEnvConfig, KalukiEnvConfigError
 from carousel_env.games.kaluki.env import KalukiAction, raw_env
+from carousel_env.games.kaluki.observation import GLOBAL_CHANNELS
 from carousel_env.games.kaluki.players import PLAYERS, get_player
-from carousel_env.games.kaluki.rules import PRESETS, KalukiRules, Scoring
+from carousel_env.games.kaluki.rules import CARD_KINDS, PRESETS, KalukiRules, Scoring
 from carousel_env.games.kaluki.terminal import TERMINAL
 from carousel_env.games.kaluki.vector import KalukiVectorEnv
 
@@ -137,4 +139,5 @@ FAMILY = FamilyGame(
     event_names=EventNames(knocked="", undercut=""),
     action_kinds=ACTION_KINDS,
     hidden_cards=lambda state, seat: others_cards(state.hands, seat),
+    card_actions=card_actions(GLOBAL_CHANNELS, KalukiAction.FIRST_DISCARD, CARD_KINDS),
 )
