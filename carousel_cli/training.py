@@ -148,12 +148,6 @@ def cmd_play(args: argparse.Namespace) -> int:
     )
 
 
-def _has_card_head(source: str) -> bool:
-    from training.policies import load_network_policy
-
-    return load_network_policy(source).agent.card_actions is not None
-
-
 def cmd_imitate(args: argparse.Namespace) -> int:
     from training.games import training_game
     from training.imitation import imitate
@@ -161,10 +155,11 @@ def cmd_imitate(args: argparse.Namespace) -> int:
     keys = {}
     if args.init is not None:  # its game, rules and table, unless told otherwise
         from training.checkpoint import saved_env_keys
+        from training.policies import has_card_head
 
         saved = saved_env_keys(args.init)
         keys = {"game": saved.game, "num_players": saved.num_players, "env": dict(saved.env)}
-        args.card_head = args.card_head or _has_card_head(args.init)  # its card head is kept
+        args.card_head = args.card_head or has_card_head(args.init)  # its card head is kept
     keys["game"] = args.game or keys.get("game", DEFAULT_GAME)
     if args.variant:
         variant_key = training_game(keys["game"]).variant_key

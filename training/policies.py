@@ -99,6 +99,11 @@ def load_network_policy(
     return NetworkPolicy(agent, name=str(name), greedy=greedy, generator=generator)
 
 
+def has_card_head(source: str) -> bool:
+    """Whether checkpoint ``source``'s network scores its discards with a card head."""
+    return load_network_policy(source).agent.card_actions is not None
+
+
 def load_start_network(
     source: str, layout: ObservationLayout, hidden_size: int, slot_hidden_size: int, card_head: bool = False
 ) -> Agent:
