@@ -163,6 +163,11 @@ def test_a_network_with_a_card_head_starts_only_a_run_that_keeps_it(tmp_path):
     with pytest.raises(checkpoint.CheckpointError, match=r"'card_head': .* set card_head: true"):
         train(load_config(None, [*base, start]), tmp_path / "plain")
     train(load_config(None, [*base, start, "card_head=true"]), tmp_path / "kept")
+    # A head would replace the discards a network without one learnt in its trunk: refused too.
+    train(load_config(None, base), tmp_path / "headless")
+    headless = f"init_checkpoint={tmp_path / 'headless'}"
+    with pytest.raises(checkpoint.CheckpointError, match=r"'card_head': .* has no card head; set card_head: false"):
+        train(load_config(None, [*base, headless, "card_head=true"]), tmp_path / "headed_from_headless")
     kept, headed = (checkpoint.load(tmp_path / name / "latest.pt") for name in ("kept", "headed"))
     assert kept["spec"]["card_actions"] == headed["spec"]["card_actions"]
     # A best response warm-started from it is that network, head and all.

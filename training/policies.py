@@ -109,8 +109,8 @@ def load_start_network(
 ) -> Agent:
     """The network a new training run starts from (config key ``init_checkpoint``, in both
     backends): checkpoint ``source``'s, which must fit ``layout`` and the config's network
-    sizes, and whose card head the config must keep (``card_head``); a CheckpointError naming
-    the key otherwise. A config with a card head may start from a network without one."""
+    sizes, with a card head where it has one and not where it has none (``card_head``); a
+    CheckpointError naming the key otherwise."""
     try:
         agent = load_network_policy(source, layout).agent
     except checkpoint.CheckpointError as exc:
@@ -121,10 +121,12 @@ def load_start_network(
             f"config key 'init_checkpoint': {checkpoint_file(source)} has hidden_size/slot_hidden_size {sizes}, "
             f"this config {(hidden_size, slot_hidden_size)}"
         )
-    if agent.card_actions is not None and not card_head:
+    if (agent.card_actions is not None) != card_head:
+        # Its discards live in the card head, or in the trunk's outputs that a card head replaces.
+        has = "scores its discards with a card head" if agent.card_actions is not None else "has no card head"
         raise checkpoint.CheckpointError(
-            f"config key 'card_head': {checkpoint_file(source)} scores its discards with a card head; "
-            "set card_head: true to start from it"
+            f"config key 'card_head': {checkpoint_file(source)} {has}; set card_head: "
+            f"{'true' if agent.card_actions is not None else 'false'} to start from it"
         )
     return agent
 
