@@ -100,8 +100,9 @@ def load_network_policy(
 
 
 def has_card_head(source: str) -> bool:
-    """Whether checkpoint ``source``'s network scores its discards with a card head."""
-    return load_network_policy(source).agent.card_actions is not None
+    """Whether checkpoint ``source``'s network scores its discards with a card head (read
+    from its spec, without building the network)."""
+    return checkpoint.load(find_checkpoint(source))["spec"].get("card_actions") is not None
 
 
 def load_start_network(
@@ -121,12 +122,13 @@ def load_start_network(
             f"config key 'init_checkpoint': {checkpoint_file(source)} has hidden_size/slot_hidden_size {sizes}, "
             f"this config {(hidden_size, slot_hidden_size)}"
         )
-    if (agent.card_actions is not None) != card_head:
+    headed = agent.card_actions is not None
+    if headed != card_head:
         # Its discards live in the card head, or in the trunk's outputs that a card head replaces.
-        has = "scores its discards with a card head" if agent.card_actions is not None else "has no card head"
+        has = "scores its discards with a card head" if headed else "has no card head"
         raise checkpoint.CheckpointError(
-            f"config key 'card_head': {checkpoint_file(source)} {has}; set card_head: "
-            f"{'true' if agent.card_actions is not None else 'false'} to start from it"
+            f"config key 'card_head': {checkpoint_file(source)} {has}; "
+            f"set card_head: {str(headed).lower()} to start from it"
         )
     return agent
 
