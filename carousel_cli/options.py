@@ -1,11 +1,15 @@
-"""Command-line pieces several commands share: the games' options, and a new run's directory."""
+"""Command-line pieces several commands share: the games' options, a new run's directory, and
+the progress lines of a long run of games."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+import time
 from pathlib import Path
 
 from carousel_env.core.registry import GAMES, variants_text
+from carousel_env.core.text import plural
 
 
 def game_options(p: argparse.ArgumentParser, more: str = "") -> None:
@@ -41,3 +45,25 @@ def new_run_dir(args: argparse.Namespace, exp_name: str) -> Path:
         print(f"--overwrite: deleting the run in {out} to start over", flush=True)
         shutil.rmtree(out)
     return out
+
+
+class GamesProgress:
+    """``progress(done, total)`` for a long run of games: a line on stderr at each tenth of
+    them, once ``quiet_s`` seconds have passed (a run shorter than that prints nothing)."""
+
+    def __init__(self, command: str, quiet_s: float = 10.0) -> None:
+        self.command, self.quiet_s = command, quiet_s
+        self.started = time.perf_counter()
+        self.next_tenth = 1
+
+    def __call__(self, done: int, total: int) -> None:
+        if done * 10 < self.next_tenth * total or done == total:
+            return
+        self.next_tenth = done * 10 // total + 1
+        elapsed = time.perf_counter() - self.started
+        if elapsed >= self.quiet_s:
+            print(
+                f"{self.command}: {done:,} of {plural(total, 'game')} played ({elapsed:.0f} s)",
+                file=sys.stderr,
+                flush=True,
+            )

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from carousel_cli.gin_eval import cmd_eval_gin, openspiel_matches, parse_bots, print_matches
-from carousel_cli.options import game_options, new_run_dir
+from carousel_cli.options import GamesProgress, game_options, new_run_dir
 from carousel_env.core.errors import CarouselError
 from carousel_env.core.registry import DEFAULT_GAME, GAMES
 from carousel_env.core.text import plural
@@ -92,6 +92,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         num_workers=args.workers,
         argmax=args.argmax,
         replays=args.replays,
+        progress=GamesProgress("carousel eval"),
     )
     if args.replays is not None:
         print(f"wrote {plural(res.games, 'replay')} to {args.replays} (carousel serve --replay FILE)", file=sys.stderr)

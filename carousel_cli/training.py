@@ -166,6 +166,8 @@ def cmd_imitate(args: argparse.Namespace) -> int:
         if variant_key is None:
             raise CarouselError(f"--variant: {GAMES[keys['game']].title} has no variants")
         keys["env"] = {**keys.get("env", {}), variant_key: args.variant}
+    if args.torch_threads is not None:
+        keys["torch_threads"] = args.torch_threads
     tables = _table_sizes(args.players)  # each overrides --init's table size
     out = new_run_dir(args, f"imitate_{args.teacher}")
     print(f"carousel imitate: {plural(args.decisions, 'decision')} of {args.teacher} in {keys['game']}", flush=True)
@@ -363,6 +365,13 @@ def register(subparsers) -> None:
         "--card-head",
         action="store_true",
         help="a network that scores the discards card by card (config key card_head; kept from --init's network)",
+    )
+    p.add_argument(
+        "--torch-threads",
+        type=int,
+        default=None,
+        help="torch threads fitting the network (config key torch_threads; default 1: more only on a machine with "
+        "cores to spare)",
     )
     p.add_argument("--out", default=None, help="run directory (default runs/imitate_<teacher>)")
     p.add_argument("--overwrite", action="store_true", help="start over in an --out that already holds a run")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import torch
 
 from carousel_cli.main import main
 from training import checkpoint
@@ -52,6 +53,21 @@ def test_carousel_agents_imitate_too_and_errors_are_named(tmp_path, capsys):
     assert "imitated " in printed and "  epoch 1 of 1: " in printed and (tmp_path / "latest.pt").is_file()
     assert main(["imitate", "--teacher", "simple", "--decisions", "10", "--out", str(tmp_path / "x")]) == 2
     assert "'simple' is neither a scripted policy" in capsys.readouterr().err  # Carousel has no `simple`
+
+
+def test_the_fit_runs_on_the_configs_torch_threads(tmp_path, capsys):
+    """One thread unless told (the trainer's default): more would fight other jobs for the cores."""
+    before = torch.get_num_threads()
+    try:
+        imitate("greedy", tmp_path / "two", {"torch_threads": 2}, decisions=50, epochs=0)
+        assert torch.get_num_threads() == 2
+        argv = ["imitate", "--teacher", "greedy", "--decisions", "50", "--epochs", "0"]
+        assert main([*argv, "--out", str(tmp_path / "default")]) == 0
+        assert torch.get_num_threads() == 1
+        assert main([*argv, "--torch-threads", "0", "--out", str(tmp_path / "bad")]) == 2
+        assert "torch_threads" in capsys.readouterr().err and not (tmp_path / "bad" / "latest.pt").exists()
+    finally:
+        torch.set_num_threads(before)
 
 
 @pytest.mark.parametrize("teacher", ["checkpoints/ppo_2p", "nobody"])

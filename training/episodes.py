@@ -7,6 +7,8 @@ pass per policy (evaluation and the learner's rollouts alike).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from carousel_env.envkit.episodes import Episode, EpisodeResult
@@ -19,15 +21,18 @@ def play_episodes(
     episodes: list[Episode[Controller]],
     policies: dict[Controller, NetworkPolicy],
     record: dict[int, list[int]] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[EpisodeResult[Controller]]:
     """Play every episode (network seats batched per policy); the results in episode order.
     ``record``: each episode's network decisions are added to it, by episode index (what a
-    replay needs besides the seed: ``training.replays``)."""
+    replay needs besides the seed: ``training.replays``). ``progress(done, total)`` hears
+    each episode's end."""
     queue = list(enumerate(episodes))[::-1]
     running: dict[int, int] = {}  # game copy -> index of the episode it plays
     results: list[EpisodeResult[Controller] | None] = [None] * len(episodes)
     actions: dict[int, int] = {}
     resets: dict[int, Episode[Controller]] = {}
+    finished = 0
     while True:
         for i in range(driver.num_envs):
             if i not in running and queue:
@@ -40,6 +45,9 @@ def play_episodes(
         for rep in driver.step(actions, resets):
             if rep.done:
                 results[running.pop(rep.env)] = rep.result
+                finished += 1
+                if progress is not None:
+                    progress(finished, len(episodes))
             else:
                 pending[rep.env] = rep
         resets = {}

@@ -29,7 +29,7 @@ the win rate counts.
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -252,13 +252,15 @@ def evaluate(
     num_workers: int = 0,
     argmax: bool = False,
     replays: str | Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> EvalResult:
     """Play ``games`` full games (rounded up to whole deals, one game per seat each: the
     module docstring) of ``candidate`` against ``opponents`` (names, a list or a
     comma-separated string) and summarise. Agents: an Agent, a checkpoint path, a scripted
     policy's name. ``argmax``: every network plays its policy's most likely action instead
     of sampling one (a NetworkPolicy made greedy stays so). ``replays``: a folder that every
-    game is written to as a replay (``training.replays``)."""
+    game is written to as a replay (``training.replays``). ``progress(done, total)`` hears
+    each game's end (``carousel eval`` prints every tenth of a long evaluation)."""
     if isinstance(opponents, str):
         opponents = [o.strip() for o in opponents.split(",") if o.strip()]
     if not opponents:
@@ -286,7 +288,7 @@ def evaluate(
     driver = Driver(spec, min(num_envs, len(games_to_play)), num_workers)
     record: dict[int, list[int]] | None = {} if replays is not None else None
     try:
-        results = play_episodes(driver, games_to_play, policies, record)
+        results = play_episodes(driver, games_to_play, policies, record, progress)
         inexact = driver.solver_inexact
     finally:
         driver.close()

@@ -29,6 +29,8 @@ config's ``init_checkpoint`` starts PPO from it.
   move is recorded at every one (DAgger): the network learns the teacher's answers in the
   positions its own play reaches, which games between teachers seldom show it. The returns
   recorded are those of the games as played.
+* The fit runs on the config's ``torch_threads`` (``--torch-threads``; one by default, as
+  training's: the network is small, and more threads fight any other job for the cores).
 * ``report`` (the CLI's: a printed line) hears how far it is: the decisions recorded, about
   every tenth of them, then each epoch's mean loss. A slow teacher takes minutes to record.
 """
@@ -313,6 +315,7 @@ def imitate(
                 f"{specs[0].num_players}: one network cannot learn both tables"
             )
     torch.manual_seed(seed)
+    torch.set_num_threads(config.torch_threads)  # one by default: more fight any other job for the cores
     layout, fixed = shapes[0]
     agent = Agent(layout, config.hidden_size, config.slot_hidden_size, fixed, card_actions=card_actions_of(config))
     if init is not None:  # checked before the games: a bad checkpoint costs nothing
