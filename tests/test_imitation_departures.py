@@ -1,12 +1,14 @@
-"""``benchmarks/imitation_departures.py``: which of a scripted player's decisions a network
-departs from, by the kind of the player's move."""
+"""``training/departures.py``: which of a scripted player's decisions a network departs
+from, by the kind of the player's move."""
 
 from __future__ import annotations
 
 import pytest
 
-from benchmarks.imitation_departures import kind_of, main
 from carousel_env.games.kaluki.env import KalukiAction
+from training.checkpoint_names import CheckpointError
+from training.departures import departures, kind_of, teacher_decisions
+from training.evaluate import checkpoint_env_spec
 
 
 def test_kinds_are_the_games_own():
@@ -16,12 +18,14 @@ def test_kinds_are_the_games_own():
     assert kind_of(KalukiAction.FIRST_OFFER + 3, "kaluki") == "lay"
 
 
-def test_a_shipped_network_measured_on_its_teachers_decisions(capsys):
-    main(["checkpoints/kaluki", "--decisions", "150", "--seed", "3"])
-    printed = capsys.readouterr().out
-    assert "decisions of simple in kaluki at 2 players, seed 3" in printed
-    rows = [line.split(" | ") for line in printed.splitlines() if line.startswith("| ") and "---" not in line][1:]
-    assert {row[0].strip("| ") for row in rows} >= {"discard", "other"}
-    assert sum(int(row[1].replace(",", "")) for row in rows) >= 150  # every decision has its kind
-    with pytest.raises(SystemExit, match="checkpoints/conquian"):  # another game's network is refused
-        main(["checkpoints/kaluki", "checkpoints/conquian", "--decisions", "50"])
+def test_a_shipped_network_measured_on_its_teachers_decisions():
+    spec = checkpoint_env_spec("checkpoints/kaluki", 2)
+    data = teacher_decisions(spec, "simple", 150, seed=3)
+    agreement, rows = departures("checkpoints/kaluki", spec, data)
+    assert sum(row.decisions for row in rows) == len(data) >= 150  # every decision has its kind
+    assert {row.kind for row in rows} >= {"discard", "other"}
+    departed = sum(row.departed for row in rows)
+    assert agreement == pytest.approx(1 - departed / len(data))
+    assert all(sum(n for _, n in row.instead) == row.departed for row in rows)
+    with pytest.raises(CheckpointError, match="checkpoints/conquian"):  # another game's network is refused
+        departures("checkpoints/conquian", spec, data)
