@@ -14,8 +14,9 @@ import argparse
 import torch
 
 from training.checkpoint_names import CheckpointError
-from training.departures import departures, teacher_decisions
+from training.departures import departures
 from training.evaluate import checkpoint_env_spec
+from training.imitation import collect
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -28,7 +29,7 @@ def main(argv: list[str] | None = None) -> None:
     args = p.parse_args(argv)
     torch.set_num_threads(1)
     spec = checkpoint_env_spec(args.checkpoints[0], args.players)
-    data = teacher_decisions(spec, args.teacher, args.decisions, args.seed)
+    data = collect(spec, args.teacher, args.decisions, seed=args.seed)
     print(f"{len(data):,} decisions of {args.teacher} in {spec.game} at {args.players} players, seed {args.seed}")
     for name in args.checkpoints:
         try:

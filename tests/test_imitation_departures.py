@@ -7,8 +7,9 @@ import pytest
 
 from carousel_env.games.kaluki.env import KalukiAction
 from training.checkpoint_names import CheckpointError
-from training.departures import departures, kind_of, teacher_decisions
+from training.departures import departures, kind_of
 from training.evaluate import checkpoint_env_spec
+from training.imitation import collect
 
 
 def test_kinds_are_the_games_own():
@@ -20,7 +21,7 @@ def test_kinds_are_the_games_own():
 
 def test_a_shipped_network_measured_on_its_teachers_decisions():
     spec = checkpoint_env_spec("checkpoints/kaluki", 2)
-    data = teacher_decisions(spec, "simple", 150, seed=3)
+    data = collect(spec, "simple", 150, seed=3)
     agreement, rows = departures("checkpoints/kaluki", spec, data)
     assert sum(row.decisions for row in rows) == len(data) >= 150  # every decision has its kind
     assert {row.kind for row in rows} >= {"discard", "other"}

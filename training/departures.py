@@ -14,11 +14,10 @@ from collections import Counter
 from typing import NamedTuple
 
 import numpy as np
-import torch
 
 from carousel_env.envkit.family import family_game
 from training.envs import EnvSpec, layout_for
-from training.imitation import Demonstrations, collect
+from training.imitation import Demonstrations, most_likely
 from training.policies import load_network_policy
 
 
@@ -44,18 +43,13 @@ def kind_of(action: int, game: str) -> str:
     return "other"
 
 
-def teacher_decisions(spec: EnvSpec, teacher: str, decisions: int, seed: int) -> Demonstrations:
-    """At least ``decisions`` of ``teacher``'s decisions in games between copies of it."""
-    return collect(spec, teacher, decisions, seed=seed)
-
-
 def departures(checkpoint: str, spec: EnvSpec, data: Demonstrations) -> tuple[float, list[Departures]]:
     """The share of ``data``'s decisions where ``checkpoint``'s network makes the teacher's
     move, and the departures by kind, most frequent kind first. The network must read
-    ``spec``'s observation (a CheckpointError says where it does not)."""
+    ``spec``'s observation (a CheckpointError says where it does not). ``data``: the teacher's
+    decisions, as :func:`training.imitation.collect` records them."""
     agent = load_network_policy(checkpoint, layout_for(spec)).agent
-    with torch.no_grad():
-        played = agent.distribution(torch.as_tensor(data.observations), torch.as_tensor(data.masks)).mode().numpy()
+    played = most_likely(agent, data, np.arange(len(data)))
     kinds = [kind_of(int(a), spec.game) for a in data.actions]
     rows = []
     for kind, count in Counter(kinds).most_common():

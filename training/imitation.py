@@ -218,18 +218,24 @@ def concatenate(parts: Sequence[Demonstrations]) -> Demonstrations:
     return Demonstrations(*(np.concatenate(f) for f in fields))
 
 
-def accuracy(agent: Agent, data: Demonstrations, index: np.ndarray, batch: int = ACCURACY_BATCH) -> float:
-    """The share of the decisions at ``index`` where the network's most likely action is the
-    teacher's, ``batch`` rows at a time (all at once would hold every row's logits)."""
-    if len(index) == 0:
-        return float("nan")
-    hits = 0
+def most_likely(agent: Agent, data: Demonstrations, index: np.ndarray, batch: int = ACCURACY_BATCH) -> np.ndarray:
+    """The network's most likely action at each decision of ``index``, ``batch`` rows at a
+    time (all at once would hold every row's logits)."""
+    found = np.empty(len(index), np.int64)
     with torch.no_grad():
         for start in range(0, len(index), batch):
             rows = index[start : start + batch]
             dist = agent.distribution(torch.as_tensor(data.observations[rows]), torch.as_tensor(data.masks[rows]))
-            hits += int((dist.mode().numpy() == data.actions[rows]).sum())
-    return hits / len(index)
+            found[start : start + len(rows)] = dist.mode().numpy()
+    return found
+
+
+def accuracy(agent: Agent, data: Demonstrations, index: np.ndarray, batch: int = ACCURACY_BATCH) -> float:
+    """The share of the decisions at ``index`` where the network's most likely action is the
+    teacher's (:func:`most_likely`)."""
+    if len(index) == 0:
+        return float("nan")
+    return float(np.mean(most_likely(agent, data, index, batch) == data.actions[index]))
 
 
 def fit(
