@@ -1,5 +1,5 @@
-"""Command-line pieces several commands share: the games' options, a new run's directory, and
-the progress lines of a long run of games."""
+"""Command-line pieces several commands share: the games' options, the torch threads the
+networks play on, a new run's directory, and the progress lines of a long run of games."""
 
 from __future__ import annotations
 
@@ -25,6 +25,28 @@ def game_options(p: argparse.ArgumentParser, more: str = "") -> None:
         default=None,
         help=f"the rules, by game ({variants_text()}) (default: the checkpoint's own, else the game's first)",
     )
+
+
+def torch_threads_option(p: argparse.ArgumentParser) -> None:
+    """``--torch-threads``, for the commands whose networks play games in this process."""
+    p.add_argument(
+        "--torch-threads",
+        type=int,
+        default=1,
+        help="torch threads the networks decide on in this process: a network deciding a few games at a time "
+        "gains nothing from more, and more fight any other job for the cores",
+    )
+
+
+def set_torch_threads(args: argparse.Namespace) -> None:
+    """Apply ``--torch-threads`` (a bad count is named before any game is played)."""
+    from carousel_env.core.errors import CarouselError
+
+    if args.torch_threads < 1:
+        raise CarouselError(f"--torch-threads must be at least 1, got {args.torch_threads}")
+    import torch
+
+    torch.set_num_threads(args.torch_threads)
 
 
 def new_run_dir(args: argparse.Namespace, exp_name: str) -> Path:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from carousel_cli.gin_eval import cmd_eval_gin, openspiel_matches, parse_bots, print_matches
-from carousel_cli.options import GamesProgress, game_options, new_run_dir
+from carousel_cli.options import GamesProgress, game_options, new_run_dir, set_torch_threads, torch_threads_option
 from carousel_env.core.errors import CarouselError
 from carousel_env.core.registry import DEFAULT_GAME, GAMES
 from carousel_env.core.text import plural
@@ -65,6 +65,7 @@ def _print_eval(res: EvalResult) -> None:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    set_torch_threads(args)
     opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
     bots = [o for o in opponents if o.startswith(OPENSPIEL_PREFIX)]
     opponents = [o for o in opponents if not o.startswith(OPENSPIEL_PREFIX)]
@@ -150,6 +151,7 @@ def _eval_env_spec(args: argparse.Namespace):
 def cmd_tournament(args: argparse.Namespace) -> int:
     from training.tournament import format_pairs, format_table, play_tournament, save
 
+    set_torch_threads(args)
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     played = play_tournament(
         agents,
@@ -195,6 +197,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     from training.leaderboard import default_roster, guided_agents, make_leaderboard
     from training.leaderboard_games import leaderboard_game
 
+    set_torch_threads(args)
     game = args.game or DEFAULT_GAME
     board = leaderboard_game(game, args.variant)
     if args.agents:
@@ -310,6 +313,7 @@ def register(subparsers) -> None:
         action="store_true",
         help="networks play their policy's most likely action instead of sampling it (default: sampled)",
     )
+    torch_threads_option(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
         "--replays",
@@ -331,6 +335,7 @@ def register(subparsers) -> None:
     game_options(p)
     p.add_argument("--seed", type=int, default=0, help="the first pair's first deal seed")
     p.add_argument("--workers", type=int, default=0, help="worker processes stepping games (0: this process)")
+    torch_threads_option(p)
     p.add_argument("--out", default=None, help="directory for tournament.json / tournament.txt")
     p.set_defaults(func=cmd_tournament)
 
@@ -384,6 +389,7 @@ def register(subparsers) -> None:
     )
     p.add_argument("--seed", type=int, default=0, help="the first deal's seed (every match plays the same deals)")
     p.add_argument("--workers", type=int, default=0, help="worker processes playing games (results do not change)")
+    torch_threads_option(p)
     p.add_argument(
         "--replays",
         default=None,
