@@ -12,9 +12,12 @@ could be laid off on some meld now (a joker fits wherever a run can grow or a se
 ``partners``: the cards that could meld with a natural card of the hand (another suit of its
 rank, its suit within two ranks: :func:`~carousel_env.games.kaluki.melds.meld_partners`);
 ``loose``: the hand's natural cards that are no other card's partner.
-An offer slot describes an arrangement that lays the pile's top (while the player draws) or
-a play (after): what it lays from the hand, the hand value it leaves, its opening value, the
-jokers it lays and whether it goes out.
+The scalars say, among the rest, whether the pile's top melds with the hand (``top_melds``: a
+joker or one of the ``partners``) and whether it fits the table (``top_fits``): what a player
+weighs before taking it. An offer slot describes an arrangement that lays the pile's top (while
+the player draws) or a play (after): what it lays from the hand, the hand value it leaves, its
+opening value, the jokers it lays, whether it goes out, and its place among the offers (the
+solver lists the best first).
 """
 
 from __future__ import annotations
@@ -36,7 +39,18 @@ OPENING_SCALE = 100.0
 MAX_HAND = 20.0  # 15 dealt, one drawn, a few taken with jokers: scaled by a little more
 DECK_SCALE = 2 * NUM_CARDS + MAX_JOKERS
 SEAT_FEATURES = ("present", "to_play", "dealer", "opened", "in_play", "hand_size", "total", "melds")
-SCALARS = ("draw", "play", "stock", "restocks", "own_value", "threshold", "taken_locked", "laid_now")
+SCALARS = (
+    "draw",
+    "play",
+    "stock",
+    "restocks",
+    "own_value",
+    "threshold",
+    "taken_locked",
+    "laid_now",
+    "top_melds",  # the pile's top is a joker or one of the hand's partners
+    "top_fits",  # the pile's top could be laid off on the table
+)
 
 GLOBAL_CHANNELS: tuple[tuple[str, int], ...] = (
     ("hand", CARD_KINDS),  # own hand
@@ -59,6 +73,7 @@ SLOT_CHANNELS: tuple[tuple[str, int], ...] = (
     ("opening_value", 1),  # / OPENING_SCALE
     ("jokers", 1),  # jokers laid / MAX_JOKERS
     ("goes_out", 1),
+    ("order", 1),  # its place among the offers, best first: index / K
     ("laid", CARD_KINDS),  # the hand's cards it puts on the table
 )
 
@@ -123,12 +138,14 @@ def encode(state: KalukiState, seat: int, suggestions: tuple, lay: ObservationLa
     n, rules = state.num_players, state.rules
     hand = state.hands[seat]
     add_card_counts(out, at["hand"], hand, MAX_JOKERS)
-    if state.discards and not state.over:
-        out[at["top"] + state.top] = 1.0
+    top = state.top if state.discards and not state.over else None
+    if top is not None:
+        out[at["top"] + top] = 1.0
         add_card_counts(out, at["pile"], state.discards[:-1], MAX_JOKERS)
     else:
         add_card_counts(out, at["pile"], state.discards, MAX_JOKERS)
-    for card in _fits(state):
+    fitting = _fits(state)
+    for card in fitting:
         out[at["fits"] + card] = 1.0
     naturals = [c for c in hand if c != JOKER]
     partners = meld_partners(naturals)
@@ -161,6 +178,8 @@ def encode(state: KalukiState, seat: int, suggestions: tuple, lay: ObservationLa
         min(threshold / OPENING_SCALE, 1.0),
         float(acting and state.taken >= 0),
         float(acting and state.laid_now),
+        float(top is not None and (top == JOKER or top in partners)),
+        float(top is not None and top in fitting),
     )
     out[at["scalars"] : at["scalars"] + len(scalars)] = scalars
     for i, suggestion in enumerate(suggestions):
@@ -173,5 +192,6 @@ def encode(state: KalukiState, seat: int, suggestions: tuple, lay: ObservationLa
         out[slot["opening_value"]] = min(suggestion.opening_value / OPENING_SCALE, 1.0)
         out[slot["jokers"]] = suggestion.jokers / MAX_JOKERS
         out[slot["goes_out"]] = float(out_now)
+        out[slot["order"]] = i / lay.k
         add_card_counts(out, slot["laid"], laid, MAX_JOKERS)
     return np.minimum(out, 1.0, out=out)

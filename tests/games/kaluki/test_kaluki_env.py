@@ -21,7 +21,7 @@ from carousel_env.games.kaluki.env import (
     hand_rewards,
     raw_env,
 )
-from carousel_env.games.kaluki.observation import layout
+from carousel_env.games.kaluki.observation import SCALARS, encode, layout
 from carousel_env.games.kaluki.rules import PRESETS
 from carousel_env.games.kaluki.state import HandEnd, HandResult, Phase
 from tests.games.kaluki.positions import position
@@ -110,6 +110,41 @@ def test_hand_rewards_are_zero_sum_and_losers_pay_by_what_they_held():
     result = HandResult(1, HandEnd.OUT, 0, (0, 33, 12), (0, 33, 12), False, hands)
     paid = hand_rewards(penalty, result, position(["", "JK AS 7D", "KC 2H"], rules=penalty.rules))
     assert paid == pytest.approx([0.15, -0.18, 0.03]) and sum(paid) == pytest.approx(0.0)
+
+
+def _scalar(observation, name):
+    lay = layout(K)
+    return observation[lay.offsets["scalars"][0] + SCALARS.index(name)]
+
+
+@pytest.mark.parametrize(
+    ("top", "melds_with_hand", "fits_table"),
+    [("8C", True, False), ("JK", True, True), ("7H", False, True), ("2D", False, False), ("QD", False, False)],
+)
+def test_the_observation_says_whether_the_piles_top_melds_with_the_hand_or_fits_the_table(
+    top, melds_with_hand, fits_table
+):
+    """9C 10C KH in hand; on the table 4H 5H 6H: 8C melds with the hand, 7H fits the run, a joker
+    both; 2D and QD (the other player's cards aside) neither."""
+    state = position(
+        ["9C 10C KH", "3S 4S 6D"], melds=[[], ["4H 5H 6H"]], opened=[True, True], phase=Phase.DRAW, discards=f"4D {top}"
+    )
+    observation = encode(state, 0, (), layout(K))
+    assert _scalar(observation, "top_melds") == float(melds_with_hand)
+    assert _scalar(observation, "top_fits") == float(fits_table)
+
+
+def test_each_offer_slot_gives_its_place_among_the_offers():
+    """Opened with 7H 8H 9H 9S 9D 9C 2C: the solver offers several plays, best first."""
+    state = position(["7H 8H 9H 9S 9D 9C 2C", "3S 4S 6H"], melds=[[], ["4H 5H 6H"]], opened=[True, True])
+    _, offers = decision(state, K)
+    assert len(offers) >= 2
+    lay = layout(K)
+    observation = encode(state, 0, offers, lay)
+    order = lay.slot_offsets["order"][0]
+    places = [observation[lay.global_size + i * lay.slot_size + order] for i in range(K)]
+    assert places[: len(offers)] == pytest.approx([i / K for i in range(len(offers))])
+    assert all(observation[lay.global_size + i * lay.slot_size] == 0 for i in range(len(offers), K))
 
 
 @pytest.mark.parametrize(("preset", "players"), [("book", 2), ("book", 5), ("uk51", 4), ("rummy", 6)])
