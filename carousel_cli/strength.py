@@ -230,7 +230,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
 
 
 def cmd_exploit(args: argparse.Namespace) -> int:
-    from training.config import ConfigError, from_dict
+    from training.config import ConfigError, from_dict, parse_overrides
     from training.exploit import exploit_config, write_report
 
     if args.resume:
@@ -240,6 +240,8 @@ def cmd_exploit(args: argparse.Namespace) -> int:
         if args.out is None or not (Path(args.out) / LATEST).is_file():
             raise ConfigError(f"--resume: no run to continue in '{args.out}' (give --out, the exploit run's directory)")
         config = from_dict(load(Path(args.out) / LATEST)["config"])
+        if args.set:
+            raise ConfigError("--resume continues the run as it was configured: leave --set out")
         warm = config.init_checkpoint is not None
         out = Path(args.out)
     else:
@@ -254,6 +256,7 @@ def cmd_exploit(args: argparse.Namespace) -> int:
             seed=args.seed,
             eval_games=args.eval_games,
             eval_points=args.evaluations,
+            overrides=parse_overrides(args.set),
         )
         warm = args.warm_start
         out = new_run_dir(args, f"exploit_{Path(args.checkpoint).name}")
@@ -427,6 +430,14 @@ def register(subparsers) -> None:
         "--evaluations", type=int, default=EVAL_POINTS, help="evaluations along the budget (the last at its end)"
     )
     p.add_argument("--seed", type=int, default=1, help="the run's seed")
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a key of the best response's training config (as carousel train --set); a warm start from "
+        "a near-deterministic network wants a small step, e.g. --set learning_rate=3e-5 --set target_kl=0.01",
+    )
     p.add_argument("--out", default=None, help="run directory (default runs/exploit_<agent>)")
     p.add_argument("--overwrite", action="store_true", help="start over in an --out that already holds a run")
     p.add_argument("--resume", action="store_true", help="continue the exploit run in --out")

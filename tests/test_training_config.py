@@ -130,6 +130,39 @@ def test_ill_typed_values_are_errors_naming_the_key(tmp_path, text, key):
         load_config(path)
 
 
+@pytest.mark.parametrize(
+    ("key", "bad", "good"),
+    [
+        ("learning_rate", -1.0, 1e-5),
+        ("learning_rate", 0.0, 1.0),
+        ("gamma", 1.5, 1.0),
+        ("gae_lambda", -0.1, 0.0),
+        ("clip_coef", 0.0, 0.1),
+        ("ent_coef", -0.01, 0.0),
+        ("vf_coef", float("nan"), 0.0),
+        ("max_grad_norm", float("inf"), 10.0),
+        ("target_kl", 0.0, None),
+        ("pfsp_power", -1.0, 0.0),
+    ],
+)
+def test_the_optimisers_numbers_are_checked_at_load_time_naming_the_key(key, bad, good):
+    from training.config import from_dict
+
+    with pytest.raises(ConfigError, match=f"config key '{key}': must be a finite number"):
+        from_dict({key: bad})
+    assert getattr(from_dict({key: good}), key) == good
+
+
+@pytest.mark.parametrize(
+    ("key", "bad"), [("learning_rate", -1.0), ("gamma", 2.0), ("entropy_coeff", -1.0), ("grad_clip", 0.0)]
+)
+def test_the_rllib_backends_numbers_are_checked_too(key, bad):
+    from training.rllib.config import from_dict as rllib_from_dict
+
+    with pytest.raises(ConfigError, match=f"config key '{key}': must be a finite number"):
+        rllib_from_dict({key: bad})
+
+
 def test_overrides_are_parsed_to_the_field_type(tmp_path):
     config = load_config(
         CONFIGS / "smoke.yaml",

@@ -209,6 +209,37 @@ def check_shaping(config: Any) -> None:
         )
 
 
+@dataclass(frozen=True)
+class Bound:
+    """A number key's allowed values: finite, from ``low`` (itself allowed unless ``open_low``)
+    to ``high``; None passes where the key may be null."""
+
+    low: float = 0.0
+    high: float = math.inf
+    open_low: bool = False
+
+    def holds(self, value: float) -> bool:
+        above = value > self.low if self.open_low else value >= self.low
+        return math.isfinite(value) and above and value <= self.high
+
+    def __str__(self) -> str:
+        if self.high < math.inf:
+            return f"in {'(' if self.open_low else '['}{self.low:g}, {self.high:g}]"
+        return f"{'>' if self.open_low else '>='} {self.low:g}"
+
+
+POSITIVE, AT_LEAST_0, UNIT = Bound(open_low=True), Bound(), Bound(high=1.0)
+
+
+def check_bounds(config: Any, bounds: dict[str, Bound]) -> None:
+    """Each key of ``bounds`` within its bound, or a ConfigError naming the key (both trainers:
+    a bad learning rate fails at load time, not in torch's optimiser mid-run)."""
+    for key, bound in bounds.items():
+        value = getattr(config, key)
+        if value is not None and not bound.holds(value):
+            raise ConfigError(f"config key {key!r}: must be a finite number {bound}, got {value}")
+
+
 def check_stop_win_rate(stop_win_rate: float | None, eval_games: int) -> None:
     """Config key ``stop_win_rate`` (both trainers): a win rate in (0, 1], with evaluations to reach it."""
     if stop_win_rate is None:
@@ -388,6 +419,19 @@ _POSITIVE = (
 )
 
 
+_BOUNDS = {
+    "learning_rate": POSITIVE,
+    "gamma": UNIT,
+    "gae_lambda": UNIT,
+    "clip_coef": POSITIVE,
+    "ent_coef": AT_LEAST_0,
+    "vf_coef": AT_LEAST_0,
+    "max_grad_norm": POSITIVE,
+    "target_kl": POSITIVE,
+    "pfsp_power": AT_LEAST_0,
+}
+
+
 def _coerce(key: str, value: Any, annotation: Any) -> Any:
     """``value`` as the field's type, or a ConfigError naming ``key``."""
     origin = typing.get_origin(annotation)
@@ -440,6 +484,7 @@ def _validate(config: TrainConfig) -> None:
             raise ConfigError(f"config key {key!r}: must be at least 1, got {getattr(config, key)}")
     if config.learner_seats >= config.num_players:
         raise ConfigError("config key 'learner_seats': must leave at least one opponent seat")
+    check_bounds(config, _BOUNDS)
     check_stop_win_rate(config.stop_win_rate, config.eval_games)
     for key in ("baseline_share", "baseline_share_start"):
         share = getattr(config, key)

@@ -14,14 +14,18 @@ from pathlib import Path
 from typing import Any
 
 from training.config import (  # the same strict loading as TrainConfig's (saving, printing: there too)
+    AT_LEAST_0,
     CARD_HEAD_DOC,
+    POSITIVE,
     SHAPING_DOC,
     STOP_WIN_RATE_DOC,
+    UNIT,
     ConfigError,
     EnvKeys,
     _documented,
     build_config,
     card_actions_of,
+    check_bounds,
     check_env_keys,
     check_shaping,
     check_stop_win_rate,
@@ -114,6 +118,18 @@ _POSITIVE = (
 )
 
 
+_BOUNDS = {
+    "learning_rate": POSITIVE,
+    "gamma": UNIT,
+    "gae_lambda": UNIT,
+    "clip_param": POSITIVE,
+    "vf_clip_param": POSITIVE,
+    "entropy_coeff": AT_LEAST_0,
+    "vf_loss_coeff": AT_LEAST_0,
+    "grad_clip": POSITIVE,
+}
+
+
 def _validate(config: RllibConfig) -> None:
     check_env_keys(config)
     card_actions_of(config)
@@ -128,6 +144,7 @@ def _validate(config: RllibConfig) -> None:
         raise ConfigError(
             f"config key 'num_cpus_per_env_runner': must be positive, got {config.num_cpus_per_env_runner}"
         )
+    check_bounds(config, _BOUNDS)
     check_stop_win_rate(config.stop_win_rate, config.eval_games)
     check_shaping(config)
     if config.minibatch_size > config.train_batch_size:
