@@ -419,7 +419,7 @@ _POSITIVE = (
 )
 
 
-_BOUNDS = {
+_BOUNDS = {  # the numbers a key may take beyond its type
     "learning_rate": POSITIVE,
     "gamma": UNIT,
     "gae_lambda": UNIT,
@@ -429,6 +429,7 @@ _BOUNDS = {
     "max_grad_norm": POSITIVE,
     "target_kl": POSITIVE,
     "pfsp_power": AT_LEAST_0,
+    "hidden_coef": AT_LEAST_0,
 }
 
 
@@ -504,8 +505,6 @@ def _validate(config: TrainConfig) -> None:
     check_shaping(config)
     if config.critic not in CRITICS:
         raise ConfigError(f"config key 'critic': must be one of {', '.join(CRITICS)}, got {config.critic!r}")
-    if not (math.isfinite(config.hidden_coef) and config.hidden_coef >= 0.0):
-        raise ConfigError(f"config key 'hidden_coef': must be a finite number >= 0, got {config.hidden_coef}")
     card_actions_of(config)
     if config.reads_hidden_cards and config.family().hidden_cards is None:
         key = "critic" if config.critic == "state" else "hidden_coef"
