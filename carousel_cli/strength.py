@@ -50,7 +50,7 @@ def _print_eval(res: EvalResult) -> None:
         f"{res.opponents_points_per_unit:.2f} ({_ci(res.opponents_points_per_unit_ci, 2)}); decided {unit}s "
         f"{res.units_decided}, won {res.decided_won_rate:.3f} ({_ci(res.decided_won_ci)})"
     )
-    names = family.event_names  # what the game calls its units' events
+    names = family.events_of(res.variant)  # what the game (its variant) calls its units' events
     # A game names only the events it has (Kaluki: going out alone).
     rates = [f"{names.knocked} rate {res.knock_rate:.3f} ({_ci(res.knock_rate_ci)})"] if names.knocked else []
     if names.went_out:

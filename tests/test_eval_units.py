@@ -46,3 +46,17 @@ def test_points_decided_hands_and_rates_in_hands():
     assert (res.knock_rate, res.go_out_rate) == (pytest.approx(0.25), pytest.approx(0.25))  # its one knock: a gin
     assert res.knock_rate_ci == pytest.approx(wilson_interval(1, 4)) and res.undercut_rate == 0.0
     assert {"points_per_unit", "decided_won_ci", "undercut_rate_ci"} <= set(res.as_json())
+
+
+@pytest.mark.parametrize(
+    ("variant", "names"), [(None, ["knock", "go-out", "undercut"]), ("manipulation_rummy", ["go-out"])]
+)
+def test_the_report_names_only_the_events_a_variant_has(variant, names, capsys):
+    """Manipulation Rummy has no knocking (RULES.md): its report names no knock rate."""
+    from carousel_cli.main import main
+
+    players = ["--players", "3"] if variant else []
+    rules = ["--variant", variant] if variant else []
+    assert main(["eval", "--checkpoint", "greedy", "--opponents", "random", "--games", "3", *players, *rules]) == 0
+    rates = capsys.readouterr().out.splitlines()[-2]
+    assert [part.split(" rate")[0].strip() for part in rates.split("), ")] == names

@@ -100,6 +100,7 @@ class EvalResult:
     seed: int
     game: str = DEFAULT_GAME
     argmax: bool = False  # the networks played their most likely actions, not samples
+    variant: str | None = None  # the rules' variant where the game has variants (None: its default)
     # In the game's scoring unit (hands or rounds), each with its 95% interval (module docstring).
     points_per_unit: float = 0.0
     points_per_unit_ci: tuple[float, float] = (0.0, 0.0)
@@ -153,9 +154,10 @@ def summarise(
     players: int,
     seed: int,
     game: str = DEFAULT_GAME,
+    variant: str | None = None,
 ) -> EvalResult:
-    """The statistics of ``candidate``'s games of ``game``; ``names`` gives the opponents'
-    controllers the names they were asked for by."""
+    """The statistics of ``candidate``'s games of ``game`` (under ``variant``); ``names``
+    gives the opponents' controllers the names they were asked for by."""
     unit_events, unit_points = training_game(game).unit_events, training_game(game).unit_points
     per_game = []
     tally = UnitTally()
@@ -193,6 +195,7 @@ def summarise(
         players=players,
         seed=seed,
         game=game,
+        variant=variant,
         points_per_unit=units.points,
         points_per_unit_ci=units.points_ci,
         opponents_points_per_unit=units.opponents_points,
@@ -312,5 +315,12 @@ def evaluate(
         players=num_players,
         seed=seed,
         game=spec.game,
+        variant=variant_of(spec),
     )
     return replace(result, argmax=argmax)
+
+
+def variant_of(spec: EnvSpec) -> str | None:
+    """The variant an env spec names, where its game has variants (None: the default)."""
+    key = training_game(spec.game).variant_key
+    return dict(spec.options).get(key) if key else None

@@ -127,7 +127,7 @@ def format_pairs(pairs: Sequence[EvalResult]) -> str:
     if not pairs:
         return ""
     family = training_game(pairs[0].game)
-    unit, names = family.unit, family.event_names
+    unit, names = family.unit, family.events_of(pairs[0].variant)
     header = ["pair", "games", "win rate", f"points a {unit}", f"opponent's points a {unit}", f"decided {unit}s won"]
     header += [f"{names.knocked} rate"] if names.knocked else []
     header += [f"{names.went_out} rate"] if names.went_out else []

@@ -190,6 +190,8 @@ class FamilyGame:
     play_options: Mapping[str, Any] = field(default_factory=dict)  # env options of a whole game at the terminal
     demo_players: str = "simple"  # the demo's default player
     event_names: EventNames = KNOCK_EVENTS
+    # A variant whose units' events differ from the game's (Manipulation Rummy has no knock).
+    variant_event_names: tuple[tuple[str, EventNames], ...] = ()
     action_kinds: tuple[ActionKind, ...] = ()  # what training counts of the learner's actions
     # Observations (N, size) -> each observer's measure of progress, higher better (Gin: minus
     # its deadwood): training's potential for shaping (``shaping_coef``); None: the game has none.
@@ -205,6 +207,10 @@ class FamilyGame:
     # Given options -> the values the env settles them to (a preset's rules; None: the
     # documented defaults are what it plays): ``preset_resolver``.
     settle: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None
+
+    def events_of(self, variant: str | None) -> EventNames:
+        """What ``variant`` (None: the game's default) calls its units' events."""
+        return dict(self.variant_event_names).get(variant, self.event_names) if variant else self.event_names
 
     def option_names(self) -> tuple[str, ...]:
         return tuple(d.key for d in self.options_doc)

@@ -10,6 +10,7 @@ from carousel_env.envkit.family import (
     ActionKind,
     CostDecision,
     CostPositions,
+    EventNames,
     FamilyGame,
     LeaderboardFacts,
     UnitEvents,
@@ -131,6 +132,7 @@ FAMILY = FamilyGame(
         readme_tag="leaderboard",
     ),
     play_options={"episode": "game"},
+    variant_event_names=(("manipulation_rummy", EventNames(knocked="", undercut="")),),  # RULES.md: no knocking
     demo_players="smart",
     guided_search=_guided_search,
     solver_inexact=lambda: solver.solve_counts().inexact,
