@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+from carousel_env.core.errors import CarouselError
 from carousel_env.core.registry import GAMES, variants_text
 from carousel_env.core.text import plural
 
@@ -40,8 +41,6 @@ def torch_threads_option(p: argparse.ArgumentParser) -> None:
 
 def set_torch_threads(args: argparse.Namespace) -> None:
     """Apply ``--torch-threads`` (a bad count is named before any game is played)."""
-    from carousel_env.core.errors import CarouselError
-
     if args.torch_threads < 1:
         raise CarouselError(f"--torch-threads must be at least 1, got {args.torch_threads}")
     import torch

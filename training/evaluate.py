@@ -46,6 +46,7 @@ from training.checkpoint_names import is_checkpoint_name
 from training.envs import EnvSpec, layout_for
 from training.episodes import play_episodes
 from training.games import training_game
+from training.leaderboard_games import variant_of
 from training.network import Agent
 from training.policies import Controller, NetworkPolicy, load_network_policy, scripted_controller
 from training.replays import write_replays
@@ -100,7 +101,7 @@ class EvalResult:
     seed: int
     game: str = DEFAULT_GAME
     argmax: bool = False  # the networks played their most likely actions, not samples
-    variant: str | None = None  # the rules' variant where the game has variants (None: its default)
+    variant: str | None = None  # the variant played, where the game has variants
     # In the game's scoring unit (hands or rounds), each with its 95% interval (module docstring).
     points_per_unit: float = 0.0
     points_per_unit_ci: tuple[float, float] = (0.0, 0.0)
@@ -315,12 +316,6 @@ def evaluate(
         players=num_players,
         seed=seed,
         game=spec.game,
-        variant=variant_of(spec),
+        variant=variant_of(spec.game, dict(spec.options)),
     )
     return replace(result, argmax=argmax)
-
-
-def variant_of(spec: EnvSpec) -> str | None:
-    """The variant an env spec names, where its game has variants (None: the default)."""
-    key = training_game(spec.game).variant_key
-    return dict(spec.options).get(key) if key else None

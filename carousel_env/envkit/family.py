@@ -210,7 +210,7 @@ class FamilyGame:
 
     def events_of(self, variant: str | None) -> EventNames:
         """What ``variant`` (None: the game's default) calls its units' events."""
-        return dict(self.variant_event_names).get(variant, self.event_names) if variant else self.event_names
+        return dict(self.variant_event_names).get(variant, self.event_names)
 
     def option_names(self) -> tuple[str, ...]:
         return tuple(d.key for d in self.options_doc)
