@@ -287,12 +287,15 @@ class Watch:
         self.book, self.n, self.found, self.ended, self.counts = book, n, [], [], Counter()
         self.hand, self.dealer, self.totals, self.in_play = -1, None, (0,) * n, (True,) * n
         self.dealt_in, self.laid_before, self.turn_laid, self.taken, self.melds = (), set(), False, -1, None
+        self.known = [Counter() for _ in range(n)]
 
     def arrived(self, state: KalukiState) -> None:
         book = self.book
         if state.hand_number != self.hand:
             self.found += deal_problems(state, book, self.in_play, self.dealer, self.totals)
             self.hand, self.melds, self.laid_before = state.hand_number, None, set()
+            self.known = [Counter() for _ in range(self.n)]
+            self.found += [f"known cards {state.known} at a deal"] * any(state.known)
             self.dealt_in = tuple(s for s in range(self.n) if self.in_play[s])
         seats = [s for s in range(self.n) if self.melds is None or state.melds[s] is not self.melds[s]]
         self.found += card_problems(state, book) + meld_problems(state, book, seats)
@@ -309,6 +312,7 @@ class Watch:
                 self.found.append(f"replaying {move} raised {exc!r}")
                 return
             self.found += move_problems(state, move, nxt, self.book) + self._turn(state, move, nxt)
+            self.found += self._known(state, move, nxt)
             if i < len(moves) - 1:  # the last state is checked on arrival
                 self.found += card_problems(nxt, self.book) + meld_problems(nxt, self.book)
             played_on = move.kind in (MoveKind.LAY_OFF, MoveKind.EXCHANGE)
@@ -335,6 +339,27 @@ class Watch:
         return [f"player {s} discarded {card_str(move.card)}, taken from the pile this turn"] * (
             move.card == self.taken
         )
+
+    def _known(self, before: KalukiState, move: Move, after: KalukiState) -> list[str]:
+        """Each seat's known cards kept from what the table shows: what left the table or the
+        pile went into the mover's hand, seen; what arrived there left it (a stock card comes
+        unseen, and a pile turned over goes to the stock). The engine's must agree."""
+        if move.kind is not MoveKind.DRAW_STOCK:
+            self._saw(before, after)
+        expected = tuple(tuple(sorted(k.elements())) for k in self.known)
+        return [] if after.known == expected else [f"known cards {after.known}; the table showed {expected}"]
+
+    def _saw(self, before: KalukiState, after: KalukiState) -> None:
+        table = Counter(JOKER if is_table_joker(u) else u for seat in after.melds for m in seat for u in m.units)
+        table.subtract(JOKER if is_table_joker(u) else u for seat in before.melds for m in seat for u in m.units)
+        if after.discards[:-1] == before.discards and len(after.discards) == len(before.discards) + 1:
+            table[after.discards[-1]] += 1  # a discard
+        elif before.discards and after.discards == before.discards[:-1]:
+            table[before.top] -= 1  # the pile's top taken
+        s = before.current
+        known = self.known[s] + Counter({c: -n for c, n in table.items() if n < 0})
+        known.subtract({c: n for c, n in table.items() if n > 0})
+        self.known[s] = +known
 
     def hand_over(self, state: KalukiState) -> None:
         found, seen = hand_problems(state, self.book, self.dealt_in, self.laid_before, self.totals, self.in_play)

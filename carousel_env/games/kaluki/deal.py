@@ -80,6 +80,7 @@ def _deal(state: KalukiState, hand_number: int, dealer: int) -> KalukiState:
         taken=-1,
         laid_now=False,
         laid=(False,) * n,
+        known=((),) * n,
     )
 
 

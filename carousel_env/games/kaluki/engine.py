@@ -21,12 +21,15 @@ Modelling decisions (RULES.md leaves the form of the moves open):
   it keeps only copies of the taken card and one of them can still be laid off this turn
   (a play of several moves passes through that state: lay a joker as KH, then the AH after it;
   never under ``go_out_by_discard``, where laying off the last copy would go out).
+* What every player has seen go into a hand (the pile's top taken, a joker won by an exchange)
+  and not yet seen leave it is public: ``KalukiState.known``, for observations and players.
 * A stock turned over is the pile face down: the pile's first card becomes the stock's top.
   Drawing from an empty stock with no restock left (or nothing to turn over) ends the hand.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 from carousel_env.core.cards import (
@@ -339,6 +342,37 @@ _PLAYS = {MoveKind.OPEN: _open, MoveKind.MELD: _meld}
 
 def apply(state: KalukiState, move: Move) -> KalukiState:
     """The state after the player to act makes ``move``; :class:`IllegalAction` if it breaks a rule."""
+    after = _apply(state, move)
+    return after if move.kind is MoveKind.DRAW_STOCK else _track_known(state, move, after)
+
+
+def _track_known(before: KalukiState, move: Move, after: KalukiState) -> KalukiState:
+    """``after`` with the mover's known cards: those every player saw go into its hand (the
+    pile's top, jokers won by an exchange), less those seen to leave it. Only what the table
+    saw counts: a copy laid may be the one taken, so it is no longer known."""
+    s = before.current
+    out = Counter(_cards_out(move))
+    entered = Counter(after.hands[s])
+    entered.subtract(before.hands[s])
+    entered.update(out)  # what went in: the hand's change plus what went out
+    if not before.known[s] and not +entered:
+        return after
+    known = Counter(before.known[s]) + entered
+    known.subtract(out)
+    return replace(after, known=_set(after.known, s, tuple(sorted((+known).elements()))))
+
+
+def _cards_out(move: Move) -> list[Card]:
+    """The hand cards ``move`` puts on the table or the pile (a table joker as the joker)."""
+    cards = [c for m in move.melds for c in m.cards()]
+    if move.kind in (MoveKind.LAY_OFF, MoveKind.DISCARD):
+        cards.append(move.card)
+    elif move.kind is MoveKind.EXCHANGE:
+        cards += move.cards
+    return cards
+
+
+def _apply(state: KalukiState, move: Move) -> KalukiState:
     if not isinstance(move, Move) or not isinstance(move.kind, MoveKind):
         raise IllegalAction(f"a move is a kaluki.state.Move, got {move!r}")
     if state.over:

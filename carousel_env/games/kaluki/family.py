@@ -91,7 +91,7 @@ def _leaderboard(preset: str, title: str, page: str, name: str) -> LeaderboardFa
     return LeaderboardFacts(
         table_sizes=(2, 4),
         options=(("preset", preset), ("episode", "hand")),
-        baselines=("random", "simple", "search"),
+        baselines=("random", "simple", "wary", "search"),
         guided=False,
         title=title,
         page=page,

@@ -12,6 +12,9 @@ could be laid off on some meld now (a joker fits wherever a run can grow or a se
 ``partners``: the cards that could meld with a natural card of the hand (another suit of its
 rank, its suit within two ranks: :func:`~carousel_env.games.kaluki.melds.meld_partners`);
 ``loose``: the hand's natural cards that are no other card's partner.
+``known_k``: the cards relative seat ``k`` is known to hold (every player saw them go into its
+hand: taken from the pile, jokers won by an exchange; ``KalukiState.known``); ``feeds``: the
+cards the next player to draw would take, as far as the table shows (:func:`feeds`).
 The scalars say, among the rest, whether the pile's top melds with the hand (``top_melds``: a
 joker or one of the ``partners``) and whether it fits the table (``top_fits``): what a player
 weighs before taking it. An offer slot describes an arrangement that lays the pile's top (while
@@ -28,6 +31,7 @@ import numpy as np
 
 from carousel_env.core.cards import JOKER, NUM_CARDS, face, is_table_joker, make_card, suit_of
 from carousel_env.envkit.layout import ChannelLayout, add_card_counts, channel_layout
+from carousel_env.games.kaluki.deal import next_seat
 from carousel_env.games.kaluki.engine import apply
 from carousel_env.games.kaluki.melds import Meld, MeldKind, card_at, meld_partners
 from carousel_env.games.kaluki.rules import CARD_KINDS, HIGH_ACE, LOW_ACE, MAX_JOKERS, MAX_PLAYERS, RUN_MAX, SET_MAX
@@ -59,6 +63,8 @@ GLOBAL_CHANNELS: tuple[tuple[str, int], ...] = (
     ("fits", CARD_KINDS),  # the cards that could be laid off on the table now
     ("partners", CARD_KINDS),  # the cards that could meld with a natural of the hand
     ("loose", CARD_KINDS),  # the hand's naturals that meld with no other card of it
+    ("feeds", CARD_KINDS),  # the cards the next player would take, as far as the table shows
+    *((f"known_{k}", CARD_KINDS) for k in range(MAX_PLAYERS)),  # the cards relative seat k is known to hold
     *((f"naturals_{k}", CARD_KINDS) for k in range(MAX_PLAYERS)),  # natural cards in relative seat k's melds
     *((f"declared_{k}", CARD_KINDS) for k in range(MAX_PLAYERS)),  # what its melds' jokers stand for
     *((f"sets_{k}", 13) for k in range(MAX_PLAYERS)),  # its sets, by rank
@@ -102,6 +108,16 @@ def _fits(state: KalukiState) -> set[int]:
     if found:
         found.add(JOKER)
     return found
+
+
+def feeds(state: KalukiState, seat: int) -> frozenset[int]:
+    """The natural cards the player drawing after ``seat`` would take from the pile, as far as
+    the table shows (``simple``'s reasons to take it): those that meld with a card it is known
+    to hold (:func:`~carousel_env.games.kaluki.melds.meld_partners`) and, once it has opened,
+    those that fit a meld on the table."""
+    after = next_seat(seat, state.in_play)
+    found = meld_partners([c for c in state.known[after] if c != JOKER])
+    return found | (_fits(state) - {JOKER}) if state.opened[after] else found
 
 
 def _melds(out: np.ndarray, at: dict, k: int, melds: tuple[Meld, ...]) -> None:
@@ -153,8 +169,11 @@ def encode(state: KalukiState, seat: int, suggestions: tuple, lay: ObservationLa
         out[at["partners"] + card] = 1.0
     for card in set(naturals) - partners:
         out[at["loose"] + card] = 1.0
+    for card in feeds(state, seat):
+        out[at["feeds"] + card] = 1.0
     for other in range(n):
         k = (other - seat) % n
+        add_card_counts(out, at[f"known_{k}"], state.known[other], MAX_JOKERS)
         _melds(out, at, k, state.melds[other])
         base = at["seats"] + k * len(SEAT_FEATURES)
         out[base : base + len(SEAT_FEATURES)] = (

@@ -1,4 +1,4 @@
-"""Scripted Kaluki players: ``random``, ``simple`` and ``search``.
+"""Scripted Kaluki players: ``random``, ``simple``, ``wary`` and ``search``.
 
 A player decides at the env's decisions: a callable ``(state, offers) -> action`` for the
 player to act, given the decision's offers as :func:`carousel_env.games.kaluki.env.decision`
@@ -11,6 +11,12 @@ when an opening lays it, the solver's best), then lays whatever it can (the solv
 play: melds, lay-offs and joker exchanges, least value left), takes the pile's top to keep
 only when it melds with its hand or fits the table, and discards its highest card that melds
 with nothing (no card of its rank, no card of its suit within two ranks; never a joker).
+
+``wary`` is ``simple`` that does not feed the next player: of the cards that meld with nothing,
+it discards the highest the next player would not take as far as the table shows (one that
+melds with a card it took from the pile, which every player saw, or, once it has opened, fits
+the table: ``observation.feeds``), and only when it would take each of them, ``simple``'s own
+choice. Everything else is ``simple``'s.
 
 ``search@N`` (``search``: N = 4) weighs ``simple``'s action against its alternatives: the
 draws (the stock, the pile's top to keep, the first takes that lay it), the first plays
@@ -44,6 +50,7 @@ from carousel_env.games.kaluki.env import (
     hand_rewards,
 )
 from carousel_env.games.kaluki.melds import fits, meld_partners
+from carousel_env.games.kaluki.observation import feeds
 from carousel_env.games.kaluki.state import KalukiState, Phase
 
 KalukiPlayer = Callable[[KalukiState, tuple], int]
@@ -70,16 +77,19 @@ def melds_with(others, card: Card) -> bool:
     return card == JOKER or JOKER in others or card in meld_partners(others)
 
 
-def discard_order(state: KalukiState) -> list[Card]:
+def discard_order(state: KalukiState, spare: frozenset[Card] = frozenset()) -> list[Card]:
     """The cards ``simple`` would discard, its choice first: those that meld with nothing
     else in hand, then the rest, each group highest first; never the card taken from the
-    pile this turn, and a joker last (only when nothing else may go)."""
+    pile this turn, and a joker last (only when nothing else may go). ``spare``: cards put
+    after the others of their group (``wary``'s cards that feed the next player)."""
     hand, rules = state.hands[state.current], state.rules
     allowed = {c for c in hand if c != state.taken}
     # A card is never its own partner, so the hand's partners are those of the others.
     partners = meld_partners([c for c in hand if c != JOKER])
-    # Naturals before jokers, loose before the rest, then highest value first.
-    return sorted(allowed, key=lambda c: (c != JOKER, c not in partners, rules.card_value(c), c), reverse=True)
+    # Naturals before jokers, loose before the rest, then the unspared, then highest value first.
+    return sorted(
+        allowed, key=lambda c: (c != JOKER, c not in partners, c not in spare, rules.card_value(c), c), reverse=True
+    )
 
 
 def simple_discard(state: KalukiState) -> Card:
@@ -111,6 +121,18 @@ def simple_action(state: KalukiState, offers: tuple) -> int:
 def simple_player(seed: int | None = None) -> KalukiPlayer:
     del seed  # simple is deterministic
     return simple_action
+
+
+def wary_action(state: KalukiState, offers: tuple) -> int:
+    """``wary``'s action: ``simple``'s, but for a discard that feeds the next player (module docstring)."""
+    if state.phase is Phase.DRAW or offers:
+        return simple_action(state, offers)
+    return KalukiAction.FIRST_DISCARD + discard_order(state, feeds(state, state.current))[0]
+
+
+def wary_player(seed: int | None = None) -> KalukiPlayer:
+    del seed  # wary is deterministic
+    return wary_action
 
 
 # ---------------------------------------------------------------- search
@@ -186,12 +208,13 @@ def search_player(seed: int | None = None, samples: int = SEARCH_SAMPLES, deal: 
 PLAYERS: dict[str, Callable[..., KalukiPlayer]] = {
     "random": random_player,
     "simple": simple_player,
+    "wary": wary_player,
     "search": search_player,
 }
 
 
 def get_player(name: str, seed: int | None = None, deal: Deal = determinize) -> KalukiPlayer:
-    """The scripted player ``name`` (``random``, ``simple``, ``search`` or ``search@N``), built
+    """The scripted player ``name`` (``random``, ``simple``, ``wary``, ``search`` or ``search@N``), built
     with ``seed``; a search deals the unseen cards with ``deal`` (see :func:`search_player`)."""
     base, samples = scripted_name(name, "Kaluki", PLAYERS, UnknownKalukiPlayer)
     if base == "search":
@@ -224,4 +247,5 @@ __all__ = [
     "random_player",
     "search_player",
     "simple_player",
+    "wary_player",
 ]

@@ -24,12 +24,14 @@ def _seat_line(state: KalukiState, seat: int, observer: int) -> str:
     opened = "opened" if state.opened[seat] else "not opened"
     melds = " | ".join(str(m) for m in state.melds[seat]) or "-"
     cards = plural(len(state.hands[seat]), "card")
-    return f"Player {seat}{you}: {cards}, {opened}, total {state.totals[seat]}; melds {melds}"
+    known = f", holding {hand_str(state.known[seat])} taken" if state.known[seat] else ""
+    return f"Player {seat}{you}: {cards}{known}, {opened}, total {state.totals[seat]}; melds {melds}"
 
 
 def render_text(state: KalukiState, observer: int) -> str:
     """What ``observer`` sees: the hand's number, the pile's top, every player's melds, hand
-    size and total, own hand (and a hand's end, a game's end)."""
+    size, the cards it is known to hold (taken from the pile, jokers won) and total, own hand
+    (and a hand's end, a game's end)."""
     to_act = f"player {state.current} to act" if state.current >= 0 else "nobody to act"
     top = card_str(state.top) if state.discards and not state.over else "-"
     opening = f"opening {state.rules.opening}" if state.rules.opening else "no opening requirement"

@@ -154,8 +154,15 @@ class KalukiState:
     taken: Card = NO_CARD  # the card taken from the pile this turn, while it may not be discarded
     laid_now: bool = False  # the player to act has put cards on the table this turn
     laid: tuple[bool, ...] = ()  # per seat: put cards on the table on an earlier turn of this hand
+    # Per seat: the cards every player saw go into its hand this hand (taken from the pile, jokers
+    # won by an exchange) less those seen to leave it, sorted: public, as at a real table.
+    known: tuple[Hand, ...] = ()
     results: tuple[HandResult, ...] = ()
     game_result: GameResult | None = None
+
+    def __post_init__(self) -> None:
+        if not self.known:  # nothing seen yet: every seat's known cards empty
+            object.__setattr__(self, "known", ((),) * self.num_players)
 
     @property
     def over(self) -> bool:

@@ -14,6 +14,7 @@ from carousel_env.games.carousel import solver
 from carousel_env.games.carousel.engine.manipulation import check_play
 from carousel_env.games.carousel.engine.positions import check_position
 from carousel_env.games.carousel.solver import solve
+from tests.support.budgets import UNHURRIED_S
 from tests.support.stored import AGENT_POSITIONS, StoredPosition, agent_positions
 
 SETS = {"agent-2p": 2, "agent-3p": 3, "agent-4p": 4, "agent-5p": 5}  # set -> players
@@ -75,9 +76,6 @@ def _entries(result: solver.SolveResult) -> tuple:
     return result.best_points, result.best_cards, picks
 
 
-UNHURRIED_S = 120.0
-
-
 @pytest.mark.reference
 def test_heaviest_hands_agree_with_the_integer_programs(positions, monkeypatch):
     # The hands with both jokers and 30+ cards: the 4-player agent's worst (30 cards
@@ -85,8 +83,6 @@ def test_heaviest_hands_agree_with_the_integer_programs(positions, monkeypatch):
     # integer programs take over at a lower budget; both routes must give the same answer.
     heavy = [p for p in positions if p.hand.count(JOKER) == 2 and len(p.hand) >= 30]
     assert len(heavy) >= 10
-    # A budget no solve here comes near (each takes at most 0.33 s alone): a loaded machine
-    # must not turn an exact answer into a timed-out one.
     unpruned = [solve(p.table, p.hand, p.rules, time_budget=UNHURRIED_S) for p in heavy]
     monkeypatch.setattr(solver, "FULL_SWEEP_STATES", 0)  # every solve by the integer programs
     monkeypatch.setattr(solver, "WITNESS_BUDGET", 0)  # and no witness settles it first

@@ -26,6 +26,7 @@ from carousel_env.games.carousel.engine.rules import carousel
 from carousel_env.games.carousel.envs.config import EnvConfig, EnvConfigError
 from carousel_env.games.carousel.solver import _position_arrays, milp, pipeline
 from carousel_env.games.carousel.vector import CarouselVectorEnv, kernel
+from tests.support.budgets import UNHURRIED_S
 from tests.support.stored import STALLED_HAND, STALLED_TABLE, agent_positions
 
 
@@ -59,9 +60,9 @@ def _agree(positions, programs_only) -> int:
     route, calls = programs_only
     for p in positions:
         route(False)
-        swept = solver.solve(p.table, p.hand, p.rules)
+        swept = solver.solve(p.table, p.hand, p.rules, time_budget=UNHURRIED_S)
         route(True)
-        programs = solver.solve(p.table, p.hand, p.rules)
+        programs = solver.solve(p.table, p.hand, p.rules, time_budget=UNHURRIED_S)
         assert programs.exact
         assert _entries(programs) == _entries(swept), p.line
         assert (programs.best_points, programs.best_cards) == (p.best_points, p.best_cards), p.line

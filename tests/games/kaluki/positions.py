@@ -34,6 +34,7 @@ def position(
     restocks_used: int = 0,
     pile_takes: int = 0,
     dealer: int | None = None,
+    known=None,
 ) -> KalukiState:
     n = len(hands)
     table = tuple(tuple(meld_from_units(parse_meld(t), rules) for t in seat) for seat in (melds or [[]] * n))
@@ -56,6 +57,7 @@ def position(
         pile_takes=pile_takes,
         taken=parse_card(taken) if taken else -1,
         laid=tuple(laid) if laid is not None else tuple(bool(m) for m in table),
+        known=tuple(parse_hand(h) for h in known) if known is not None else (),
     )
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from carousel_env.core.cards import JOKER, parse_card, parse_hand, parse_meld
 from carousel_env.core.errors import IllegalAction
-from carousel_env.games.kaluki.engine import apply, may_lay_off, may_open, opening_value
+from carousel_env.games.kaluki.engine import apply, may_lay_off, may_open, next_hand, opening_value
 from carousel_env.games.kaluki.legal import (
     exchange_options,
     layoff_options,
@@ -352,3 +352,56 @@ def test_a_play_may_pass_through_a_hand_of_only_the_taken_card_while_a_copy_stil
     stuck = position(["AH 5C", "3S 4S 6H"], melds=[["9H 10H JH"], ["5D 5H 5S"]], opened=[True, True], taken="AH")
     with pytest.raises(IllegalAction, match="would keep only AH"):
         apply(stuck, lay_off(parse_card("5C"), 1, 0))
+
+
+# ---------------------------------------------------------------- what every player has seen
+
+
+def test_a_card_taken_from_the_pile_is_known_until_it_leaves_the_hand():
+    state = position(["2C 3D 9S", "KS 4C"], phase=Phase.DRAW, discards="4H 8C", melds=[["7D 7S 7H"], []])
+    assert state.known == ((), ())
+    taken = apply(state, take_discard())
+    assert taken.known == (parse_hand("8C"), ())
+    after = apply(taken, throw("2C"))
+    assert after.known == (parse_hand("8C"), ()) and after.current == 1
+    # A stock card comes unseen; the known card stays known while it is held.
+    drawn = apply(apply(after, DRAW_STOCK), throw("KS"))
+    assert drawn.known == (parse_hand("8C"), ())
+    laid = apply(
+        position(["8C 9C 10C 2H", "KS"], melds=[["7D 7S 7H"], []], known=["8C", ""]),
+        lay_melds(melds("8C 9C 10C")),
+    )
+    assert laid.known == ((), ())
+
+
+def test_a_card_taken_into_a_meld_at_once_is_not_left_known():
+    table = [["QD KD AD"], []]
+    state = position(["9C 10C 2H", "KS"], phase=Phase.DRAW, discards="4H 8C", melds=table, rules=UK40)
+    assert apply(state, take_discard(melds("8C 9C 10C", rules=UK40))).known == ((), ())
+
+
+def test_a_copy_laid_may_be_the_one_seen_so_it_is_no_longer_known():
+    # Two decks: the taken 8C and the copy held before are one kind, and only the taken one was
+    # seen; once an 8C is laid nobody else can tell whether another is still held.
+    state = position(["8C 8D 8S 2H", "KS"], phase=Phase.DRAW, discards="4H 8C", melds=[["7D 7S 7H"], []])
+    taken = apply(state, take_discard())
+    assert taken.known[0] == parse_hand("8C")
+    laid = apply(taken, lay_melds(melds("8C 8D 8S")))
+    assert laid.hands[0] == parse_hand("8C 2H") and laid.known[0] == ()
+
+
+def test_a_joker_won_by_an_exchange_is_known():
+    table = [["7D 7S 7H"], ["8C 9C JK=10C JC"]]
+    state = position(["10C 5S 5D 2H", "2S 3S"], melds=table, opened=(True, True))
+    after = apply(state, exchange(1, 0, parse_card("10C"), [parse_card("10C")]))
+    assert after.known == ((JOKER,), ())
+    reuse = KalukiRules(retrieved_joker="reuse_now")
+    state = position(["10C 5S 5D 2H", "2S 3S"], melds=table, opened=(True, True), rules=reuse)
+    move = exchange(1, 0, parse_card("10C"), [parse_card("10C")], melds("5S 5D JK=5C", rules=reuse))
+    assert apply(state, move).known == ((), ())  # laid again at once
+
+
+def test_known_cards_are_forgotten_at_the_next_deal():
+    state = position(["2C", "KS 4C"], phase=Phase.PLAY, known=["2C", ""], melds=[["7D 7S 7H"], []])
+    over = apply(state, throw("2C"))
+    assert over.over and next_hand(over).known == ((), ())

@@ -22,6 +22,7 @@ from carousel_env.games.kaluki.env import (
     raw_env,
 )
 from carousel_env.games.kaluki.observation import SCALARS, encode, layout
+from carousel_env.games.kaluki.render import render_text
 from carousel_env.games.kaluki.rules import PRESETS
 from carousel_env.games.kaluki.state import HandEnd, HandResult, Phase
 from tests.games.kaluki.positions import position
@@ -145,6 +146,30 @@ def test_each_offer_slot_gives_its_place_among_the_offers():
     places = [observation[lay.global_size + i * lay.slot_size + order] for i in range(K)]
     assert places[: len(offers)] == pytest.approx([i / K for i in range(len(offers))])
     assert all(observation[lay.global_size + i * lay.slot_size] == 0 for i in range(len(offers), K))
+
+
+def _channel(observation, name: str) -> np.ndarray:
+    start, end = layout(K).offsets[name]
+    return observation[start:end]
+
+
+def test_the_observation_shows_the_cards_each_seat_is_known_to_hold_and_what_feeds_the_next():
+    """Three seats; seat 1 (next after 0) took 7H from the pile, seat 2 took a joker's worth of
+    nothing but holds a known 2C. Seat 0 sees both, each at its relative seat, and that 5H 6H 8H
+    9H and the other 7s would meld with seat 1's 7H; seat 2 sees its own known card at 0."""
+    state = position(["9C 10C KH", "3S 7H 6D", "2C 4D"], known=["", "7H", "2C"], phase=Phase.DRAW)
+    mine = encode(state, 0, (), layout(K))
+    assert _channel(mine, "known_1")[parse_card("7H")] == 0.5 and _channel(mine, "known_1").sum() == 0.5
+    assert _channel(mine, "known_2")[parse_card("2C")] == 0.5 and _channel(mine, "known_0").sum() == 0
+    assert set(np.flatnonzero(_channel(mine, "feeds"))) == set(parse_hand("5H 6H 8H 9H 7C 7D 7S"))
+    theirs = encode(state, 2, (), layout(K))
+    assert _channel(theirs, "known_0")[parse_card("2C")] == 0.5 and _channel(theirs, "known_2")[parse_card("7H")]
+    assert _channel(theirs, "feeds").sum() == 0  # seat 0, next after 2, is known to hold nothing
+    assert "Player 1: 3 cards, holding 7H taken" in render_text(state, 0)
+    # Once the next player has opened, what fits the table feeds it too (a joker is never counted).
+    opened = position(["9C 10C KH", "3S 7H 6D", "2C"], melds=[[], ["4S 5S 6S"], []], known=["", "7H", ""])
+    expected = set(parse_hand("5H 6H 8H 9H 7C 7D 7S 3S 7S"))
+    assert set(np.flatnonzero(_channel(encode(opened, 0, (), layout(K)), "feeds"))) == expected
 
 
 @pytest.mark.parametrize(("preset", "players"), [("book", 2), ("book", 5), ("uk51", 4), ("rummy", 6)])

@@ -51,6 +51,34 @@ def test_simple_discards_its_highest_card_that_melds_with_nothing():
     assert simple_discard(state) == parse_card("3S")
 
 
+def test_wary_spares_the_cards_that_feed_the_next_player():
+    """KD and 8H meld with nothing in hand; the next player took 7H from the pile, so 8H would
+    feed it: wary discards KD where simple would too, and 3S (not 8H) once KD is gone."""
+    hands = ["KD 8H QH QS 9C 10C 3S", "2C 7H 6D", "4D 5S"]
+    state = position(hands, known=["", "7H", ""])
+    wary = get_player("wary")
+    assert wary(state, ()) == simple_action(state, ()) == KalukiAction.FIRST_DISCARD + parse_card("KD")
+    state = position(["8H QH QS 9C 10C 3S", "2C 7H 6D", "4D 5S"], known=["", "7H", ""])
+    assert simple_discard(state) == parse_card("8H")
+    assert wary(state, ()) == KalukiAction.FIRST_DISCARD + parse_card("3S")
+    # The player after the next does not count; with every loose card feeding, simple's choice.
+    assert wary(position(["8H QH QS 9C 10C 3S", "2C 6D", "4D 7H"], known=["", "", "7H"]), ()) == (
+        KalukiAction.FIRST_DISCARD + parse_card("8H")
+    )
+    assert wary(position(["8H QH QS 9C 10C 7D", "2C 7H 6D", "4D"], known=["", "7H", ""]), ()) == (
+        KalukiAction.FIRST_DISCARD + parse_card("8H")
+    )
+
+
+def test_wary_draws_and_plays_as_simple():
+    state = position(["7H 9S 9D 9C 2C", "3S 4S 6H"], melds=[["QS KS AS"], ["4H 5H 6H"]], opened=[True, True])
+    _, offers = decision(state, K)
+    assert get_player("wary")(state, offers) == simple_action(state, offers) == KalukiAction.FIRST_OFFER
+    draw = position(["9C 10C KH", "3S 4S 6D"], phase=Phase.DRAW, discards="4D 8C", known=["", "5D"])
+    _, offers = decision(draw, K)
+    assert get_player("wary")(draw, offers) == simple_action(draw, offers)
+
+
 def test_melds_with_reads_ranks_and_near_suits():
     hand = [parse_card(c) for c in ("7H", "10S")]
     assert melds_with(hand, parse_card("7C")) and melds_with(hand, parse_card("9H"))

@@ -22,6 +22,7 @@ from carousel_env.games.kaluki.state import KalukiState, MoveKind, Phase, discar
 from tests.games.kaluki.kaluki_reference import brute_layouts, layout_value, milp_optimum
 from tests.games.kaluki.positions import BOOK, position
 from tests.games.kaluki.reference_positions import keep_for, ref_meld, reference_best_plays, reference_play
+from tests.support.budgets import UNHURRIED_S
 
 UK40, RUMMY = PRESETS["uk40"], PRESETS["rummy"]
 PRESET_NAMES = ("book", "uk40", "uk51", "rummy")
@@ -426,7 +427,7 @@ def test_the_time_budget_answers_and_counts_the_solve_inexact():
     after = solve_counts()
     assert after.solves == before.solves + 1 and after.inexact == before.inexact + 1
     assert isinstance(layouts, list)
-    exact = arrangements(hand, BOOK, threshold=0, limit=2)
+    exact = arrangements(hand, BOOK, threshold=0, limit=2, time_budget_s=UNHURRIED_S)
     assert solve_counts().inexact == after.inexact and exact[0].hand_value == 0
     with pytest.raises(ValueError, match="time_budget_s"):
         arrangements(hand, BOOK, threshold=0, time_budget_s=0)
