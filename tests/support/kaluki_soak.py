@@ -27,7 +27,17 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 
-from carousel_env.core.cards import JOKER, NUM_CARDS, TABLE_JOKER, card_str, face, is_table_joker, rank_of, suit_of
+from carousel_env.core.cards import (
+    JOKER,
+    NUM_CARDS,
+    TABLE_JOKER,
+    card_str,
+    face,
+    hand_str,
+    is_table_joker,
+    rank_of,
+    suit_of,
+)
 from carousel_env.games.kaluki import melds as km
 from carousel_env.games.kaluki.engine import apply
 from carousel_env.games.kaluki.env import INFO_KEYS, engine_moves, raw_env
@@ -78,10 +88,12 @@ def card_problems(state: KalukiState, book: Book) -> list[str]:
         present.update(state.hands[seat])
         present.update(JOKER if is_table_joker(u) else u for m in state.melds[seat] for u in m.units)
     pack = book.pack()
+    unheld = [s for s in range(state.num_players) if Counter(state.known[s]) - Counter(state.hands[s])]
+    found = [f"player {s} is known to hold {hand_str(state.known[s])}, not all in its hand" for s in unheld]
     if present == pack:
-        return []
+        return found
     missing, extra = (" ".join(card_str(c) for c in sorted(d.elements())) for d in (pack - present, present - pack))
-    return [f"cards not conserved: missing [{missing}], extra [{extra}]"]
+    return [*found, f"cards not conserved: missing [{missing}], extra [{extra}]"]
 
 
 @lru_cache(maxsize=1 << 16)

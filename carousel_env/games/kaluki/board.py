@@ -1,6 +1,7 @@
 """Kaluki's (and plain Rummy's) board for the page (``envkit.board``): the pile's top and the
 stock, every seat's melds (table jokers with what they declare), whether it has opened, its
-total and hand size, the observer's hand; an offer's move shows the melds it lays."""
+total and hand size, the cards every player saw go into its hand (``KalukiState.known``), the
+observer's hand; an offer's move shows the melds it lays."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ def view(env: Any, observer: int | None) -> Board:
             _status(state, seat),
             tuple(meld_tokens(m.units) for m in state.melds[seat]),
             len(state.hands[seat]),
-            tokens(state.hands[seat]) if observer in (None, seat) else (),
+            tokens(state.hands[seat] if observer in (None, seat) else state.known[seat]),
         )
         for seat in range(state.num_players)
     )

@@ -14,7 +14,7 @@ rank, its suit within two ranks: :func:`~carousel_env.games.kaluki.melds.meld_pa
 ``loose``: the hand's natural cards that are no other card's partner.
 ``known_k``: the cards relative seat ``k`` is known to hold (every player saw them go into its
 hand: taken from the pile, jokers won by an exchange; ``KalukiState.known``); ``feeds``: the
-cards the next player to draw would take, as far as the table shows (:func:`feeds`).
+cards the player after the observer would take, as far as the table shows (:func:`feeds`).
 The scalars say, among the rest, whether the pile's top melds with the hand (``top_melds``: a
 joker or one of the ``partners``) and whether it fits the table (``top_fits``): what a player
 weighs before taking it. An offer slot describes an arrangement that lays the pile's top (while
@@ -114,7 +114,9 @@ def feeds(state: KalukiState, seat: int) -> frozenset[int]:
     """The natural cards the player drawing after ``seat`` would take from the pile, as far as
     the table shows (``simple``'s reasons to take it): those that meld with a card it is known
     to hold (:func:`~carousel_env.games.kaluki.melds.meld_partners`) and, once it has opened,
-    those that fit a meld on the table."""
+    those that fit a meld on the table. None once the hand is over (no seat may be left)."""
+    if state.over:
+        return frozenset()
     after = next_seat(seat, state.in_play)
     found = meld_partners([c for c in state.known[after] if c != JOKER])
     return found | (_fits(state) - {JOKER}) if state.opened[after] else found

@@ -12,19 +12,21 @@ play: melds, lay-offs and joker exchanges, least value left), takes the pile's t
 only when it melds with its hand or fits the table, and discards its highest card that melds
 with nothing (no card of its rank, no card of its suit within two ranks; never a joker).
 
-``wary`` is ``simple`` that does not feed the next player: of the cards that meld with nothing,
-it discards the highest the next player would not take as far as the table shows (one that
-melds with a card it took from the pile, which every player saw, or, once it has opened, fits
-the table: ``observation.feeds``), and only when it would take each of them, ``simple``'s own
-choice. Everything else is ``simple``'s.
+``wary`` is ``simple`` that does not feed the next player: of the cards that meld with nothing
+(or, when every card melds with another, of them all), it discards the highest the next player
+would not take as far as the table shows (one that melds with a card it took from the pile,
+which every player saw, or, once it has opened, fits the table: ``observation.feeds``), and
+only when it would take each of them, ``simple``'s own choice. Its draws and plays are
+``simple``'s.
 
 ``search@N`` (``search``: N = 4) weighs ``simple``'s action against its alternatives: the
 draws (the stock, the pile's top to keep, the first takes that lay it), the first plays
 offered and not playing, and ``simple``'s first discards. Each is tried on the same N deals
 of the cards the seat has not seen (the others' hands and the stock, dealt again uniformly:
-the state keeps no record of who took what), every seat then played by ``simple`` to the
-hand's end, and scored by the hand's zero-sum points (the env's ``reward="score"``). It
-leaves ``simple``'s action only for one whose gain over it, deal by deal, is clear of the noise.
+what the table showed of the others' hands, ``KalukiState.known``, is not used), every seat
+then played by ``simple`` to the hand's end, and scored by the hand's zero-sum points (the
+env's ``reward="score"``). It leaves ``simple``'s action only for one whose gain over it, deal
+by deal, is clear of the noise.
 """
 
 from __future__ import annotations
@@ -159,7 +161,8 @@ def candidate_actions(state: KalukiState, offers: tuple) -> list[int]:
 
 def determinize(state: KalukiState, rng: random.Random) -> KalukiState:
     """``state`` with what its player to act cannot see (the others' hands, the stock) dealt
-    again from ``rng``: every hand keeps its size, the stock its size."""
+    again from ``rng``: every hand keeps its size, the stock its size. What the table showed of
+    the others' hands (``known``) is not used, and is cleared in the dealt state."""
     seat = state.current
     others = [s for s in range(state.num_players) if s != seat]
     pool = sorted([c for s in others for c in state.hands[s]] + list(state.stock))  # the draw depends on rng alone
@@ -168,7 +171,8 @@ def determinize(state: KalukiState, rng: random.Random) -> KalukiState:
     for s in others:
         size = len(state.hands[s])
         hands[s], pool = tuple(sorted(pool[:size])), pool[size:]
-    return replace(state, hands=tuple(hands), stock=tuple(pool))
+    known = tuple(k if s == seat else () for s, k in enumerate(state.known))
+    return replace(state, hands=tuple(hands), stock=tuple(pool), known=known)
 
 
 def playout_value(state: KalukiState, seat: int) -> float:

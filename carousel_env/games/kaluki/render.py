@@ -24,7 +24,7 @@ def _seat_line(state: KalukiState, seat: int, observer: int) -> str:
     opened = "opened" if state.opened[seat] else "not opened"
     melds = " | ".join(str(m) for m in state.melds[seat]) or "-"
     cards = plural(len(state.hands[seat]), "card")
-    known = f", holding {hand_str(state.known[seat])} taken" if state.known[seat] else ""
+    known = f", known to hold {hand_str(state.known[seat])}" if state.known[seat] else ""
     return f"Player {seat}{you}: {cards}{known}, {opened}, total {state.totals[seat]}; melds {melds}"
 
 

@@ -155,7 +155,8 @@ class KalukiState:
     laid_now: bool = False  # the player to act has put cards on the table this turn
     laid: tuple[bool, ...] = ()  # per seat: put cards on the table on an earlier turn of this hand
     # Per seat: the cards every player saw go into its hand this hand (taken from the pile, jokers
-    # won by an exchange) less those seen to leave it, sorted: public, as at a real table.
+    # won by an exchange) less those seen to leave it, sorted: public, as at a real table. A draw
+    # from a stock turned over is not counted, though a perfect memory of the pile would know it.
     known: tuple[Hand, ...] = ()
     results: tuple[HandResult, ...] = ()
     game_result: GameResult | None = None
@@ -163,6 +164,8 @@ class KalukiState:
     def __post_init__(self) -> None:
         if not self.known:  # nothing seen yet: every seat's known cards empty
             object.__setattr__(self, "known", ((),) * self.num_players)
+        elif len(self.known) != self.num_players:
+            raise ValueError(f"known holds one hand per seat: {len(self.known)} for {self.num_players} seats")
 
     @property
     def over(self) -> bool:

@@ -401,6 +401,11 @@ def test_a_joker_won_by_an_exchange_is_known():
     assert apply(state, move).known == ((), ())  # laid again at once
 
 
+def test_known_cards_are_one_hand_a_seat():
+    with pytest.raises(ValueError, match="one hand per seat"):
+        position(["2C", "KS 4C"], known=["2C"])
+
+
 def test_known_cards_are_forgotten_at_the_next_deal():
     state = position(["2C", "KS 4C"], phase=Phase.PLAY, known=["2C", ""], melds=[["7D 7S 7H"], []])
     over = apply(state, throw("2C"))

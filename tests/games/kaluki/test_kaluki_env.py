@@ -12,6 +12,7 @@ from pettingzoo.test import api_test
 from carousel_env.core.cards import parse_card, parse_hand
 from carousel_env.core.errors import IllegalAction
 from carousel_env.games.kaluki.config import KalukiEnvConfig, KalukiEnvConfigError
+from carousel_env.games.kaluki.engine import apply
 from carousel_env.games.kaluki.env import (
     NUM_FIXED_ACTIONS,
     KalukiAction,
@@ -24,7 +25,7 @@ from carousel_env.games.kaluki.env import (
 from carousel_env.games.kaluki.observation import SCALARS, encode, layout
 from carousel_env.games.kaluki.render import render_text
 from carousel_env.games.kaluki.rules import PRESETS
-from carousel_env.games.kaluki.state import HandEnd, HandResult, Phase
+from carousel_env.games.kaluki.state import DRAW_STOCK, HandEnd, HandResult, Phase
 from tests.games.kaluki.positions import position
 
 K = 4
@@ -154,9 +155,9 @@ def _channel(observation, name: str) -> np.ndarray:
 
 
 def test_the_observation_shows_the_cards_each_seat_is_known_to_hold_and_what_feeds_the_next():
-    """Three seats; seat 1 (next after 0) took 7H from the pile, seat 2 took a joker's worth of
-    nothing but holds a known 2C. Seat 0 sees both, each at its relative seat, and that 5H 6H 8H
-    9H and the other 7s would meld with seat 1's 7H; seat 2 sees its own known card at 0."""
+    """Three seats; seat 1 (next after 0) is known to hold 7H, seat 2 2C (both taken from the
+    pile). Seat 0 sees both, each at its relative seat, and that 5H 6H 8H 9H and the other 7s
+    would meld with seat 1's 7H; seat 2 sees its own known card at relative seat 0."""
     state = position(["9C 10C KH", "3S 7H 6D", "2C 4D"], known=["", "7H", "2C"], phase=Phase.DRAW)
     mine = encode(state, 0, (), layout(K))
     assert _channel(mine, "known_1")[parse_card("7H")] == 0.5 and _channel(mine, "known_1").sum() == 0.5
@@ -165,11 +166,22 @@ def test_the_observation_shows_the_cards_each_seat_is_known_to_hold_and_what_fee
     theirs = encode(state, 2, (), layout(K))
     assert _channel(theirs, "known_0")[parse_card("2C")] == 0.5 and _channel(theirs, "known_2")[parse_card("7H")]
     assert _channel(theirs, "feeds").sum() == 0  # seat 0, next after 2, is known to hold nothing
-    assert "Player 1: 3 cards, holding 7H taken" in render_text(state, 0)
+    assert "Player 1: 3 cards, known to hold 7H" in render_text(state, 0)
     # Once the next player has opened, what fits the table feeds it too (a joker is never counted).
     opened = position(["9C 10C KH", "3S 7H 6D", "2C"], melds=[[], ["4S 5S 6S"], []], known=["", "7H", ""])
     expected = set(parse_hand("5H 6H 8H 9H 7C 7D 7S 3S 7S"))
     assert set(np.flatnonzero(_channel(encode(opened, 0, (), layout(K)), "feeds"))) == expected
+
+
+def test_a_game_that_eliminates_every_player_is_still_observed():
+    """UK rules: a hand nobody wins pushes all three over the limit, so none is left in play;
+    the last observation says nothing feeds anyone (there is no next player)."""
+    rules = PRESETS["uk40"]
+    totals = [rules.limit - 1] * 3
+    state = position(["KS QS", "KH QH", "KD QD"], rules=rules, phase=Phase.DRAW, stock="", discards="", totals=totals)
+    over = apply(state, DRAW_STOCK)
+    assert over.phase is Phase.GAME_OVER and not any(over.in_play)
+    assert _channel(encode(over, 0, (), layout(K)), "feeds").sum() == 0
 
 
 @pytest.mark.parametrize(("preset", "players"), [("book", 2), ("book", 5), ("uk51", 4), ("rummy", 6)])

@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from carousel_env.core.cards import parse_card
+from carousel_env.core.cards import parse_card, parse_hand
 from carousel_env.core.errors import CarouselError
 from carousel_env.games.kaluki.engine import new_game
 from carousel_env.games.kaluki.env import KalukiAction, decision, raw_env
@@ -138,6 +138,12 @@ def test_determinize_deals_only_the_unseen_cards_again():
     assert [len(h) for h in world.hands] == [len(h) for h in state.hands] and len(world.stock) == len(state.stock)
     unseen = lambda s: sorted([c for h in s.hands[1:] for c in h] + list(s.stock))  # noqa: E731
     assert unseen(world) == unseen(state) and world != state
+
+
+def test_determinize_forgets_what_the_table_showed_of_the_hands_it_deals_again():
+    state = position(["KD 8H", "2C 7H 6D", "4D 5S"], known=["8H", "7H", ""])
+    dealt = determinize(state, random.Random(0))
+    assert dealt.known == (parse_hand("8H"), (), ())  # the seat's own stays: its hand is not dealt again
 
 
 def test_search_decides_the_same_whatever_the_hidden_cards():
