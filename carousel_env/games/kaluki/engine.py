@@ -343,33 +343,21 @@ _PLAYS = {MoveKind.OPEN: _open, MoveKind.MELD: _meld}
 def apply(state: KalukiState, move: Move) -> KalukiState:
     """The state after the player to act makes ``move``; :class:`IllegalAction` if it breaks a rule."""
     after = _apply(state, move)
-    return after if move.kind is MoveKind.DRAW_STOCK else _track_known(state, move, after)
+    return after if move.kind is MoveKind.DRAW_STOCK else _track_known(state, after)
 
 
-def _track_known(before: KalukiState, move: Move, after: KalukiState) -> KalukiState:
+def _track_known(before: KalukiState, after: KalukiState) -> KalukiState:
     """``after`` with the mover's known cards: those every player saw go into its hand (the
-    pile's top, jokers won by an exchange), less those seen to leave it. Only what the table
-    saw counts: a copy laid may be the one taken, so it is no longer known."""
+    pile's top, jokers won by an exchange), less those seen to leave it. Only the table's view
+    counts: a copy laid may be the one taken, so it is no longer known."""
     s = before.current
-    out = Counter(_cards_out(move))
-    entered = Counter(after.hands[s])
-    entered.subtract(before.hands[s])
-    entered.update(out)  # what went in: the hand's change plus what went out
-    if not before.known[s] and not +entered:
+    change = Counter(after.hands[s])
+    change.subtract(before.hands[s])  # what went in less what went out, all of it seen
+    if not before.known[s] and not +change:
         return after
-    known = Counter(before.known[s]) + entered
-    known.subtract(out)
+    known = Counter(before.known[s])
+    known.update(change)
     return replace(after, known=_set(after.known, s, tuple(sorted((+known).elements()))))
-
-
-def _cards_out(move: Move) -> list[Card]:
-    """The hand cards ``move`` puts on the table or the pile (a table joker as the joker)."""
-    cards = [c for m in move.melds for c in m.cards()]
-    if move.kind in (MoveKind.LAY_OFF, MoveKind.DISCARD):
-        cards.append(move.card)
-    elif move.kind is MoveKind.EXCHANGE:
-        cards += move.cards
-    return cards
 
 
 def _apply(state: KalukiState, move: Move) -> KalukiState:
