@@ -338,12 +338,16 @@ def _discard(state: KalukiState, card: Card) -> KalukiState:
 
 
 _PLAYS = {MoveKind.OPEN: _open, MoveKind.MELD: _meld}
+_SEEN_GOING_IN = (MoveKind.TAKE_DISCARD, MoveKind.EXCHANGE)  # the moves that put cards into a hand in sight of all
 
 
 def apply(state: KalukiState, move: Move) -> KalukiState:
     """The state after the player to act makes ``move``; :class:`IllegalAction` if it breaks a rule."""
     after = _apply(state, move)
-    return after if move.kind is MoveKind.DRAW_STOCK else _track_known(state, after)
+    # Cards go into a hand in sight of all only by a take or an exchange (a stock card comes
+    # unseen); otherwise only a seat that is known to hold something can have that change.
+    seen = move.kind in _SEEN_GOING_IN or (state.known[state.current] and move.kind is not MoveKind.DRAW_STOCK)
+    return _track_known(state, after) if seen else after
 
 
 def _track_known(before: KalukiState, after: KalukiState) -> KalukiState:

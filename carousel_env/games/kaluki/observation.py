@@ -110,16 +110,19 @@ def _fits(state: KalukiState) -> set[int]:
     return found
 
 
-def feeds(state: KalukiState, seat: int) -> frozenset[int]:
+def feeds(state: KalukiState, seat: int, fitting: set[int] | None = None) -> frozenset[int]:
     """The natural cards the player drawing after ``seat`` would take from the pile, as far as
     the table shows (``simple``'s reasons to take it): those that meld with a card it is known
     to hold (:func:`~carousel_env.games.kaluki.melds.meld_partners`) and, once it has opened,
-    those that fit a meld on the table. None once the hand is over (no seat may be left)."""
+    those that fit a meld on the table (``fitting``: :func:`_fits` of ``state``, where the caller
+    has it). None once the hand is over (no seat may be left)."""
     if state.over:
         return frozenset()
     after = next_seat(seat, state.in_play)
     found = meld_partners([c for c in state.known[after] if c != JOKER])
-    return found | (_fits(state) - {JOKER}) if state.opened[after] else found
+    if not state.opened[after]:
+        return found
+    return found | ((_fits(state) if fitting is None else fitting) - {JOKER})
 
 
 def _melds(out: np.ndarray, at: dict, k: int, melds: tuple[Meld, ...]) -> None:
@@ -171,7 +174,7 @@ def encode(state: KalukiState, seat: int, suggestions: tuple, lay: ObservationLa
         out[at["partners"] + card] = 1.0
     for card in set(naturals) - partners:
         out[at["loose"] + card] = 1.0
-    for card in feeds(state, seat):
+    for card in feeds(state, seat, fitting):
         out[at["feeds"] + card] = 1.0
     for other in range(n):
         k = (other - seat) % n
