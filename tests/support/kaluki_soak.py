@@ -368,10 +368,9 @@ class Watch:
             table[after.discards[-1]] += 1  # a discard
         elif before.discards and after.discards == before.discards[:-1]:
             table[before.top] -= 1  # the pile's top taken
-        s = before.current
-        known = self.known[s] + Counter({c: -n for c, n in table.items() if n < 0})
-        known.subtract({c: n for c, n in table.items() if n > 0})
-        self.known[s] = +known
+        known = Counter(self.known[before.current])
+        known.subtract(table)  # what left the table and the pile went in; what arrived there went out
+        self.known[before.current] = +known
 
     def hand_over(self, state: KalukiState) -> None:
         found, seen = hand_problems(state, self.book, self.dealt_in, self.laid_before, self.totals, self.in_play)
