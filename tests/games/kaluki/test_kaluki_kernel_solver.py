@@ -1,0 +1,65 @@
+"""The compiled lay-down search against the solver it repeats: the same layouts, in the same
+order, on random, dense and played hands of every preset."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from carousel_env.core.cards import JOKER
+from carousel_env.games.kaluki import kernel_solver, solver
+from carousel_env.games.kaluki.rules import KalukiRules
+from tests.games.kaluki.test_kaluki_solver import dense_hand, played_positions, random_hand
+
+PRESETS = ("book", "uk40", "uk51", "rummy")
+
+
+def question(rng: random.Random) -> tuple:
+    """A hand and an ``arrangements`` question about it, as the env and the players ask them."""
+    rules = KalukiRules.from_options(rng.choice(PRESETS))
+    jokers = rng.choice([0, 0, 1, 2, 3, 4])
+    size = rng.choice([7, 10, 13, 15, 16])
+    hand = (dense_hand if rng.random() < 0.5 else random_hand)(rng, rules, size, jokers)
+    options = {
+        "threshold": rng.choice([0, rules.opening]),
+        "must_use": rng.choice([None, None, rng.choice(hand)]),
+        "keep": rng.choice([0, 1]),
+        "limit": rng.choice([1, 4, 8]),
+        "taken": rng.choice([None, None, rng.choice(hand)]),
+    }
+    return hand, rules, options
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_layouts_are_the_solvers_on_random_and_dense_hands(seed):
+    rng = random.Random(seed)
+    for _ in range(150):
+        hand, rules, options = question(rng)
+        assert kernel_solver.arrangements(hand, rules, **options) == solver.arrangements(hand, rules, **options), (
+            hand,
+            rules.opening,
+            options,
+        )
+
+
+def test_the_layouts_are_the_solvers_on_the_hands_of_played_games():
+    for state in played_positions(3, 60):
+        s = state.current
+        hand = (*state.hands[s], state.top) if state.discards else state.hands[s]
+        for threshold in (0, state.rules.opening):
+            options = {"threshold": threshold, "limit": 8, "keep": int(state.rules.go_out_by_discard)}
+            assert kernel_solver.arrangements(hand, state.rules, **options) == solver.arrangements(
+                hand, state.rules, **options
+            )
+
+
+def test_a_search_past_its_budget_gives_no_answer_and_the_edges_answer_at_once():
+    rules = KalukiRules.from_options("book")
+    hand = (0, 1, 2, 4, 5, 6, 8, 9, 10, JOKER, JOKER)  # aces, twos and threes of three suits
+    assert kernel_solver.arrangements(hand, rules, threshold=0, limit=8, node_budget=1) is None
+    assert kernel_solver.arrangements(hand, rules, threshold=0, limit=0) == []
+    assert kernel_solver.arrangements(hand, rules, threshold=0, limit=8, must_use=51) == []
+    assert kernel_solver.arrangements(hand, rules, threshold=0, limit=8) == solver.arrangements(
+        hand, rules, threshold=0, limit=8
+    )
