@@ -15,8 +15,10 @@ milliseconds, and how many solves ran out of the time budget (inexact):
 ``--real N`` times instead the solver as users meet it: N decisions of each preset, recorded from
 games of ``simple`` at every seat (2 to 6 players in turn; it plays every play the solver
 offers first, as the shipped agents' opponents do), the env's call at each (``offers``: the
-arrangements that lay the pile's top where taking it needs them, the best plays after), with
-the median, p99, p99.9 and largest, and beside them the independent MILP reference
+arrangements that lay the pile's top where taking it needs them, the best plays after; the
+compiled search, ``kernel_solver``, where it answers) and the solver's alone on the same
+position, with the median, p99, p99.9 and largest, how often their offers differ, and beside
+them the independent MILP reference
 (``tests/games/kaluki/kaluki_reference.py``) on every ``--reference-every``-th of those
 positions: its own times and whether its optimum equals the solver's best.
 
@@ -32,6 +34,7 @@ import statistics
 import time
 
 from carousel_env.core.cards import JOKER, make_card, make_deck
+from carousel_env.games.kaluki import solver
 from carousel_env.games.kaluki.deal import new_game
 from carousel_env.games.kaluki.engine import apply
 from carousel_env.games.kaluki.env import apply_moves, asks_solver, decision, engine_moves, offers
@@ -133,15 +136,19 @@ def reference_values(state: KalukiState) -> set[int | None]:
 
 
 def real_play(preset: str, count: int, seed: int, limit: int, every: int) -> None:
-    """Times ``offers`` at ``count`` real decisions of ``preset`` and the reference right after
-    it on every ``every``-th, so that the machine's drift hits both alike; prints both and the
-    disagreements."""
+    """Times the env's ``offers`` (the compiled search, the solver where it does not answer) and
+    the solver's alone at ``count`` real decisions of ``preset``, one after the other at each,
+    and the reference right after them on every ``every``-th, so that the machine's drift hits
+    all alike; prints each and the disagreements."""
     states = real_positions(preset, count, seed, limit)
     before = solve_counts().inexact
-    solver_times, reference_times, differ = [], [], 0
+    env_times, solver_times, reference_times, differ, unequal = [], [], [], 0, 0
     for i, state in enumerate(states):
         seconds, found = timed(offers, state, limit)
+        env_times.append(seconds)
+        seconds, alone = timed(offers, state, limit, solver)
         solver_times.append(seconds)
+        unequal += found != alone
         if every <= 0 or i % every:
             continue
         seconds, want = timed(reference_values, state)
@@ -150,7 +157,8 @@ def real_play(preset: str, count: int, seed: int, limit: int, every: int) -> Non
         if got not in want:
             differ += 1
             print(f"  differs: solver {got}, reference {want} at\n{state}", flush=True)
-    print(summary(f"real {preset}", solver_times, solve_counts().inexact - before), flush=True)
+    print(summary(f"real {preset}, env", env_times, None) + f"  offers unlike the solver's {unequal}", flush=True)
+    print(summary("  solver alone", solver_times, solve_counts().inexact - before), flush=True)
     if reference_times:
         print(summary("  reference", reference_times, None) + f"  differs {differ}", flush=True)
 

@@ -45,7 +45,9 @@ the book; always under the UK presets), the solver's arrangements that lay it (a
 when the player has not opened) are the offers while the player draws, best first. In the
 play phase the offers are the solver's best plays
 (:func:`carousel_env.games.kaluki.solver.best_play`: new melds, lay-offs and joker exchanges
-chosen together, least hand value left first); after a play the player may play again or
+chosen together, least hand value left first; found by its compiled repetition,
+:mod:`carousel_env.games.kaluki.kernel_solver`, which the first env of a machine compiles
+once); after a play the player may play again or
 discard. The ``K`` offer slots serve both: a take and a play are never legal together. A decision with a single legal
 action is not asked: the env takes it and reports it in ``env.unwrapped.auto_actions``.
 
@@ -66,6 +68,7 @@ per seat: what each seat's total changed by), ``game_over``. The detail is on th
 from __future__ import annotations
 
 from enum import IntEnum
+from types import ModuleType
 from typing import ClassVar
 
 import numpy as np
@@ -75,7 +78,7 @@ from carousel_env.core.cards import card_str
 from carousel_env.core.errors import IllegalAction
 from carousel_env.envkit.aec import CardGameEnv, env_metadata
 from carousel_env.envkit.seats import rank_rewards, wrap
-from carousel_env.games.kaluki import solver
+from carousel_env.games.kaluki import kernel_solver, solver
 from carousel_env.games.kaluki.config import KalukiEnvConfig
 from carousel_env.games.kaluki.engine import apply, new_game, next_hand
 from carousel_env.games.kaluki.legal import legal_discards
@@ -125,13 +128,14 @@ def _keep(state: KalukiState) -> int:
     return 1 if state.rules.go_out_by_discard else 0
 
 
-def take_arrangements(state: KalukiState, k: int) -> tuple[solver.Layout, ...]:
+def take_arrangements(state: KalukiState, k: int, answers: ModuleType = kernel_solver) -> tuple[solver.Layout, ...]:
     """The first ``k`` arrangements that lay the top of the pile with it, where taking it
-    needs them: an opening when the player has not opened, else melds that hold it."""
+    needs them: an opening when the player has not opened, else melds that hold it.
+    ``answers``: the module that finds them (the compiled search, or the solver it repeats)."""
     top, s = state.top, state.current
     hand = (*state.hands[s], top)
     threshold = 0 if state.opened[s] else state.rules.opening
-    found = solver.arrangements(
+    found = answers.arrangements(
         hand, state.rules, threshold=threshold, must_use=top, keep=_keep(state), limit=k, taken=top
     )
     return tuple(found)
@@ -156,14 +160,16 @@ def asks_solver(state: KalukiState) -> bool:
     return state.phase is Phase.PLAY or (bool(state.discards) and not _free_take(state))
 
 
-def offers(state: KalukiState, k: int) -> tuple:
+def offers(state: KalukiState, k: int, answers: ModuleType = kernel_solver) -> tuple:
     """The decision's first ``k`` offers: the arrangements that lay the pile's top where
-    taking it needs them, while the player draws; the solver's best plays after."""
+    taking it needs them, while the player draws; the solver's best plays after. ``answers``:
+    :mod:`~carousel_env.games.kaluki.kernel_solver` (the compiled search, the solver where it
+    does not answer) or :mod:`~carousel_env.games.kaluki.solver` (the same offers, slower)."""
     if not asks_solver(state):
         return ()
     if state.phase is Phase.DRAW:
-        return take_arrangements(state, k)
-    return tuple(solver.best_play(state, k))
+        return take_arrangements(state, k, answers)
+    return tuple(answers.best_play(state, k))
 
 
 def decision(state: KalukiState, k: int) -> tuple[np.ndarray, tuple]:

@@ -32,6 +32,10 @@ The search (:mod:`carousel_env.games.kaluki.solver_search`, over the pieces of
 reaches each multiset of pieces once, cut by an upper bound on what can still be laid. A solve
 that runs past ``time_budget_s`` returns the best found so far and is counted inexact.
 
+The envs ask :mod:`carousel_env.games.kaluki.kernel_solver` first: this search compiled with
+numba, the same answers in the same order (held to this module by its tests), several times
+faster; it leaves to this module the plays it does not settle.
+
 Bounded on purpose (the only places where the answers are narrower than the rules): a player
 who has not opened exchanges jokers only after an opening laid first in the same play (the
 book's and the UK presets' rule); under options that let a player lay off before opening (plain

@@ -24,8 +24,9 @@ episode, and ``info.finished`` holds the ended game with every seat's final obse
 requires both envs to agree at every step of seeded games.
 
 How: every row holds its engine state, its mask and its offers, and moves in Python with the
-engine and the solver, as the AEC env does (a compiled kernel for the common moves, as Gin's
-and Carioca's have, is planned).
+engine, as the AEC env does; the offers come from the compiled search
+(:mod:`carousel_env.games.kaluki.kernel_solver`). A compiled kernel for the moves and the
+observations, as Gin's and Carioca's have, is planned.
 """
 
 from __future__ import annotations
@@ -131,9 +132,8 @@ class KalukiVectorEnv(VectorDriver):
 
     @classmethod
     def compile_ahead(cls, **config: object) -> None:
-        """Build a vector env of this config and step it once. Nothing is compiled yet (rows
-        move in Python); it is here so that trainers treat every game's vector env alike, and
-        it checks the config before any worker starts."""
+        """Build a vector env of this config and step it once: the compiled search is compiled
+        (or loaded from numba's cache) before any worker starts, and the config is checked."""
         venv = cls(1, **config)  # a bad config raises here
         step = venv.reset(seed=0)
         venv.step(np.array([int(np.flatnonzero(step.action_mask[0])[0])]))

@@ -10,7 +10,7 @@ import pytest
 from carousel_env.core.cards import JOKER
 from carousel_env.games.kaluki import kernel_solver, solver
 from carousel_env.games.kaluki.rules import KalukiRules
-from tests.games.kaluki.test_kaluki_solver import dense_hand, played_positions, random_hand
+from tests.games.kaluki.test_kaluki_solver import dense_hand, played_positions, random_hand, table_position
 
 PRESETS = ("book", "uk40", "uk51", "rummy")
 
@@ -34,9 +34,11 @@ def question(rng: random.Random) -> tuple:
 @pytest.mark.parametrize("seed", [0, 1])
 def test_the_layouts_are_the_solvers_on_random_and_dense_hands(seed):
     rng = random.Random(seed)
-    for _ in range(150):
+    for _ in range(400):
         hand, rules, options = question(rng)
-        assert kernel_solver.arrangements(hand, rules, **options) == solver.arrangements(hand, rules, **options), (
+        assert kernel_solver.compiled_arrangements(hand, rules, **options) == solver.arrangements(
+            hand, rules, **options
+        ), (
             hand,
             rules.opening,
             options,
@@ -49,7 +51,7 @@ def test_the_layouts_are_the_solvers_on_the_hands_of_played_games():
         hand = (*state.hands[s], state.top) if state.discards else state.hands[s]
         for threshold in (0, state.rules.opening):
             options = {"threshold": threshold, "limit": 8, "keep": int(state.rules.go_out_by_discard)}
-            assert kernel_solver.arrangements(hand, state.rules, **options) == solver.arrangements(
+            assert kernel_solver.compiled_arrangements(hand, state.rules, **options) == solver.arrangements(
                 hand, state.rules, **options
             )
 
@@ -57,9 +59,53 @@ def test_the_layouts_are_the_solvers_on_the_hands_of_played_games():
 def test_a_search_past_its_budget_gives_no_answer_and_the_edges_answer_at_once():
     rules = KalukiRules.from_options("book")
     hand = (0, 1, 2, 4, 5, 6, 8, 9, 10, JOKER, JOKER)  # aces, twos and threes of three suits
-    assert kernel_solver.arrangements(hand, rules, threshold=0, limit=8, node_budget=1) is None
-    assert kernel_solver.arrangements(hand, rules, threshold=0, limit=0) == []
-    assert kernel_solver.arrangements(hand, rules, threshold=0, limit=8, must_use=51) == []
-    assert kernel_solver.arrangements(hand, rules, threshold=0, limit=8) == solver.arrangements(
+    assert kernel_solver.compiled_arrangements(hand, rules, threshold=0, limit=8, node_budget=1) is None
+    assert kernel_solver.compiled_arrangements(hand, rules, threshold=0, limit=0) == []
+    assert kernel_solver.compiled_arrangements(hand, rules, threshold=0, limit=8, must_use=51) == []
+    assert kernel_solver.compiled_arrangements(hand, rules, threshold=0, limit=8) == solver.arrangements(
         hand, rules, threshold=0, limit=8
     )
+
+
+# Tables of every kind: the presets, and the set-joker and retrieved-joker options each way.
+TABLE_RULES = (
+    KalukiRules.from_options("book"),
+    KalukiRules.from_options("uk40"),
+    KalukiRules.from_options("book", set_joker_release="either_missing"),
+    KalukiRules.from_options("book", set_joker_release="all_missing", retrieved_joker="reuse_now"),
+    KalukiRules.from_options("rummy"),
+)
+
+
+def agree(state, limit: int) -> bool:
+    """Whether the compiled search gives the solver's plays (or, where it does not answer, the
+    wrapper the env calls gives them)."""
+    want = solver.best_play(state, limit)
+    got = kernel_solver.compiled_best_play(state, limit)
+    return (got is None or got == want) and kernel_solver.best_play(state, limit) == want
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_plays_are_the_solvers_on_random_tables(seed):
+    rng = random.Random(seed)
+    for i in range(300):
+        state = table_position(rng, TABLE_RULES[i % len(TABLE_RULES)])
+        assert agree(state, rng.choice([1, 4, 8])), state
+
+
+def test_the_plays_are_the_solvers_in_played_games():
+    for i, state in enumerate(played_positions(5, 500)):
+        assert agree(state, (1, 4, 8)[i % 3]), state
+
+
+def test_a_play_the_solver_would_check_is_left_to_the_solver():
+    """An exchange in a play that opens is checked against the engine's order of moves: the
+    compiled search leaves such plays to the solver (and the env's answer is the solver's)."""
+    rng = random.Random(11)
+    left = 0
+    for _ in range(300):
+        state = table_position(rng, TABLE_RULES[1])  # uk40: the released joker is laid now
+        if kernel_solver.compiled_best_play(state, 8) is None:
+            left += 1
+            assert kernel_solver.best_play(state, 8) == solver.best_play(state, 8)
+    assert left > 0
