@@ -27,6 +27,8 @@ from carousel_env.games.carousel.vector import encode as vector_encode
 from carousel_env.games.carousel.vector import kernel as vector_kernel
 from carousel_env.games.conquian import kernel as conquian_kernel
 from carousel_env.games.gin_rummy import kernel as gin_kernel
+from carousel_env.games.kaluki import kernel_readings as kaluki_readings
+from carousel_env.games.kaluki import kernel_solver as kaluki_solver
 
 
 def _fake_cache(folder):
@@ -79,6 +81,12 @@ def test_the_vector_envs_stamp_covers_the_solver_and_what_its_kernel_embeds(tmp_
     (cache / "numba-sources.stamp").write_text(_cache.sources_stamp(solver.SOURCES))
     assert _cache.drop_stale_cache(cache, vector_kernel.SOURCES)
     assert not list(cache.glob("*.nb?"))
+
+
+def test_kalukis_stamp_covers_every_module_of_its_compiled_search():
+    names = {line.split()[0] for line in _cache.sources_stamp(kaluki_readings.SOURCES).splitlines()}
+    modules = ("kernel_readings", "kernel_search", "kernel_table", "kernel_solver", "rules")
+    assert {f"games/kaluki/{module}.py" for module in modules} | {"core/cards.py"} <= names
 
 
 def test_subpackage_caches_are_dropped_with_the_top_one(tmp_path):
@@ -155,6 +163,7 @@ def test_the_notices_name_the_real_entry_points():
         carioca_distance.distance,
         conquian_kernel.step_games,
         conquian_kernel.encode_rows,
+        kaluki_solver.lay_down,
     )
     assert set(_cache.ENTRY_POINTS) == {_cache.entry_key(entry) for entry in entries}
     notices = {_cache.compile_notice(entry) for entry in entries}

@@ -15,11 +15,23 @@ Loops, never recursion: numba's cache cannot hold recursive functions.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 
+from carousel_env.core import compiled
 from carousel_env.core.cards import NUM_CARDS, TABLE_JOKER
 from carousel_env.games.kaluki.rules import HIGH_ACE, LOW_ACE, LOW_ACE_MELD_VALUE, MELD_MIN, RUN_MAX, SET_MAX
+
+HERE = Path(__file__).resolve().parent
+# The compiled search's sources (this module is imported by each of them first): one stamp for
+# the cache beside them, dropped when any changes (carousel_env.core.compiled).
+SOURCES = (
+    *(HERE / f"{name}.py" for name in ("kernel_readings", "kernel_search", "kernel_table", "kernel_solver", "rules")),
+    compiled.PACKAGE / "core" / "cards.py",
+)
+compiled.drop_stale_cache(HERE / "__pycache__", SOURCES)
 
 ENTRY_WIDTH = 5 + RUN_MAX  # a lay-off on a run: first card, tag, seat, meld, end, then its units
 MELD_TAG = 0  # solver_pieces.MELD_TAG

@@ -15,7 +15,6 @@ and played positions.
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -34,11 +33,6 @@ from carousel_env.games.kaluki.rules import RUN_MAX, KalukiRules, RetrievedJoker
 from carousel_env.games.kaluki.solver import Layout, Play, _play_moves
 from carousel_env.games.kaluki.state import NO_CARD, KalukiState, Phase
 
-HERE = Path(__file__).resolve().parent
-SOURCES = tuple(
-    HERE / f"{name}.py" for name in ("kernel_solver", "kernel_search", "kernel_readings", "kernel_table", "rules")
-)
-compiled.drop_stale_cache(HERE / "__pycache__", SOURCES)
 compiled.name_entry_points(__name__, {"lay_down": ("Kaluki's compiled lay-down search", 60)})
 
 NODE_BUDGET = 2_000_000  # search steps before the caller falls back on the Python solver
