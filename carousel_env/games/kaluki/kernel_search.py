@@ -9,8 +9,9 @@ What the solver keeps in Python objects is kept here in int arrays named by cons
 problem (``pb``), the running totals (``st``) and the best layouts (:data:`BEST_FIELDS`).
 
 Left to the caller: the search stops and says so (``st[STOP]``) when it runs past its budget of
-steps, or meets a layout among the best that the solver would check against the engine's order of
-moves (``risky``): the caller asks the Python solver then. The solver's cut on the notation of
+steps (the caller asks the Python solver then); a layout that the solver checks against the
+engine's order of moves is marked ``risky``, for the caller to check (it asks for more layouts
+when some fail). The solver's cut on the notation of
 tied layouts is not repeated (it only saves time). Loops on stacks of frames, never recursion:
 numba's cache cannot hold recursive functions.
 """
@@ -31,8 +32,8 @@ DEBT = 32  # the most jokers a balance may owe to later exchanges, in the memo's
 
 # The problem (``pb``): what solver_search.Problem holds, and what makes a layout risky.
 (HAND_VALUE, HAND_JOKERS, KEEP, TAKEN, MUST_OPEN, THRESHOLD, WITH_MELDS, LIMIT, MUST_USE, HAND_CARDS,
- HAND_NATURALS, TAKEN_COPIES, JOKER_VALUE, REUSE_NOW, RISKY_RELEASE, RISKY_EMPTY) = range(16)  # fmt: skip
-PROBLEM_SIZE = 16
+ HAND_NATURALS, TAKEN_COPIES, JOKER_VALUE, REUSE_NOW, RISKY_RELEASE, RISKY_EMPTY, OPENS_NOW) = range(17)  # fmt: skip
+PROBLEM_SIZE = 17
 # The running totals (``st``).
 (BALANCE, LAID_VALUE, JOKERS_LAID, CARDS_LAID, NATURALS_LAID, OPEN_VALUE, MELDS, DEPTH, TAKEN_LAID,
  FOUND, RELEASED, MELD_JOKERS, STOP) = range(13)  # fmt: skip
@@ -42,8 +43,8 @@ PIECE_FIELDS = ("need", "jokers_in", "jokers_out", "value", "open_value", "cards
                 "reading_count", "slot", "run", "added")  # fmt: skip
 NEED, JOKERS_IN, JOKERS_OUT, VALUE, OPEN, CARDS, READING_START, READING_COUNT, SLOT, RUN, ADDED = range(11)
 # The best layouts' arrays, in this order.
-BEST_FIELDS = ("left", "jokers", "rows", "entries", "readings", "open_value", "pieces", "pieces_n",
-               "extra", "extra_n", "released")  # fmt: skip
+BEST_FIELDS = ("left", "jokers", "rows", "rows_n", "readings", "open_value", "pieces", "pieces_n",
+               "extra", "extra_n", "released", "risky")  # fmt: skip
 
 
 # ---------------------------------------------------------------- keys
@@ -264,11 +265,11 @@ def _take(i: int, sign: int, counts, st, pb, pieces, chosen, slot_used, run_adde
 
 
 @njit(cache=True)
-def _insert(left, jokers, rows, tags, n, opening, st, pb, chosen, extra, extra_n, best) -> None:
+def _insert(left, jokers, rows, tags, n, opening, risky, st, pb, chosen, extra, extra_n, best) -> None:
     """Put a layout among the ``limit`` best, in key order (one no better than the ``limit``-th
     is left out)."""
     limit = pb[LIMIT]
-    b_left, b_jokers, b_rows, b_n, b_tags, b_open, b_pieces, b_pieces_n, b_extra, b_extra_n, b_released = best
+    b_left, b_jokers, b_rows, b_n, b_tags, b_open, b_pieces, b_pieces_n, b_extra, b_extra_n, b_released, b_risky = best
     found = st[FOUND]
     at = found
     while (
@@ -279,7 +280,7 @@ def _insert(left, jokers, rows, tags, n, opening, st, pb, chosen, extra, extra_n
     if at >= limit:
         return
     for j in range(min(found, limit - 1), at, -1):
-        for field in (b_left, b_jokers, b_n, b_open, b_pieces_n, b_extra_n, b_released):
+        for field in (b_left, b_jokers, b_n, b_open, b_pieces_n, b_extra_n, b_released, b_risky):
             field[j] = field[j - 1]
         b_rows[j] = b_rows[j - 1]
         b_tags[j] = b_tags[j - 1]
@@ -297,6 +298,7 @@ def _insert(left, jokers, rows, tags, n, opening, st, pb, chosen, extra, extra_n
     b_extra[at, :extra_n] = extra[:extra_n]
     b_extra_n[at] = extra_n
     b_released[at] = st[RELEASED]
+    b_risky[at] = risky
     st[FOUND] = min(found + 1, limit)
 
 
@@ -313,7 +315,24 @@ def _only_taken_left(laid_jokers: int, st, pb) -> bool:
 
 
 @njit(cache=True)
-def _record(extra, extra_n, chosen, st, pb, pieces, reading_values, reading_entries, fixed, js_entries, best):
+def _opens_first(pick, n_melds, reading_values, reading_jokers, pb) -> bool:
+    """Whether some of the new melds reach the opening with jokers from the hand alone: a play
+    that opens and exchanges lays its opening first (solver._play_moves; else it is dropped)."""
+    for subset in range(1, 1 << n_melds):
+        value, jokers = 0, 0
+        for k in range(n_melds):
+            if subset >> k & 1:
+                value += reading_values[pick[k]]
+                jokers += reading_jokers[pick[k]]
+        if value >= pb[THRESHOLD] and jokers <= pb[HAND_JOKERS]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _record(
+    extra, extra_n, chosen, st, pb, pieces, reading_values, reading_jokers, reading_entries, fixed, js_entries, best
+):
     """Every reading of the new melds taken that the rules keep, with the table pieces and the
     jokers laid alone (``extra``: slot * 16 + place), into the best layouts."""
     depth = st[DEPTH]
@@ -356,7 +375,10 @@ def _record(extra, extra_n, chosen, st, pb, pieces, reading_values, reading_entr
         opening = 0
         for k in range(n_melds):
             opening += reading_values[pick[k]]
-        if not (need_open and opening < pb[THRESHOLD]):
+        opens = not (need_open and opening < pb[THRESHOLD])
+        if opens and pb[OPENS_NOW] and st[RELEASED] and n_melds:
+            opens = _opens_first(pick, n_melds, reading_values, reading_jokers, pb)
+        if opens:
             rows[:fixed_n] = given[:fixed_n]
             n = fixed_n
             tags[:] = -1
@@ -379,10 +401,7 @@ def _record(extra, extra_n, chosen, st, pb, pieces, reading_values, reading_entr
                 )
                 < 0
             ):
-                if risky:  # the solver would check it against the engine's order of moves
-                    st[STOP] = 1
-                    return
-                _insert(left, jokers, rows, tags, n, opening, st, pb, chosen, extra, extra_n, best)
+                _insert(left, jokers, rows, tags, n, opening, risky, st, pb, chosen, extra, extra_n, best)
         # The next readings: each piece taken n times reads as a multiset of n of its readings.
         k = n_melds - 1
         while k >= 0 and pick[k] == starts[melds[k]] + counts[melds[k]] - 1:
@@ -413,7 +432,7 @@ def _joker_room(slot_used, run_added, run_room, js_slot, js_run, js_most) -> int
 
 
 @njit(cache=True)
-def _finish(chosen, st, pb, pieces, reading_values, reading_entries, fixed, slots, best) -> None:
+def _finish(chosen, st, pb, pieces, reading_values, reading_jokers, reading_entries, fixed, slots, best) -> None:
     """A leaf: every count of jokers laid alone that the balance allows, most first, each in the
     first ``limit`` ways in entry order (solver_search's ``_finish`` and ``_joker_layouts``)."""
     slot_used, run_added, run_room, js_slot, js_run, js_most, js_entries = slots
@@ -446,8 +465,9 @@ def _finish(chosen, st, pb, pieces, reading_values, reading_entries, fixed, slot
                             extra[extra_n] = free[lv] * 16 + d
                             extra_n += 1
                     _record(
-                        extra, extra_n, chosen, st, pb, pieces, reading_values, reading_entries, fixed, js_entries, best
-                    )
+                        extra, extra_n, chosen, st, pb, pieces, reading_values, reading_jokers, reading_entries, fixed,
+                        js_entries, best,
+                    )  # fmt: skip
                     if st[STOP]:
                         return
                     level -= 1
@@ -483,9 +503,9 @@ def _finish(chosen, st, pb, pieces, reading_values, reading_entries, fixed, slot
 
 
 @njit(cache=True)
-def search(counts, pb, pieces, start, reading_values, reading_entries, fixed, slots, node_budget):
+def search(counts, pb, pieces, start, reading_values, reading_jokers, reading_entries, fixed, slots, node_budget):
     """The best ``pb[LIMIT]`` layouts (:data:`BEST_FIELDS`) and the final totals (``st[STOP]``
-    set: the search stopped, past its budget or at a risky layout). The sweep (solver_search's
+    set: the search stopped, past its budget). The sweep (solver_search's
     ``visit``): at kind ``p`` take a piece whose lowest natural is ``p`` (from the piece taken
     last there on, so that each multiset of pieces is met once) or keep the copies of ``p``
     left; children in order of their bound on the value left."""
@@ -502,6 +522,7 @@ def search(counts, pb, pieces, start, reading_values, reading_entries, fixed, sl
         np.full((limit, MAX_ENTRIES), -1, np.int64),
         np.zeros(limit, np.int64),
         np.full((limit, MAX_ENTRIES), -1, np.int64),
+        np.zeros(limit, np.int64),
         np.zeros(limit, np.int64),
         np.zeros(limit, np.int64),
     )
@@ -544,7 +565,7 @@ def search(counts, pb, pieces, start, reading_values, reading_entries, fixed, sl
                 ffirst[top] = start[p]
             fp[top] = p
             if p == kinds:
-                _finish(chosen, st, pb, pieces, reading_values, reading_entries, fixed, slots, best)
+                _finish(chosen, st, pb, pieces, reading_values, reading_jokers, reading_entries, fixed, slots, best)
                 top -= 1
                 continue
             n = 0

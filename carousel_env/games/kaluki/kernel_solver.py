@@ -2,14 +2,18 @@
 :func:`best_play` give what :mod:`carousel_env.games.kaluki.solver`'s functions of those names
 give (the same layouts and plays, in the same order), several times faster.
 
-The new melds' readings and pieces are compiled (:mod:`carousel_env.games.kaluki.kernel_readings`),
-the table's pieces are the solver's own (``solver_pieces.run_pieces`` and ``set_pieces``) turned
-into arrays, and the search is :mod:`carousel_env.games.kaluki.kernel_search`. Where that search
-does not answer (a hand of more than ``MAX_KINDS`` natural kinds, a search past its budget of
-steps, a play among the best that the solver checks against the engine's order of moves, or no
-``limit``) these functions return None, and the caller asks the solver.
-``tests/games/kaluki/test_kaluki_kernel_solver.py`` holds both answers equal on random, dense
-and played positions.
+The new melds' readings and pieces (:mod:`carousel_env.games.kaluki.kernel_readings`), the
+table's pieces (:mod:`carousel_env.games.kaluki.kernel_table`) and the search
+(:mod:`carousel_env.games.kaluki.kernel_search`) are compiled; this module asks them and turns
+their layouts into the solver's plays. A layout that the solver checks against the engine's
+order of moves (an exchange in a play that opens, or under ``reuse_now``; a hand emptied that
+holds the card taken from the pile) is checked here the same way, with the engine, and where
+some fail the search is asked for more (up to ``MAX_ASK``). ``compiled_arrangements`` and
+``compiled_best_play`` return None where the compiled search does not answer (a hand of more
+than ``MAX_KINDS`` natural kinds, a search past its budget of steps, no ``limit``), and
+:func:`arrangements` and :func:`best_play` ask the solver then.
+``tests/games/kaluki/test_kaluki_kernel_solver.py`` holds both answers equal on random, dense,
+table and played positions.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from carousel_env.games.kaluki.state import NO_CARD, KalukiState, Phase
 compiled.name_entry_points(__name__, {"lay_down": ("Kaluki's compiled lay-down search", 60)})
 
 NODE_BUDGET = 2_000_000  # search steps before the caller falls back on the Python solver
+MAX_ASK = 256  # layouts asked of one search while the engine cannot make some (more: the solver answers)
 MAX_KINDS = ks.MAX_KINDS
 SET_RELEASES = tuple(SetJokerRelease)  # kernel_table's DECLARED, EITHER_MISSING, ALL_MISSING
 NO_MELDS = np.zeros((0, kt.MELD_WIDTH), np.int64)
@@ -105,7 +110,7 @@ def lay_down(counts, kinds, pos, pb, meld_jokers, rules, card_value, table, node
     run_room = RUN_MAX - melds_rows[:, kt.SIZE]
     slots = (np.zeros(slot_count, np.bool_), np.zeros(run_room.shape[0], np.int64), run_room, js_slot[:nslots],
              js_run[:nslots], js_most[:nslots], js_entries[:nslots])  # fmt: skip
-    best, st = ks.search(counts, pb, pieces, start, readings[7], entries, fixed, slots, node_budget)
+    best, st = ks.search(counts, pb, pieces, start, readings[7], readings[4], entries, fixed, slots, node_budget)
     return readings, best, st, order - groups, (ops, where, js_entries, js_ops)
 
 
@@ -267,31 +272,50 @@ def compiled_best_play(
     pb[ks.REUSE_NOW] = reuse_now
     pb[ks.RISKY_RELEASE] = reuse_now or not opened
     pb[ks.RISKY_EMPTY] = state.taken != NO_CARD
+    pb[ks.OPENS_NOW] = not opened
     table = (_table_rows(state), h.held, swaps)
-    answer = _solve(h, pb, jokers, rules, table, node_budget)
-    if answer is None:
-        return None
-    readings, best, found, order, (ops, where, js_entries, js_ops) = answer
-    plays = []
-    for i in range(found):
-        pairs = []
-        for k in best[6][i][: best[7][i]]:
-            t = int(order[k])
-            if t >= 0:  # a table piece: where it is and what it does, as the solver's moves read them
-                slot = (int(where[t, 0]), int(where[t, 1]))
-                pairs.append((ss.Piece(0, (), 0, 0, 0, 0, 0, slot, None, 0, ((None, _ops(ops[t])),)), None))
-        melds = tuple(_meld(readings, int(r)) for r in best[4][i] if r >= 0)
-        pairs += [(None, (None, m, None)) for m in melds]
-        extra = []
-        for x in best[8][i][: best[9][i]]:
-            j, d = int(x) >> 4, int(x) & 15
-            entry = (None, None, int(js_entries[j, d, 2]), int(js_entries[j, d, 3]))
-            extra.append((entry, _ops(js_ops[j, d : d + 1])[0]))
-        key = (int(best[0][i]), int(best[1][i]))
-        found_play = ss.Found(key, tuple(pairs), tuple(extra), int(best[5][i]), int(best[10][i]))
-        moves = _play_moves(state, found_play, verify=False)
-        plays.append(Play(melds, moves, key[0], int(best[5][i]), key[1]))
-    return plays
+    ask = limit
+    while True:  # more layouts while some the engine cannot make leave fewer than ``limit``
+        pb[ks.LIMIT] = ask
+        answer = _solve(h, pb, jokers, rules, table, node_budget)
+        if answer is None:
+            return None
+        readings, best, found, order, table_ops = answer
+        plays = []
+        for i in range(found):
+            play = _play(state, readings, best, i, order, table_ops)
+            if play is not None:
+                plays.append(play)
+            if len(plays) == limit:
+                return plays
+        if found < ask:  # every layout there is was seen
+            return plays
+        ask *= 2
+        if ask > MAX_ASK:
+            return None
+
+
+def _play(state: KalukiState, readings, best, i: int, order, table_ops) -> Play | None:
+    """Layout ``i`` of the compiled answer as the solver's play; None where the engine's order
+    of moves cannot make a risky one (the solver's ``check``)."""
+    ops, where, js_entries, js_ops = table_ops
+    pairs = []
+    for k in best[6][i][: best[7][i]]:
+        t = int(order[k])
+        if t >= 0:  # a table piece: where it is and what it does, as the solver's moves read them
+            slot = (int(where[t, 0]), int(where[t, 1]))
+            pairs.append((ss.Piece(0, (), 0, 0, 0, 0, 0, slot, None, 0, ((None, _ops(ops[t])),)), None))
+    melds = tuple(_meld(readings, int(r)) for r in best[4][i] if r >= 0)
+    pairs += [(None, (None, m, None)) for m in melds]
+    extra = []
+    for x in best[8][i][: best[9][i]]:
+        j, d = int(x) >> 4, int(x) & 15
+        entry = (None, None, int(js_entries[j, d, 2]), int(js_entries[j, d, 3]))
+        extra.append((entry, _ops(js_ops[j, d : d + 1])[0]))
+    key = (int(best[0][i]), int(best[1][i]))
+    found_play = ss.Found(key, tuple(pairs), tuple(extra), int(best[5][i]), int(best[10][i]))
+    moves = _play_moves(state, found_play, verify=bool(best[11][i]))
+    return None if moves is None else Play(melds, moves, key[0], int(best[5][i]), key[1])
 
 
 def arrangements(hand, rules: KalukiRules, **question) -> list[Layout]:
