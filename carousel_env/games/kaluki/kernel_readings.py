@@ -23,6 +23,7 @@ from numba import njit
 from carousel_env.core import compiled
 from carousel_env.core.cards import NUM_CARDS, TABLE_JOKER
 from carousel_env.games.kaluki.rules import HIGH_ACE, LOW_ACE, LOW_ACE_MELD_VALUE, MELD_MIN, RUN_MAX, SET_MAX
+from carousel_env.games.kaluki.solver_pieces import MELD_TAG, RUN_ENTRY, SET_ENTRY
 
 HERE = Path(__file__).resolve().parent
 # The compiled search's sources (this module is imported by each of them first): one stamp for
@@ -34,19 +35,26 @@ SOURCES = (
 compiled.drop_stale_cache(HERE / "__pycache__", SOURCES)
 
 ENTRY_WIDTH = 5 + RUN_MAX  # a lay-off on a run: first card, tag, seat, meld, end, then its units
-MELD_TAG = 0  # solver_pieces.MELD_TAG
-SET_ENTRY, RUN_ENTRY = 0, 1  # solver_pieces.SET_ENTRY, RUN_ENTRY
+# The readings' arrays, in this order (each reading a row).
+READING_FIELDS = ("kind", "low", "units", "size", "jokers", "need", "first", "value")
+(READING_KIND, READING_LOW, READING_UNITS, READING_SIZE, READING_JOKERS, READING_NEED, READING_FIRST,
+ READING_VALUE) = range(8)  # fmt: skip
+# A new meld's piece (:func:`meld_pieces`): its arrays, in this order.
+(MELD_NEED, MELD_JOKERS, MELD_VALUE, MELD_OPEN, MELD_CARDS, MELD_READING_START, MELD_READING_COUNT,
+ MELD_LOWEST) = range(8)  # fmt: skip
 READINGS_CAPACITY = 256  # readings written before counting past it (then all are written again)
 
 
 @njit(cache=True)
-def _card(rank: int, suit: int) -> int:
+def card_of(rank: int, suit: int) -> int:
+    """The card of ``rank`` and ``suit`` (cards.make_card, unchecked)."""
     return (rank - 1) * 4 + suit
 
 
 @njit(cache=True)
-def _card_at(suit: int, cell: int) -> int:
-    return _card(1 if cell == HIGH_ACE else cell, suit)
+def cell_card(suit: int, cell: int) -> int:
+    """The card in run cell ``cell`` of ``suit`` (melds.card_at)."""
+    return card_of(1 if cell == HIGH_ACE else cell, suit)
 
 
 @njit(cache=True)
@@ -87,7 +95,7 @@ def _runs_from(out, count, suit, low, high_cell, jokers, pos, card_value) -> int
             tried[n] = 0
             n -= 1
             continue
-        card = _card_at(suit, cell)
+        card = cell_card(suit, cell)
         worth = LOW_ACE_MELD_VALUE if cell == LOW_ACE else card_value[card]
         if tried[n] == 0:
             tried[n] = 1
@@ -117,7 +125,7 @@ def readings(out, pos, jokers, ace_low, ace_high, card_value) -> int:
     for rank in range(1, 14):
         held = 0
         for suit in range(4):
-            if pos[_card(rank, suit)] >= 0:
+            if pos[card_of(rank, suit)] >= 0:
                 held |= 1 << suit
         for mask in range(1, 16):
             if mask & ~held:
@@ -131,7 +139,7 @@ def readings(out, pos, jokers, ace_low, ace_high, card_value) -> int:
                     continue
                 n, need, first, value, free = 0, np.int64(0), NUM_CARDS, 0, used
                 for suit in range(4):  # units in suit order, jokers on the lowest missing suits
-                    card = _card(rank, suit)
+                    card = card_of(rank, suit)
                     if mask >> suit & 1:
                         units[n] = card
                         need |= np.int64(1) << pos[card]

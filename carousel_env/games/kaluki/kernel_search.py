@@ -11,9 +11,8 @@ problem (``pb``), the running totals (``st``) and the best layouts (:data:`BEST_
 Left to the caller: the search stops and says so (``st[STOP]``) when it runs past its budget of
 steps (the caller asks the Python solver then); a layout that the solver checks against the
 engine's order of moves is marked ``risky``, for the caller to check (it asks for more layouts
-when some fail). The solver's cut on the notation of
-tied layouts is not repeated (it only saves time). Loops on stacks of frames, never recursion:
-numba's cache cannot hold recursive functions.
+when some fail). The solver's cut on the notation of tied layouts is not repeated (it only saves
+time). Loops on stacks of frames, never recursion: numba's cache cannot hold recursive functions.
 """
 
 from __future__ import annotations
@@ -28,21 +27,27 @@ MAX_ENTRIES = 32  # entries a layout holds: its melds, table pieces and jokers l
 NO_WAY = -(10**6)  # the bound of a node that cannot be completed
 MAX_KINDS = 30  # natural kinds the memo's key can hold (3 ** 30 * 31 * 64 * 2 < 2 ** 63)
 PACK = 1 << 20  # a bound's two values packed in one memo entry, each offset by this
+PACK_BITS = 22  # the bits of the second value (PACK and more fit)
+PLACES = 16  # a joker laid alone is noted slot * PLACES + its place (a slot has at most RUN_MAX)
 DEBT = 32  # the most jokers a balance may owe to later exchanges, in the memo's key
 
 # The problem (``pb``): what solver_search.Problem holds, and what makes a layout risky.
+# WAYS: the ways to lay jokers alone tried at a leaf, the caller's limit (LIMIT may be more).
 (HAND_VALUE, HAND_JOKERS, KEEP, TAKEN, MUST_OPEN, THRESHOLD, WITH_MELDS, LIMIT, MUST_USE, HAND_CARDS,
- HAND_NATURALS, TAKEN_COPIES, JOKER_VALUE, REUSE_NOW, RISKY_RELEASE, RISKY_EMPTY, OPENS_NOW) = range(17)  # fmt: skip
-PROBLEM_SIZE = 17
+ HAND_NATURALS, TAKEN_COPIES, JOKER_VALUE, REUSE_NOW, RISKY_RELEASE, RISKY_EMPTY, OPENS_NOW,
+ WAYS) = range(18)  # fmt: skip
+PROBLEM_SIZE = 18
 # The running totals (``st``).
 (BALANCE, LAID_VALUE, JOKERS_LAID, CARDS_LAID, NATURALS_LAID, OPEN_VALUE, MELDS, DEPTH, TAKEN_LAID,
- FOUND, RELEASED, MELD_JOKERS, STOP) = range(13)  # fmt: skip
-STATE_SIZE = 13
+ FOUND, RELEASED, MELD_JOKERS, STOP, STEPS) = range(14)  # fmt: skip
+STATE_SIZE = 14
 # The pieces' arrays, in this order.
 PIECE_FIELDS = ("need", "jokers_in", "jokers_out", "value", "open_value", "cards", "reading_start",
                 "reading_count", "slot", "run", "added")  # fmt: skip
 NEED, JOKERS_IN, JOKERS_OUT, VALUE, OPEN, CARDS, READING_START, READING_COUNT, SLOT, RUN, ADDED = range(11)
 # The best layouts' arrays, in this order.
+(BEST_LEFT, BEST_JOKERS, BEST_ROWS, BEST_ROWS_N, BEST_READINGS, BEST_OPEN, BEST_PIECES, BEST_PIECES_N, BEST_EXTRA,
+ BEST_EXTRA_N, BEST_RELEASED, BEST_RISKY) = range(12)  # fmt: skip
 BEST_FIELDS = ("left", "jokers", "rows", "rows_n", "readings", "open_value", "pieces", "pieces_n",
                "extra", "extra_n", "released", "risky")  # fmt: skip
 
@@ -144,7 +149,7 @@ def bound(p0, counts, jokers0, upfront, pieces, start, release, sink, joker_valu
             key = _memo_key(counts, p, jokers, upfront)
             hit = memo.get(key, -1)
             if hit >= 0:
-                got_laid, got_open = (hit >> 22) - PACK, (hit & ((1 << 22) - 1)) - PACK
+                got_laid, got_open = (hit >> PACK_BITS) - PACK, (hit & ((1 << PACK_BITS) - 1)) - PACK
                 top -= 1
                 continue
             budget[0] -= 1
@@ -180,7 +185,7 @@ def bound(p0, counts, jokers0, upfront, pieces, start, release, sink, joker_valu
         got_laid, got_open = flaid[top], fopen[top]
         if got_laid <= NO_WAY:
             got_laid, got_open = NO_WAY, NO_WAY
-        memo[fkey[top]] = (max(got_laid, NO_WAY) + PACK) << 22 | (max(got_open, NO_WAY) + PACK)
+        memo[fkey[top]] = (max(got_laid, NO_WAY) + PACK) << PACK_BITS | (max(got_open, NO_WAY) + PACK)
         top -= 1
     return got_laid, got_open
 
@@ -317,7 +322,7 @@ def _only_taken_left(laid_jokers: int, st, pb) -> bool:
 @njit(cache=True)
 def _opens_first(pick, n_melds, reading_values, reading_jokers, pb) -> bool:
     """Whether some of the new melds reach the opening with jokers from the hand alone: a play
-    that opens and exchanges lays its opening first (solver._play_moves; else it is dropped)."""
+    that opens and exchanges lays its opening first (solver.play_moves; else it is dropped)."""
     for subset in range(1, 1 << n_melds):
         value, jokers = 0, 0
         for k in range(n_melds):
@@ -331,10 +336,11 @@ def _opens_first(pick, n_melds, reading_values, reading_jokers, pb) -> bool:
 
 @njit(cache=True)
 def _record(
-    extra, extra_n, chosen, st, pb, pieces, reading_values, reading_jokers, reading_entries, fixed, js_entries, best
-):
+    extra, extra_n, chosen, st, pb, pieces, reading_values, reading_jokers, reading_entries, fixed, js_entries, best,
+    budget,
+):  # fmt: skip
     """Every reading of the new melds taken that the rules keep, with the table pieces and the
-    jokers laid alone (``extra``: slot * 16 + place), into the best layouts."""
+    jokers laid alone (``extra``: slot * PLACES + place), into the best layouts."""
     depth = st[DEPTH]
     if depth == 0 and extra_n == 0:
         return
@@ -362,7 +368,7 @@ def _record(
             melds[n_melds] = i
             n_melds += 1
     for k in range(extra_n):
-        given[fixed_n, :] = js_entries[extra[k] >> 4, extra[k] & 15]
+        given[fixed_n, :] = js_entries[extra[k] // PLACES, extra[k] % PLACES]
         fixed_n += 1
     rows = np.full((MAX_ENTRIES, ENTRY_WIDTH), -1, np.int64)
     tags = np.full(MAX_ENTRIES, -1, np.int64)
@@ -371,7 +377,8 @@ def _record(
     for k in range(n_melds):
         pick[k] = starts[melds[k]]
     limit = pb[LIMIT]
-    while True:
+    while budget[0] >= 0:
+        budget[0] -= 1  # a leaf's readings count as steps: a leaf may have many
         opening = 0
         for k in range(n_melds):
             opening += reading_values[pick[k]]
@@ -394,10 +401,10 @@ def _record(
                     jokers,
                     rows,
                     n,
-                    best[0][limit - 1],
-                    best[1][limit - 1],
-                    best[2][limit - 1],
-                    best[3][limit - 1],
+                    best[BEST_LEFT][limit - 1],
+                    best[BEST_JOKERS][limit - 1],
+                    best[BEST_ROWS][limit - 1],
+                    best[BEST_ROWS_N][limit - 1],
                 )
                 < 0
             ):
@@ -432,7 +439,9 @@ def _joker_room(slot_used, run_added, run_room, js_slot, js_run, js_most) -> int
 
 
 @njit(cache=True)
-def _finish(chosen, st, pb, pieces, reading_values, reading_jokers, reading_entries, fixed, slots, best) -> None:
+def _finish(
+    chosen, st, pb, pieces, reading_values, reading_jokers, reading_entries, fixed, slots, best, budget
+) -> None:
     """A leaf: every count of jokers laid alone that the balance allows, most first, each in the
     first ``limit`` ways in entry order (solver_search's ``_finish`` and ``_joker_layouts``)."""
     slot_used, run_added, run_room, js_slot, js_run, js_most, js_entries = slots
@@ -452,7 +461,7 @@ def _finish(chosen, st, pb, pieces, reading_values, reading_jokers, reading_entr
     extra = np.empty(MAX_ENTRIES, np.int64)
     take = np.zeros(nfree + 1, np.int64)
     room = run_added.copy()
-    limit = pb[LIMIT]
+    ways = pb[WAYS]  # as many as the solver tries, however many layouts are asked
     for count in range(most, -1, -1):
         made, level, left, entering = 0, 0, count, True
         while level >= 0:
@@ -462,18 +471,20 @@ def _finish(chosen, st, pb, pieces, reading_values, reading_jokers, reading_entr
                     extra_n = 0
                     for lv in range(level):
                         for d in range(take[lv]):
-                            extra[extra_n] = free[lv] * 16 + d
+                            extra[extra_n] = free[lv] * PLACES + d
                             extra_n += 1
                     _record(
                         extra, extra_n, chosen, st, pb, pieces, reading_values, reading_jokers, reading_entries, fixed,
-                        js_entries, best,
+                        js_entries, best, budget,
                     )  # fmt: skip
+                    if budget[0] < 0:
+                        return
                     if st[STOP]:
                         return
                     level -= 1
                     entering = False
                     continue
-                if level == nfree or made >= limit:
+                if level == nfree or made >= ways:
                     level -= 1
                     entering = False
                     continue
@@ -487,7 +498,7 @@ def _finish(chosen, st, pb, pieces, reading_values, reading_jokers, reading_entr
                 left += take[level]
                 if js_run[j] >= 0:
                     room[js_run[j]] -= take[level]
-                if made >= limit or take[level] == 0:
+                if made >= ways or take[level] == 0:
                     level -= 1
                     continue
                 take[level] -= 1
@@ -565,16 +576,19 @@ def search(counts, pb, pieces, start, reading_values, reading_jokers, reading_en
                 ffirst[top] = start[p]
             fp[top] = p
             if p == kinds:
-                _finish(chosen, st, pb, pieces, reading_values, reading_jokers, reading_entries, fixed, slots, best)
+                _finish(
+                    chosen, st, pb, pieces, reading_values, reading_jokers, reading_entries, fixed, slots, best, budget
+                )
                 top -= 1
                 continue
             n = 0
             for i in range(ffirst[top], start[p + 1]):
+                budget[0] -= 1  # each child weighed is a step
                 if not _fits(i, counts, pieces, slot_used, run_added, run_room):
                     continue
                 _take(i, 1, counts, st, pb, pieces, chosen, slot_used, run_added)
                 left, opening = _node_bounds(p, counts, st, pb, pieces, start, release, sink, memo, budget)
-                if _keeps(left, opening, pb, st, best[0], best[1]):
+                if _keeps(left, opening, pb, st, best[BEST_LEFT], best[BEST_JOKERS]):
                     bounds[n], which[top, n] = left * 2 + 1, i
                     n += 1
                 _take(i, -1, counts, st, pb, pieces, chosen, slot_used, run_added)
@@ -582,7 +596,7 @@ def search(counts, pb, pieces, start, reading_values, reading_jokers, reading_en
                 saved = counts[p]
                 counts[p] = 0
                 left, opening = _node_bounds(p + 1, counts, st, pb, pieces, start, release, sink, memo, budget)
-                if _keeps(left, opening, pb, st, best[0], best[1]):
+                if _keeps(left, opening, pb, st, best[BEST_LEFT], best[BEST_JOKERS]):
                     bounds[n], which[top, n] = left * 2, -1
                     n += 1
                 counts[p] = saved
@@ -601,7 +615,7 @@ def search(counts, pb, pieces, start, reading_values, reading_jokers, reading_en
                 fsaved[top] = counts[p]
                 counts[p] = 0
                 left, opening = _node_bounds(p + 1, counts, st, pb, pieces, start, release, sink, memo, budget)
-                if _keeps(left, opening, pb, st, best[0], best[1]):
+                if _keeps(left, opening, pb, st, best[BEST_LEFT], best[BEST_JOKERS]):
                     fchild[top] = -1
                     fp[top + 1], ffirst[top + 1], fnext[top + 1] = p + 1, start[p + 1], -1
                     entered = True
@@ -610,11 +624,14 @@ def search(counts, pb, pieces, start, reading_values, reading_jokers, reading_en
                 continue
             _take(i, 1, counts, st, pb, pieces, chosen, slot_used, run_added)
             left, opening = _node_bounds(p, counts, st, pb, pieces, start, release, sink, memo, budget)
-            if _keeps(left, opening, pb, st, best[0], best[1]):
+            if _keeps(left, opening, pb, st, best[BEST_LEFT], best[BEST_JOKERS]):
                 fchild[top] = i
                 fp[top + 1], ffirst[top + 1], fnext[top + 1] = p, i, -1
                 entered = True
             else:
                 _take(i, -1, counts, st, pb, pieces, chosen, slot_used, run_added)
         top = top + 1 if entered else top - 1
+    if budget[0] < 0:  # spent in the last leaves too
+        st[STOP] = 1
+    st[STEPS] = node_budget - budget[0]
     return best, st

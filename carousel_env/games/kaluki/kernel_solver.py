@@ -34,12 +34,13 @@ from carousel_env.games.kaluki import solver_search as ss
 from carousel_env.games.kaluki.engine import may_lay_off
 from carousel_env.games.kaluki.melds import End, Meld, MeldKind
 from carousel_env.games.kaluki.rules import RUN_MAX, KalukiRules, RetrievedJoker, SetJokerRelease
-from carousel_env.games.kaluki.solver import Layout, Play, _play_moves
+from carousel_env.games.kaluki.solver import Layout, Play, play_moves
 from carousel_env.games.kaluki.state import NO_CARD, KalukiState, Phase
 
 compiled.name_entry_points(__name__, {"lay_down": ("Kaluki's compiled lay-down search", 60)})
 
-NODE_BUDGET = 2_000_000  # search steps before the caller falls back on the Python solver
+NODE_BUDGET = 500_000  # search steps (about 0.4 s at most) before the solver is asked instead
+SORT_STRIDE = 4096  # above any piece's value: pieces sort by lowest kind, then the most laid first
 MAX_ASK = 256  # layouts asked of one search while the engine cannot make some (more: the solver answers)
 MAX_KINDS = ks.MAX_KINDS
 SET_RELEASES = tuple(SetJokerRelease)  # kernel_table's DECLARED, EITHER_MISSING, ALL_MISSING
@@ -65,10 +66,10 @@ def lay_down(counts, kinds, pos, pb, meld_jokers, rules, card_value, table, node
         pb[ks.JOKER_VALUE],
     )  # fmt: skip
     table_pieces, fixed_rows, ops, where, joker_slots = found
-    groups = melds[0].shape[0]
+    groups = melds[kr.MELD_NEED].shape[0]
     total = groups + extra
     lowest = np.zeros(total, np.int64)
-    lowest[:groups] = melds[7]
+    lowest[:groups] = melds[kr.MELD_LOWEST]
     for i in range(extra):  # a table piece's lowest kind: its lowest bit
         need = table_pieces[ks.NEED][i]
         q = 0
@@ -78,20 +79,20 @@ def lay_down(counts, kinds, pos, pb, meld_jokers, rules, card_value, table, node
     none = np.full(groups, -1, np.int64)
     zero = np.zeros(groups, np.int64)
     merged = (
-        np.concatenate((melds[0], table_pieces[ks.NEED][:extra])),
-        np.concatenate((melds[1], table_pieces[ks.JOKERS_IN][:extra])),
+        np.concatenate((melds[kr.MELD_NEED], table_pieces[ks.NEED][:extra])),
+        np.concatenate((melds[kr.MELD_JOKERS], table_pieces[ks.JOKERS_IN][:extra])),
         np.concatenate((zero, table_pieces[ks.JOKERS_OUT][:extra])),
-        np.concatenate((melds[2], table_pieces[ks.VALUE][:extra])),
-        np.concatenate((melds[3], table_pieces[ks.OPEN][:extra])),
-        np.concatenate((melds[4], table_pieces[ks.CARDS][:extra])),
-        np.concatenate((melds[5], table_pieces[ks.READING_START][:extra])),
-        np.concatenate((melds[6], table_pieces[ks.READING_COUNT][:extra])),
+        np.concatenate((melds[kr.MELD_VALUE], table_pieces[ks.VALUE][:extra])),
+        np.concatenate((melds[kr.MELD_OPEN], table_pieces[ks.OPEN][:extra])),
+        np.concatenate((melds[kr.MELD_CARDS], table_pieces[ks.CARDS][:extra])),
+        np.concatenate((melds[kr.MELD_READING_START], table_pieces[ks.READING_START][:extra])),
+        np.concatenate((melds[kr.MELD_READING_COUNT], table_pieces[ks.READING_COUNT][:extra])),
         np.concatenate((none, table_pieces[ks.SLOT][:extra])),
         np.concatenate((none, table_pieces[ks.RUN][:extra])),
         np.concatenate((zero, table_pieces[ks.ADDED][:extra])),
     )
     # By lowest kind, the most laid first, else in the solver's order (its ``_by_first``).
-    order = np.argsort(lowest * 4096 - merged[ks.VALUE], kind="mergesort")
+    order = np.argsort(lowest * SORT_STRIDE - merged[ks.VALUE], kind="mergesort")
     pieces = (
         merged[0][order], merged[1][order], merged[2][order], merged[3][order], merged[4][order],
         merged[5][order], merged[6][order], merged[7][order], merged[8][order], merged[9][order],
@@ -110,7 +111,18 @@ def lay_down(counts, kinds, pos, pb, meld_jokers, rules, card_value, table, node
     run_room = RUN_MAX - melds_rows[:, kt.SIZE]
     slots = (np.zeros(slot_count, np.bool_), np.zeros(run_room.shape[0], np.int64), run_room, js_slot[:nslots],
              js_run[:nslots], js_most[:nslots], js_entries[:nslots])  # fmt: skip
-    best, st = ks.search(counts, pb, pieces, start, readings[7], readings[4], entries, fixed, slots, node_budget)
+    best, st = ks.search(
+        counts,
+        pb,
+        pieces,
+        start,
+        readings[kr.READING_VALUE],
+        readings[kr.READING_JOKERS],
+        entries,
+        fixed,
+        slots,
+        node_budget,
+    )
     return readings, best, st, order - groups, (ops, where, js_entries, js_ops)
 
 
@@ -120,14 +132,6 @@ def card_values(rules: KalukiRules) -> np.ndarray:
     values = np.array([rules.card_value(c) for c in range(JOKER + 1)], np.int64)
     values.flags.writeable = False  # shared by every solve under these rules
     return values
-
-
-def _row(entry: tuple) -> np.ndarray:
-    """A notation entry flattened into the kernel's row (its only tuples of varying length come last)."""
-    flat = [x for part in entry for x in (part if isinstance(part, tuple) else (part,))]
-    row = np.full(kr.ENTRY_WIDTH, -1, np.int64)
-    row[: len(flat)] = flat
-    return row
 
 
 class _Hand:
@@ -149,7 +153,7 @@ class _Hand:
         pb[ks.HAND_JOKERS] = self.h.jokers
         pb[ks.HAND_CARDS] = len(hand)
         pb[ks.HAND_NATURALS] = len(hand) - self.h.jokers
-        pb[ks.LIMIT] = limit
+        pb[ks.LIMIT] = pb[ks.WAYS] = limit
         pb[ks.JOKER_VALUE] = rules.joker_value
         pb[ks.TAKEN] = self.position(taken)
         pb[ks.TAKEN_COPIES] = self.h.held[taken] if pb[ks.TAKEN] >= 0 else 0
@@ -163,7 +167,9 @@ class _Hand:
 
 
 def _meld(readings: tuple, r: int) -> Meld:
-    kind, low, units, sizes = readings[0], readings[1], readings[2], readings[3]
+    kind, low, units, sizes = (
+        readings[f] for f in (kr.READING_KIND, kr.READING_LOW, kr.READING_UNITS, kr.READING_SIZE)
+    )
     laid = tuple(int(u) for u in units[r, : sizes[r]])
     if kind[r] == kr.RUN_ENTRY:
         return Meld(MeldKind.RUN, laid, int(low[r]))
@@ -179,9 +185,9 @@ def _solve(hand: _Hand, pb, meld_jokers: int, rules: KalukiRules, table, node_bu
             lay_down, hand.counts, hand.kinds, hand.pos, pb, meld_jokers,
             (rules.ace_low_runs, rules.ace_high_runs, release), card_values(rules), table, node_budget,
         )  # fmt: skip
-    except ValueError:  # a table set past the kernel's buffers
+    except kt.SetOverflow:
         return None
-    return None if st[ks.STOP] else (readings, best, int(st[ks.FOUND]), order, table_ops)
+    return None if st[ks.STOP] else (readings, best, int(st[ks.FOUND]), order, table_ops, int(st[ks.STEPS]))
 
 
 def compiled_arrangements(
@@ -197,10 +203,11 @@ def compiled_arrangements(
 ) -> list[Layout] | None:
     """:func:`carousel_env.games.kaluki.solver.arrangements`, compiled; None where the compiled
     search does not answer (the module docstring)."""
+    solver.check_limit(limit)
     if limit == 0:
         return []
     h = _Hand(hand, rules)
-    if limit is None or len(h.kinds) > MAX_KINDS:
+    if limit is None or len(h.kinds) > MAX_KINDS or len(hand) > ks.MAX_ENTRIES:
         return None
     if must_use is not None and not h.h.held[must_use]:
         return []
@@ -211,11 +218,12 @@ def compiled_arrangements(
     if answer is None:
         return None
     readings, best, found = answer[:3]
-    return [
-        Layout(tuple(_meld(readings, int(r)) for r in best[4][i] if r >= 0), int(best[0][i]), int(best[5][i]),
-               int(best[1][i]))
-        for i in range(found)
-    ]  # fmt: skip
+    layouts = []
+    for i in range(found):
+        melds = tuple(_meld(readings, int(r)) for r in best[ks.BEST_READINGS][i] if r >= 0)
+        left, opening, jokers = (int(best[f][i]) for f in (ks.BEST_LEFT, ks.BEST_OPEN, ks.BEST_JOKERS))
+        layouts.append(Layout(melds, left, opening, jokers))
+    return layouts
 
 
 def _table_rows(state: KalukiState) -> np.ndarray:
@@ -248,6 +256,7 @@ def compiled_best_play(
 ) -> list[Play] | None:
     """:func:`carousel_env.games.kaluki.solver.best_play`, compiled; None where the compiled
     search does not answer (the module docstring)."""
+    solver.check_limit(limit)
     if state.phase is not Phase.PLAY or limit == 0:
         return []
     if limit is None:
@@ -262,6 +271,8 @@ def compiled_best_play(
     swaps = opened or not free  # exchanges come after the opening, which a play that opens lays first
     table_jokers = sum(m.jokers for seat in state.melds for m in seat) if swaps else 0
     jokers = h.h.jokers + table_jokers
+    if len(hand) + table_jokers > ks.MAX_ENTRIES:  # more entries than a layout holds
+        return None
     reuse_now = swaps and rules.retrieved_joker is RetrievedJoker.REUSE_NOW
     pb = h.problem(hand, rules, state.taken, limit)
     pb[ks.KEEP] = 1 if rules.go_out_by_discard else 0
@@ -280,7 +291,8 @@ def compiled_best_play(
         answer = _solve(h, pb, jokers, rules, table, node_budget)
         if answer is None:
             return None
-        readings, best, found, order, table_ops = answer
+        readings, best, found, order, table_ops, steps = answer
+        node_budget -= steps  # one budget for every search of the question
         plays = []
         for i in range(found):
             play = _play(state, readings, best, i, order, table_ops)
@@ -300,33 +312,39 @@ def _play(state: KalukiState, readings, best, i: int, order, table_ops) -> Play 
     of moves cannot make a risky one (the solver's ``check``)."""
     ops, where, js_entries, js_ops = table_ops
     pairs = []
-    for k in best[6][i][: best[7][i]]:
+    for k in best[ks.BEST_PIECES][i][: best[ks.BEST_PIECES_N][i]]:
         t = int(order[k])
         if t >= 0:  # a table piece: where it is and what it does, as the solver's moves read them
             slot = (int(where[t, 0]), int(where[t, 1]))
             pairs.append((ss.Piece(0, (), 0, 0, 0, 0, 0, slot, None, 0, ((None, _ops(ops[t])),)), None))
-    melds = tuple(_meld(readings, int(r)) for r in best[4][i] if r >= 0)
+    melds = tuple(_meld(readings, int(r)) for r in best[ks.BEST_READINGS][i] if r >= 0)
     pairs += [(None, (None, m, None)) for m in melds]
     extra = []
-    for x in best[8][i][: best[9][i]]:
-        j, d = int(x) >> 4, int(x) & 15
+    for x in best[ks.BEST_EXTRA][i][: best[ks.BEST_EXTRA_N][i]]:
+        j, d = divmod(int(x), ks.PLACES)
         entry = (None, None, int(js_entries[j, d, 2]), int(js_entries[j, d, 3]))
         extra.append((entry, _ops(js_ops[j, d : d + 1])[0]))
-    key = (int(best[0][i]), int(best[1][i]))
-    found_play = ss.Found(key, tuple(pairs), tuple(extra), int(best[5][i]), int(best[10][i]))
-    moves = _play_moves(state, found_play, verify=bool(best[11][i]))
-    return None if moves is None else Play(melds, moves, key[0], int(best[5][i]), key[1])
+    key = (int(best[ks.BEST_LEFT][i]), int(best[ks.BEST_JOKERS][i]))
+    found_play = ss.Found(key, tuple(pairs), tuple(extra), int(best[ks.BEST_OPEN][i]), int(best[ks.BEST_RELEASED][i]))
+    moves = play_moves(state, found_play, verify=bool(best[ks.BEST_RISKY][i]))
+    return (
+        None
+        if moves is None
+        else Play(melds, moves, key[0], int(best[ks.BEST_OPEN][i]), key[1], int(best[ks.BEST_RELEASED][i]))
+    )
 
 
-def arrangements(hand, rules: KalukiRules, **question) -> list[Layout]:
+def arrangements(hand, rules: KalukiRules, *, time_budget_s: float = solver.TIME_BUDGET_S, **question) -> list[Layout]:
     """:func:`carousel_env.games.kaluki.solver.arrangements`' answer, from the compiled search
-    where it answers, else from the solver."""
+    where it answers, else from the solver (with ``time_budget_s``)."""
     found = compiled_arrangements(hand, rules, **question)
-    return solver.arrangements(hand, rules, **question) if found is None else found
+    if found is None:
+        return solver.arrangements(hand, rules, time_budget_s=time_budget_s, **question)
+    return found
 
 
-def best_play(state: KalukiState, limit: int | None = 8) -> list[Play]:
+def best_play(state: KalukiState, limit: int | None = 8, *, time_budget_s: float = solver.TIME_BUDGET_S) -> list[Play]:
     """:func:`carousel_env.games.kaluki.solver.best_play`'s answer, from the compiled search
-    where it answers, else from the solver."""
+    where it answers, else from the solver (with ``time_budget_s``)."""
     found = compiled_best_play(state, limit)
-    return solver.best_play(state, limit) if found is None else found
+    return solver.best_play(state, limit, time_budget_s=time_budget_s) if found is None else found

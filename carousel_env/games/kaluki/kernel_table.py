@@ -19,19 +19,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from carousel_env.core.cards import TABLE_JOKER
+from carousel_env.core.cards import NUM_CARDS, TABLE_JOKER
 from carousel_env.games.kaluki import kernel_search as ks
-from carousel_env.games.kaluki.kernel_readings import ENTRY_WIDTH
+from carousel_env.games.kaluki.kernel_readings import ENTRY_WIDTH, card_of, cell_card
 from carousel_env.games.kaluki.rules import HIGH_ACE, LOW_ACE, RUN_MAX, SET_MAX
+from carousel_env.games.kaluki.solver_pieces import FACE, JOKERS_FIRST, LAY_TAG, SET_END, SET_TAG, SWAP_TAG
 
 MELD_COLUMNS = ("seat", "index", "kind", "low", "size")  # then the units, -1 past the last
 SEAT, INDEX, KIND, LOW, SIZE, UNITS = range(6)
 MELD_WIDTH = UNITS + RUN_MAX
 SET_KIND, RUN_KIND = 0, 1
 DECLARED, EITHER_MISSING, ALL_MISSING = range(3)  # rules.SetJokerRelease, in its order
-LAY_TAG, SWAP_TAG, SET_TAG = 1, 2, 3  # solver_pieces' tags
-SET_END = 2  # solver_pieces.SET_END
-JOKERS_FIRST = 64  # solver_pieces.JOKERS_FIRST
 OP_COLUMNS = ("kind", "unit", "end", "cards")  # kind 0 a lay-off (end -1: none), 1 an exchange (cards: a suit mask)
 OP_LAY, OP_SWAP = 0, 1
 MAX_OPS = RUN_MAX  # a run's end piece lays up to 12 units, a set's outcome takes a few steps
@@ -40,14 +38,8 @@ MAX_SET_STATES = 64  # breadth-first states of one table set (a few dozen at mos
 NO_END = -1
 
 
-@njit(cache=True)
-def _card(rank: int, suit: int) -> int:
-    return (rank - 1) * 4 + suit
-
-
-@njit(cache=True)
-def _card_at(suit: int, cell: int) -> int:
-    return _card(1 if cell == HIGH_ACE else cell, suit)
+class SetOverflow(Exception):
+    """A table set with more outcomes than the compiled search holds (the solver answers then)."""
 
 
 @njit(cache=True)
@@ -128,14 +120,14 @@ def _run_pieces(
             j = nslots
             js_slot[j], js_run[j], js_most[j] = slot, m, ncells
             for d in range(ncells):
-                unit = TABLE_JOKER + _card_at(suit, cells[d])
+                unit = TABLE_JOKER + cell_card(suit, cells[d])
                 _put(js_entries[j, d], JOKERS_FIRST, LAY_TAG, seat, index, end, d + 1, unit)
                 _put(js_ops[j, d], OP_LAY, unit, end, -1, -1, -1, -1)
             nslots += 1
         # every run of cells outward: a natural held or a joker each, kept when it holds a natural
         tried = np.zeros(RUN_MAX + 1, np.int64)
         need = np.zeros(RUN_MAX + 1, np.int64)
-        first = np.full(RUN_MAX + 1, 1 << 20, np.int64)
+        first = np.full(RUN_MAX + 1, NUM_CARDS, np.int64)  # above every card: none yet
         value = np.zeros(RUN_MAX + 1, np.int64)
         used = np.zeros(RUN_MAX + 1, np.int64)
         n = 0
@@ -153,7 +145,7 @@ def _run_pieces(
                 tried[n] = 0
                 n -= 1
                 continue
-            card = _card_at(suit, cells[n])
+            card = cell_card(suit, cells[n])
             if tried[n] == 0:
                 tried[n] = 1
                 if held[card] > 0:
@@ -172,10 +164,11 @@ def _run_pieces(
     if swaps:
         for i in range(size):
             unit = meld[UNITS + i]
-            card = unit & 63
+            card = unit & FACE
             if unit >= TABLE_JOKER and held[card] > 0:
                 entry[:] = -1
                 _put(entry, card, SWAP_TAG, seat, index, i, card, -1)
+                ops[0, :] = -1
                 _put(ops[0], OP_SWAP, card, NO_END, 1 << (card & 3), -1, -1, -1)
                 count = _piece(
                     out, count, np.int64(1) << pos[card], 0, 1, card_value[card], 1, swap_base + m * RUN_MAX + i, -1, 0,
@@ -191,7 +184,7 @@ def _set_code(state: np.ndarray) -> int:
 
 @njit(cache=True)
 def _seen_code(units: int, used: int, net: int) -> int:
-    return (units * 16 + used) * 64 + net + 32
+    return (units * 16 + used) * 64 + net + 32  # used: 4 suit bits; net jokers: -32..31
 
 
 @njit(cache=True)
@@ -235,7 +228,7 @@ def _set_pieces(out, count, nslots, m, meld, held, pos, hand_jokers, swaps, rele
     """A table set's pieces and joker slot (solver_pieces.set_pieces), breadth first."""
     js_slot, js_run, js_most, js_entries, js_ops = out[4]
     seat, index, size = meld[SEAT], meld[INDEX], meld[SIZE]
-    rank = ((meld[UNITS] & 63) >> 2) + 1
+    rank = ((meld[UNITS] & FACE) >> 2) + 1
     start = np.zeros(4, np.int64)
     for i in range(size):
         start[meld[UNITS + i] & 3] = 2 if meld[UNITS + i] >= TABLE_JOKER else 1
@@ -261,7 +254,7 @@ def _set_pieces(out, count, nslots, m, meld, held, pos, hand_jokers, swaps, rele
                 units += st[s] != 0
             spare = 0  # the suits of this rank the hand holds beyond those laid
             for s in range(4):
-                if held[_card(rank, s)] - (used[head] >> s & 1) > 0:
+                if held[card_of(rank, s)] - (used[head] >> s & 1) > 0:
                     spare |= 1 << s
             for step in range(3):  # exchanges, then naturals laid off, then a joker laid off
                 if (step == 0 and not swaps) or (step > 0 and units >= SET_MAX):
@@ -289,7 +282,7 @@ def _set_pieces(out, count, nslots, m, meld, held, pos, hand_jokers, swaps, rele
                             if released < 0:
                                 continue
                             new_jout += released
-                            op_kind, op_unit, op_cards = OP_SWAP, _card(rank, joker_suit), mask
+                            op_kind, op_unit, op_cards = OP_SWAP, card_of(rank, joker_suit), mask
                         elif step == 1:
                             s = 0
                             while not mask >> s & 1:
@@ -298,7 +291,7 @@ def _set_pieces(out, count, nslots, m, meld, held, pos, hand_jokers, swaps, rele
                                 continue
                             after[:] = st
                             after[s] = 1
-                            op_kind, op_unit, op_cards = OP_LAY, _card(rank, s), 0
+                            op_kind, op_unit, op_cards = OP_LAY, card_of(rank, s), 0
                         else:
                             s = 0
                             while st[s] != 0:
@@ -306,7 +299,7 @@ def _set_pieces(out, count, nslots, m, meld, held, pos, hand_jokers, swaps, rele
                             after[:] = st
                             after[s] = 2
                             new_jin += 1
-                            op_kind, op_unit, op_cards = OP_LAY, TABLE_JOKER + _card(rank, s), 0
+                            op_kind, op_unit, op_cards = OP_LAY, TABLE_JOKER + card_of(rank, s), 0
                         new_used = used[head] | mask
                         code = _seen_code(_set_code(after), new_used, new_jout - new_jin)
                         met = False
@@ -317,7 +310,7 @@ def _set_pieces(out, count, nslots, m, meld, held, pos, hand_jokers, swaps, rele
                         if met:
                             continue
                         if depth[head] >= MAX_OPS or total >= cap:
-                            raise ValueError("a table set's outcomes overflow the compiled search's buffers")
+                            raise SetOverflow("a table set's outcomes overflow the compiled search's buffers")
                         codes[total] = code
                         states[total] = after
                         used[total], jin[total], jout[total] = new_used, new_jin, new_jout
@@ -330,12 +323,12 @@ def _set_pieces(out, count, nslots, m, meld, held, pos, hand_jokers, swaps, rele
     for k in range(1, total):  # the outcomes that lay a natural, in the order found
         if used[k] == 0:
             continue
-        need, value, cards, low_card = np.int64(0), jin[k] * joker_value, 0, 1 << 20
+        need, value, cards, low_card = np.int64(0), jin[k] * joker_value, 0, NUM_CARDS
         entry[:] = -1
         _put(entry, -1, SET_TAG, seat, index, jin[k], jout[k], -1)
         for s in range(4):
             if used[k] >> s & 1:
-                card = _card(rank, s)
+                card = card_of(rank, s)
                 need |= np.int64(1) << pos[card]
                 value += card_value[card]
                 entry[6 + cards] = card
@@ -350,7 +343,7 @@ def _set_pieces(out, count, nslots, m, meld, held, pos, hand_jokers, swaps, rele
         s = 0
         while start[s] != 0:
             s += 1
-        unit = TABLE_JOKER + _card(rank, s)
+        unit = TABLE_JOKER + card_of(rank, s)
         j = nslots
         js_slot[j], js_run[j], js_most[j] = 3 * m + 2, -1, 1
         _put(js_entries[j, 0], JOKERS_FIRST, LAY_TAG, seat, index, SET_END, 1, unit)
@@ -365,8 +358,8 @@ def table_pieces(
 ):
     """Every table meld's pieces and joker slots, in the solver's order: (piece fields, entries,
     operations, seat and index, joker slots (slot, run, most, entries, operations)), their
-    counts, and the slot count (a meld ``m``'s run ends are slots ``3m`` and ``3m + 1``, a set
-    ``3m + 2``, an exchange of a run's ``i``-th unit ``3m + 3 + i``: ids never shared)."""
+    counts, and the slot count (of ``M`` melds, meld ``m``'s run ends are slots ``3m`` and
+    ``3m + 1``, a set ``3m + 2``, an exchange of a run's ``i``-th unit ``3M + RUN_MAX * m + i``)."""
     count_melds = melds.shape[0]
     nslots_all = 2 * count_melds
     capacity = PIECES_CAPACITY

@@ -32,10 +32,9 @@ import numpy as np
 from carousel_env.core.cards import JOKER, NUM_CARDS, face, is_table_joker, make_card, suit_of
 from carousel_env.envkit.layout import ChannelLayout, add_card_counts, channel_layout
 from carousel_env.games.kaluki.deal import next_seat
-from carousel_env.games.kaluki.engine import apply
 from carousel_env.games.kaluki.melds import Meld, MeldKind, card_at, meld_partners
 from carousel_env.games.kaluki.rules import CARD_KINDS, HIGH_ACE, LOW_ACE, MAX_JOKERS, MAX_PLAYERS, RUN_MAX, SET_MAX
-from carousel_env.games.kaluki.state import KalukiState, Phase
+from carousel_env.games.kaluki.state import KalukiState, MoveKind, Phase
 
 SCORE_SCALE = 500.0  # totals are divided by it (and capped at 1)
 VALUE_SCALE = 200.0  # a hand's value
@@ -138,17 +137,21 @@ def _melds(out: np.ndarray, at: dict, k: int, melds: tuple[Meld, ...]) -> None:
 
 
 def _laid(state: KalukiState, suggestion) -> tuple[tuple[int, ...], bool]:
-    """The hand's cards a suggestion puts on the table, and whether the hand is then empty."""
+    """The hand's cards a suggestion puts on the table, and whether the hand is then empty: its
+    melds', lay-offs' and exchanges' cards, less the jokers its exchanges release (a play's
+    ``released``), which the hand gets back or lays again."""
     s = state.current
+    given = Counter(c for m in suggestion.melds for c in m.cards())
     if state.phase is Phase.DRAW:  # an arrangement laid with the pile's top
-        laid = tuple(c for m in suggestion.melds for c in m.cards())
-        return laid, len(state.hands[s]) + 1 == len(laid)
-    after = state
+        return tuple(given.elements()), len(state.hands[s]) + 1 == given.total()
     for move in suggestion.moves:
-        after = apply(after, move)
-    left = Counter(after.hands[s])
-    laid = tuple((Counter(state.hands[s]) - left).elements())
-    return laid, not after.hands[s]
+        if move.kind is MoveKind.LAY_OFF:
+            given[move.card] += 1
+        elif move.kind is MoveKind.EXCHANGE:
+            given.update(move.cards)
+    left = len(state.hands[s]) - given.total() + suggestion.released
+    given[JOKER] = max(given[JOKER] - suggestion.released, 0)
+    return tuple(sorted(given.elements())), left == 0
 
 
 def encode(state: KalukiState, seat: int, suggestions: tuple, lay: ObservationLayout) -> np.ndarray:

@@ -93,13 +93,16 @@ class Layout(NamedTuple):
 
 class Play(NamedTuple):
     """A turn's play: its new melds, the engine moves that make it (in order), the hand value it
-    keeps, the opening value of its new melds and the jokers it lays."""
+    keeps, the opening value of its new melds, the jokers it lays and the jokers its exchanges
+    release (what the hand gives is its melds' cards, its lay-offs' and its exchanges', less the
+    released jokers)."""
 
     melds: tuple[Meld, ...]
     moves: tuple[Move, ...]
     hand_value: int
     opening_value: int
     jokers: int
+    released: int = 0
 
 
 @dataclass(frozen=True)
@@ -138,7 +141,7 @@ def _position_of(hand: sp.Hand, card: Card | None) -> int:
     return -2 if card == JOKER else hand.pos.get(card, -1)
 
 
-def _check_limit(limit: int | None) -> None:
+def check_limit(limit: int | None) -> None:
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
         raise ValueError(f"limit must be None or an int >= 0, got {limit!r}")
 
@@ -165,7 +168,7 @@ def arrangements(
     cards kept, and, if ``taken`` (a card taken from the pile, not to be discarded this turn) is
     not laid, a card other than it kept unless the hand is emptied."""
     deadline = _deadline(time_budget_s)
-    _check_limit(limit)
+    check_limit(limit)
     h = sp.Hand(hand, rules)
     if limit == 0 or (must_use is not None and not h.held[must_use]):
         return []
@@ -201,7 +204,7 @@ def best_play(state: KalukiState, limit: int | None = 8, *, time_budget_s: float
     Laying nothing is not a play (it is always possible); an exchange that keeps its joker may
     leave more in hand than there was."""
     deadline = _deadline(time_budget_s)
-    _check_limit(limit)
+    check_limit(limit)
     if state.phase is not Phase.PLAY or limit == 0:
         return []
     s, rules = state.current, state.rules
@@ -232,7 +235,7 @@ def best_play(state: KalukiState, limit: int | None = 8, *, time_budget_s: float
         return exchanged_now or (state.taken != NO_CARD and cards_left == 0)
 
     def check(found: ss.Found, cards_left: int) -> bool:
-        return not risky(found, cards_left) or _play_moves(state, found, verify=True) is not None
+        return not risky(found, cards_left) or play_moves(state, found, verify=True) is not None
 
     problem = ss.Problem(
         counts=tuple(h.held[c] for c in h.kinds),
@@ -257,10 +260,10 @@ def best_play(state: KalukiState, limit: int | None = 8, *, time_budget_s: float
     _count(exact)
     plays = []
     for f in found:
-        moves = _play_moves(state, f, verify=risky(f, len(hand) + f.released - _cards_laid(f)))
+        moves = play_moves(state, f, verify=risky(f, len(hand) + f.released - _cards_laid(f)))
         if moves is not None:
             melds = tuple(r[1] for piece, r in f.pieces if piece is None)
-            plays.append(Play(melds, moves, f.key[0], f.open_value, f.key[1]))
+            plays.append(Play(melds, moves, f.key[0], f.open_value, f.key[1], f.released))
     return plays
 
 
@@ -291,21 +294,23 @@ def _released(table: dict, seat: int, index: int, op: tuple, rules: KalukiRules)
     return released
 
 
-def _assign(needs: list[int], melds: list[Meld]):
-    """Melds (with jokers) for each exchange under ``reuse_now``: each exchange's melds hold at
-    least the jokers it releases; None if no assignment exists."""
+def _assign(needs: list[int], melds: list[Meld], places: list[int] | None = None):
+    """The melds (by their place in ``melds``) each exchange carries under ``reuse_now``: each
+    exchange's melds hold at least the jokers it releases; None if no assignment exists. Places,
+    not the melds themselves: a play may lay two equal melds, of which one is carried."""
+    places = list(range(len(melds))) if places is None else places
     if not needs:
         return []
-    for size in range(1, len(melds) + 1):
-        for pick in combinations(range(len(melds)), size):
+    for size in range(1, len(places) + 1):
+        for pick in combinations(places, size):
             if sum(melds[i].jokers for i in pick) >= needs[0]:
-                rest = _assign(needs[1:], [m for i, m in enumerate(melds) if i not in pick])
+                rest = _assign(needs[1:], melds, [i for i in places if i not in pick])
                 if rest is not None:
-                    return [tuple(melds[i] for i in pick), *rest]
+                    return [pick, *rest]
     return None
 
 
-def _play_moves(state: KalukiState, found: ss.Found, *, verify: bool) -> tuple[Move, ...] | None:
+def play_moves(state: KalukiState, found: ss.Found, *, verify: bool) -> tuple[Move, ...] | None:
     """The engine moves that make ``found``: the opening (if the player opens now), exchanges,
     further melds, lay-offs; None if the engine's rules on the order cannot make it. A player
     who opens and exchanges opens first, with melds whose jokers come from the hand."""
@@ -329,7 +334,7 @@ def _play_moves(state: KalukiState, found: ss.Found, *, verify: bool) -> tuple[M
 
 
 def _sequence(state: KalukiState, found: ss.Found, opening: tuple, melds: list, verify: bool):
-    """:func:`_play_moves` with the opening (maybe none) and the further melds chosen."""
+    """:func:`play_moves` with the opening (maybe none) and the further melds chosen."""
     rules = state.rules
     swaps, layoffs = [], []
     for piece, _ in found.pieces:
@@ -346,11 +351,12 @@ def _sequence(state: KalukiState, found: ss.Found, opening: tuple, melds: list, 
     needs = [released for op, released in steps if op[0] == "swap"]
     carried: list = [()] * len(needs)
     if rules.retrieved_joker is RetrievedJoker.REUSE_NOW and needs:
-        carried = _assign(needs, [m for m in melds if m.jokers])
-        if carried is None:
+        places = _assign(needs, melds, [i for i, m in enumerate(melds) if m.jokers])
+        if places is None:
             return None
-        used = {id(m) for group in carried for m in group}
-        melds = [m for m in melds if id(m) not in used]
+        carried = [tuple(melds[i] for i in group) for group in places]
+        used = {i for group in places for i in group}
+        melds = [m for i, m in enumerate(melds) if i not in used]
     k = 0
     for seat, index, op in swap_steps:
         if op[0] == "swap":
@@ -400,4 +406,14 @@ def _engine_accepts(state: KalukiState, moves) -> bool:
     return True
 
 
-__all__ = ["TIME_BUDGET_S", "Layout", "Play", "SolveCounts", "arrangements", "best_play", "solve_counts"]
+__all__ = [
+    "TIME_BUDGET_S",
+    "Layout",
+    "Play",
+    "SolveCounts",
+    "arrangements",
+    "best_play",
+    "check_limit",
+    "play_moves",
+    "solve_counts",
+]

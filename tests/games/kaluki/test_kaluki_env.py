@@ -215,3 +215,35 @@ def test_renders(mode):
         assert "Rummy, hand 1" in shown and "Your hand:" in shown and "Last action:" in shown
     else:
         assert shown.ndim == 3 and shown.shape[2] == 3 and shown.dtype == np.uint8
+
+
+def test_an_offers_laid_cards_are_what_the_engine_takes_from_the_hand():
+    """The offer slot's ``laid`` and ``goes_out`` follow from a play's melds, lay-offs,
+    exchanges and released jokers: the same as making its moves with the engine, under every
+    joker rule (a released joker back in the hand, or laid again at once)."""
+    import random
+    from collections import Counter
+
+    from carousel_env.games.kaluki import observation, solver
+    from carousel_env.games.kaluki.env import apply_moves
+    from carousel_env.games.kaluki.rules import KalukiRules
+    from tests.games.kaluki.test_kaluki_solver import played_positions, table_position
+
+    rules = (
+        KalukiRules.from_options("book"),
+        KalukiRules.from_options("uk40"),
+        KalukiRules.from_options("book", set_joker_release="either_missing"),
+        KalukiRules.from_options("book", set_joker_release="all_missing", retrieved_joker="reuse_now"),
+    )
+    rng = random.Random(3)
+    states = [table_position(rng, rules[i % len(rules)]) for i in range(200)] + list(played_positions(4, 200))
+    exchanges = 0
+    for state in states:
+        s = state.current
+        for play in solver.best_play(state, 8):
+            after = apply_moves(state, play.moves)
+            laid, goes_out = observation._laid(state, play)
+            assert Counter(laid) == Counter(state.hands[s]) - Counter(after.hands[s]), (state, play)
+            assert goes_out == (not after.hands[s])
+            exchanges += play.released > 0
+    assert exchanges > 20

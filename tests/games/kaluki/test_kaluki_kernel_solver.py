@@ -119,3 +119,19 @@ def test_plays_the_engine_cannot_order_are_dropped_as_the_solver_drops_them(monk
         unanswered += got is None
         assert got is None or got == solver.best_play(state, 4), state
     assert any(dropped) and unanswered == 0
+
+
+def test_a_search_past_its_budget_is_left_to_the_solver_and_bad_limits_are_refused_alike():
+    state = next(s for s in played_positions(6, 50) if solver.best_play(s, 8))
+    assert kernel_solver.compiled_best_play(state, 8, node_budget=1) is None
+    assert kernel_solver.best_play(state, 8, time_budget_s=30.0) == solver.best_play(state, 8)
+    hand = (0, 1, 2, 4, 5, 6, JOKER)
+    rules = KalukiRules.from_options("book")
+    assert kernel_solver.arrangements(hand, rules, threshold=0, limit=4, time_budget_s=30.0) == solver.arrangements(
+        hand, rules, threshold=0, limit=4
+    )
+    for limit in (-1, True, 2.5):
+        with pytest.raises(ValueError, match="limit must be"):
+            kernel_solver.best_play(state, limit)
+        with pytest.raises(ValueError, match="limit must be"):
+            kernel_solver.arrangements(hand, rules, threshold=0, limit=limit)

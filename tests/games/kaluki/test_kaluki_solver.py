@@ -111,6 +111,24 @@ def test_a_player_opens_then_exchanges_and_lays_the_joker(preset, hand, left):
     replay(state, play)
 
 
+def test_a_play_that_lays_two_equal_melds_carrying_one_released_joker_lays_both():
+    """Under ``reuse_now`` a released joker is laid in a new meld at once: when the play lays
+    two equal melds and one of them carries the joker, the other is still laid (its moves leave
+    the hand the play says)."""
+    from carousel_env.games.kaluki.rules import KalukiRules
+
+    rules = KalukiRules.from_options(
+        "book", retrieved_joker="reuse_now", go_out_by_discard=True, ace_low_runs=False
+    )  # fmt: skip
+    hand = "3C 3D 5H 7C 7D 7H 7H 9D 9D 9H 9H 10H JK JK"
+    table = [["9C 9D JK=9H 9S", "3C JK=3D 3H JK=3S", "6H JK=7H 8H 9H"], []]
+    state = position([hand, "3S"], rules=rules, melds=table, opened=(True, False), taken="5H")
+    plays = best_play(state, 8, time_budget_s=UNHURRIED_S)
+    assert any(sum(m == other for other in play.melds) > 1 for play in plays for m in play.melds)
+    for play in plays:
+        assert rules.hand_value(replay(state, play).hands[0]) == play.hand_value
+
+
 def test_worked_example_6_no_lay_off_before_opening():
     state = position(["7H 2C 9D", "3S"], melds=[[], ["4H 5H 6H"]], opened=(False, True))
     assert best_play(state, 4) == []
