@@ -28,10 +28,8 @@ from carousel_env.games.kaluki.solver_pieces import MELD_TAG, RUN_ENTRY, SET_ENT
 HERE = Path(__file__).resolve().parent
 # The compiled search's sources (this module is imported by each of them first): one stamp for
 # the cache beside them, dropped when any changes (carousel_env.core.compiled).
-SOURCES = (
-    *(HERE / f"{name}.py" for name in ("kernel_readings", "kernel_search", "kernel_table", "kernel_solver", "rules")),
-    compiled.PACKAGE / "core" / "cards.py",
-)
+PARTS = ("kernel_readings", "kernel_leaves", "kernel_search", "kernel_table", "kernel_solver", "rules")
+SOURCES = (*(HERE / f"{name}.py" for name in PARTS), compiled.PACKAGE / "core" / "cards.py")
 compiled.drop_stale_cache(HERE / "__pycache__", SOURCES)
 
 ENTRY_WIDTH = 5 + RUN_MAX  # a lay-off on a run: first card, tag, seat, meld, end, then its units

@@ -25,6 +25,7 @@ from numba import njit
 
 from carousel_env.core import compiled
 from carousel_env.core.cards import JOKER, NUM_CARDS, Card
+from carousel_env.games.kaluki import kernel_leaves as kl
 from carousel_env.games.kaluki import kernel_readings as kr
 from carousel_env.games.kaluki import kernel_search as ks
 from carousel_env.games.kaluki import kernel_table as kt
@@ -60,10 +61,10 @@ def lay_down(counts, kinds, pos, pb, meld_jokers, rules, card_value, table, node
     if count > kr.READINGS_CAPACITY:  # a hand with many jokers: write them again, all of them
         out = kr.reading_buffers(count)
         kr.readings(out, pos, meld_jokers, ace_low, ace_high, card_value)
-    melds, readings, entries = kr.meld_pieces(out, count, card_value, pb[ks.JOKER_VALUE], kinds)
+    melds, readings, entries = kr.meld_pieces(out, count, card_value, pb[kl.JOKER_VALUE], kinds)
     found, extra, nslots, slot_count = kt.table_pieces(
-        melds_rows, held, pos, pb[ks.HAND_JOKERS], meld_jokers, swaps, ace_low, ace_high, release_rule, card_value,
-        pb[ks.JOKER_VALUE],
+        melds_rows, held, pos, pb[kl.HAND_JOKERS], meld_jokers, swaps, ace_low, ace_high, release_rule, card_value,
+        pb[kl.JOKER_VALUE],
     )  # fmt: skip
     table_pieces, fixed_rows, ops, where, joker_slots = found
     groups = melds[kr.MELD_NEED].shape[0]
@@ -71,7 +72,7 @@ def lay_down(counts, kinds, pos, pb, meld_jokers, rules, card_value, table, node
     lowest = np.zeros(total, np.int64)
     lowest[:groups] = melds[kr.MELD_LOWEST]
     for i in range(extra):  # a table piece's lowest kind: its lowest bit
-        need = table_pieces[ks.NEED][i]
+        need = table_pieces[kl.NEED][i]
         q = 0
         while not need >> q & 1:
             q += 1
@@ -79,20 +80,20 @@ def lay_down(counts, kinds, pos, pb, meld_jokers, rules, card_value, table, node
     none = np.full(groups, -1, np.int64)
     zero = np.zeros(groups, np.int64)
     merged = (
-        np.concatenate((melds[kr.MELD_NEED], table_pieces[ks.NEED][:extra])),
-        np.concatenate((melds[kr.MELD_JOKERS], table_pieces[ks.JOKERS_IN][:extra])),
-        np.concatenate((zero, table_pieces[ks.JOKERS_OUT][:extra])),
-        np.concatenate((melds[kr.MELD_VALUE], table_pieces[ks.VALUE][:extra])),
-        np.concatenate((melds[kr.MELD_OPEN], table_pieces[ks.OPEN][:extra])),
-        np.concatenate((melds[kr.MELD_CARDS], table_pieces[ks.CARDS][:extra])),
-        np.concatenate((melds[kr.MELD_READING_START], table_pieces[ks.READING_START][:extra])),
-        np.concatenate((melds[kr.MELD_READING_COUNT], table_pieces[ks.READING_COUNT][:extra])),
-        np.concatenate((none, table_pieces[ks.SLOT][:extra])),
-        np.concatenate((none, table_pieces[ks.RUN][:extra])),
-        np.concatenate((zero, table_pieces[ks.ADDED][:extra])),
+        np.concatenate((melds[kr.MELD_NEED], table_pieces[kl.NEED][:extra])),
+        np.concatenate((melds[kr.MELD_JOKERS], table_pieces[kl.JOKERS_IN][:extra])),
+        np.concatenate((zero, table_pieces[kl.JOKERS_OUT][:extra])),
+        np.concatenate((melds[kr.MELD_VALUE], table_pieces[kl.VALUE][:extra])),
+        np.concatenate((melds[kr.MELD_OPEN], table_pieces[kl.OPEN][:extra])),
+        np.concatenate((melds[kr.MELD_CARDS], table_pieces[kl.CARDS][:extra])),
+        np.concatenate((melds[kr.MELD_READING_START], table_pieces[kl.READING_START][:extra])),
+        np.concatenate((melds[kr.MELD_READING_COUNT], table_pieces[kl.READING_COUNT][:extra])),
+        np.concatenate((none, table_pieces[kl.SLOT][:extra])),
+        np.concatenate((none, table_pieces[kl.RUN][:extra])),
+        np.concatenate((zero, table_pieces[kl.ADDED][:extra])),
     )
     # By lowest kind, the most laid first, else in the solver's order (its ``_by_first``).
-    order = np.argsort(lowest * SORT_STRIDE - merged[ks.VALUE], kind="mergesort")
+    order = np.argsort(lowest * SORT_STRIDE - merged[kl.VALUE], kind="mergesort")
     pieces = (
         merged[0][order], merged[1][order], merged[2][order], merged[3][order], merged[4][order],
         merged[5][order], merged[6][order], merged[7][order], merged[8][order], merged[9][order],
@@ -148,15 +149,15 @@ class _Hand:
             self.held[card] = copies
 
     def problem(self, hand, rules: KalukiRules, taken: Card | None, limit: int) -> np.ndarray:
-        pb = np.zeros(ks.PROBLEM_SIZE, np.int64)
-        pb[ks.HAND_VALUE] = rules.hand_value(hand)
-        pb[ks.HAND_JOKERS] = self.h.jokers
-        pb[ks.HAND_CARDS] = len(hand)
-        pb[ks.HAND_NATURALS] = len(hand) - self.h.jokers
-        pb[ks.LIMIT] = pb[ks.WAYS] = limit
-        pb[ks.JOKER_VALUE] = rules.joker_value
-        pb[ks.TAKEN] = self.position(taken)
-        pb[ks.TAKEN_COPIES] = self.h.held[taken] if pb[ks.TAKEN] >= 0 else 0
+        pb = np.zeros(kl.PROBLEM_SIZE, np.int64)
+        pb[kl.HAND_VALUE] = rules.hand_value(hand)
+        pb[kl.HAND_JOKERS] = self.h.jokers
+        pb[kl.HAND_CARDS] = len(hand)
+        pb[kl.HAND_NATURALS] = len(hand) - self.h.jokers
+        pb[kl.LIMIT] = pb[kl.WAYS] = limit
+        pb[kl.JOKER_VALUE] = rules.joker_value
+        pb[kl.TAKEN] = self.position(taken)
+        pb[kl.TAKEN_COPIES] = self.h.held[taken] if pb[kl.TAKEN] >= 0 else 0
         return pb
 
     def position(self, card: Card | None) -> int:
@@ -187,7 +188,7 @@ def _solve(hand: _Hand, pb, meld_jokers: int, rules: KalukiRules, table, node_bu
         )  # fmt: skip
     except kt.SetOverflow:
         return None
-    return None if st[ks.STOP] else (readings, best, int(st[ks.FOUND]), order, table_ops, int(st[ks.STEPS]))
+    return None if st[kl.STOP] else (readings, best, int(st[kl.FOUND]), order, table_ops, int(st[kl.STEPS]))
 
 
 def compiled_arrangements(
@@ -207,21 +208,21 @@ def compiled_arrangements(
     if limit == 0:
         return []
     h = _Hand(hand, rules)
-    if limit is None or len(h.kinds) > MAX_KINDS or len(hand) > ks.MAX_ENTRIES:
+    if limit is None or len(h.kinds) > MAX_KINDS or len(hand) > kl.MAX_ENTRIES:
         return None
     if must_use is not None and not h.h.held[must_use]:
         return []
     pb = h.problem(hand, rules, taken, limit)
-    pb[ks.KEEP], pb[ks.MUST_OPEN], pb[ks.THRESHOLD], pb[ks.WITH_MELDS] = keep, 1, threshold, 1
-    pb[ks.MUST_USE] = h.position(must_use)
+    pb[kl.KEEP], pb[kl.MUST_OPEN], pb[kl.THRESHOLD], pb[kl.WITH_MELDS] = keep, 1, threshold, 1
+    pb[kl.MUST_USE] = h.position(must_use)
     answer = _solve(h, pb, h.h.jokers, rules, (NO_MELDS, h.held, False), node_budget)
     if answer is None:
         return None
     readings, best, found = answer[:3]
     layouts = []
     for i in range(found):
-        melds = tuple(_meld(readings, int(r)) for r in best[ks.BEST_READINGS][i] if r >= 0)
-        left, opening, jokers = (int(best[f][i]) for f in (ks.BEST_LEFT, ks.BEST_OPEN, ks.BEST_JOKERS))
+        melds = tuple(_meld(readings, int(r)) for r in best[kl.BEST_READINGS][i] if r >= 0)
+        left, opening, jokers = (int(best[f][i]) for f in (kl.BEST_LEFT, kl.BEST_OPEN, kl.BEST_JOKERS))
         layouts.append(Layout(melds, left, opening, jokers))
     return layouts
 
@@ -271,23 +272,23 @@ def compiled_best_play(
     swaps = opened or not free  # exchanges come after the opening, which a play that opens lays first
     table_jokers = sum(m.jokers for seat in state.melds for m in seat) if swaps else 0
     jokers = h.h.jokers + table_jokers
-    if len(hand) + table_jokers > ks.MAX_ENTRIES:  # more entries than a layout holds
+    if len(hand) + table_jokers > kl.MAX_ENTRIES:  # more entries than a layout holds
         return None
     reuse_now = swaps and rules.retrieved_joker is RetrievedJoker.REUSE_NOW
     pb = h.problem(hand, rules, state.taken, limit)
-    pb[ks.KEEP] = 1 if rules.go_out_by_discard else 0
-    pb[ks.MUST_OPEN] = not opened and not free
-    pb[ks.THRESHOLD] = 0 if opened else rules.opening
-    pb[ks.WITH_MELDS] = not opened
-    pb[ks.MUST_USE] = -1
-    pb[ks.REUSE_NOW] = reuse_now
-    pb[ks.RISKY_RELEASE] = reuse_now or not opened
-    pb[ks.RISKY_EMPTY] = state.taken != NO_CARD
-    pb[ks.OPENS_NOW] = not opened
+    pb[kl.KEEP] = 1 if rules.go_out_by_discard else 0
+    pb[kl.MUST_OPEN] = not opened and not free
+    pb[kl.THRESHOLD] = 0 if opened else rules.opening
+    pb[kl.WITH_MELDS] = not opened
+    pb[kl.MUST_USE] = -1
+    pb[kl.REUSE_NOW] = reuse_now
+    pb[kl.RISKY_RELEASE] = reuse_now or not opened
+    pb[kl.RISKY_EMPTY] = state.taken != NO_CARD
+    pb[kl.OPENS_NOW] = not opened
     table = (_table_rows(state), h.held, swaps)
     ask = limit
     while True:  # more layouts while some the engine cannot make leave fewer than ``limit``
-        pb[ks.LIMIT] = ask
+        pb[kl.LIMIT] = ask
         answer = _solve(h, pb, jokers, rules, table, node_budget)
         if answer is None:
             return None
@@ -312,25 +313,25 @@ def _play(state: KalukiState, readings, best, i: int, order, table_ops) -> Play 
     of moves cannot make a risky one (the solver's ``check``)."""
     ops, where, js_entries, js_ops = table_ops
     pairs = []
-    for k in best[ks.BEST_PIECES][i][: best[ks.BEST_PIECES_N][i]]:
+    for k in best[kl.BEST_PIECES][i][: best[kl.BEST_PIECES_N][i]]:
         t = int(order[k])
         if t >= 0:  # a table piece: where it is and what it does, as the solver's moves read them
             slot = (int(where[t, 0]), int(where[t, 1]))
             pairs.append((ss.Piece(0, (), 0, 0, 0, 0, 0, slot, None, 0, ((None, _ops(ops[t])),)), None))
-    melds = tuple(_meld(readings, int(r)) for r in best[ks.BEST_READINGS][i] if r >= 0)
+    melds = tuple(_meld(readings, int(r)) for r in best[kl.BEST_READINGS][i] if r >= 0)
     pairs += [(None, (None, m, None)) for m in melds]
     extra = []
-    for x in best[ks.BEST_EXTRA][i][: best[ks.BEST_EXTRA_N][i]]:
-        j, d = divmod(int(x), ks.PLACES)
+    for x in best[kl.BEST_EXTRA][i][: best[kl.BEST_EXTRA_N][i]]:
+        j, d = divmod(int(x), kl.PLACES)
         entry = (None, None, int(js_entries[j, d, 2]), int(js_entries[j, d, 3]))
         extra.append((entry, _ops(js_ops[j, d : d + 1])[0]))
-    key = (int(best[ks.BEST_LEFT][i]), int(best[ks.BEST_JOKERS][i]))
-    found_play = ss.Found(key, tuple(pairs), tuple(extra), int(best[ks.BEST_OPEN][i]), int(best[ks.BEST_RELEASED][i]))
-    moves = play_moves(state, found_play, verify=bool(best[ks.BEST_RISKY][i]))
+    key = (int(best[kl.BEST_LEFT][i]), int(best[kl.BEST_JOKERS][i]))
+    found_play = ss.Found(key, tuple(pairs), tuple(extra), int(best[kl.BEST_OPEN][i]), int(best[kl.BEST_RELEASED][i]))
+    moves = play_moves(state, found_play, verify=bool(best[kl.BEST_RISKY][i]))
     return (
         None
         if moves is None
-        else Play(melds, moves, key[0], int(best[ks.BEST_OPEN][i]), key[1], int(best[ks.BEST_RELEASED][i]))
+        else Play(melds, moves, key[0], int(best[kl.BEST_OPEN][i]), key[1], int(best[kl.BEST_RELEASED][i]))
     )
 
 

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from carousel_env.core.cards import NUM_CARDS, TABLE_JOKER
-from carousel_env.games.kaluki import kernel_search as ks
+from carousel_env.games.kaluki import kernel_leaves as kl
 from carousel_env.games.kaluki.kernel_readings import ENTRY_WIDTH, card_of, cell_card
 from carousel_env.games.kaluki.rules import HIGH_ACE, LOW_ACE, RUN_MAX, SET_MAX
 from carousel_env.games.kaluki.solver_pieces import FACE, JOKERS_FIRST, LAY_TAG, SET_END, SET_TAG, SWAP_TAG
@@ -84,9 +84,9 @@ def _piece(out, count, need, jokers_in, jokers_out, value, cards, slot, run, add
     """Write one piece at ``count`` (if the buffers hold it); returns the new count."""
     fields, fixed, op_rows, where, _ = out
     if count < fixed.shape[0]:
-        fields[ks.NEED][count], fields[ks.JOKERS_IN][count], fields[ks.JOKERS_OUT][count] = need, jokers_in, jokers_out
-        fields[ks.VALUE][count], fields[ks.CARDS][count] = value, cards
-        fields[ks.SLOT][count], fields[ks.RUN][count], fields[ks.ADDED][count] = slot, run, added
+        fields[kl.NEED][count], fields[kl.JOKERS_IN][count], fields[kl.JOKERS_OUT][count] = need, jokers_in, jokers_out
+        fields[kl.VALUE][count], fields[kl.CARDS][count] = value, cards
+        fields[kl.SLOT][count], fields[kl.RUN][count], fields[kl.ADDED][count] = slot, run, added
         fixed[count] = entry
         op_rows[count, :nops] = ops[:nops]
         where[count, 0], where[count, 1] = seat, index
@@ -380,6 +380,3 @@ def table_pieces(
         if count <= capacity:
             return out, count, nslots, (3 + RUN_MAX) * count_melds
         capacity = count
-
-
-__all__ = ["MELD_WIDTH", "ks", "table_pieces"]
