@@ -57,7 +57,7 @@ def cell_card(suit: int, cell: int) -> int:
 
 @njit(cache=True)
 def _add_reading(out, count, kind, low, units, n, jokers, need, first, value) -> int:
-    """Write one reading at ``count`` (growing the buffers' rows is the caller's: see ``_readings``)."""
+    """Write one reading at ``count`` if the buffers hold it (:func:`readings` counts past them)."""
     kinds, lows, unit_rows, sizes, joker_counts, needs, firsts, values = out
     if count < kinds.shape[0]:
         kinds[count] = kind

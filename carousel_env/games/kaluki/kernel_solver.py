@@ -32,9 +32,8 @@ from carousel_env.games.kaluki import kernel_table as kt
 from carousel_env.games.kaluki import solver
 from carousel_env.games.kaluki import solver_pieces as sp
 from carousel_env.games.kaluki import solver_search as ss
-from carousel_env.games.kaluki.engine import may_lay_off
 from carousel_env.games.kaluki.melds import End, Meld, MeldKind
-from carousel_env.games.kaluki.rules import RUN_MAX, KalukiRules, RetrievedJoker, SetJokerRelease
+from carousel_env.games.kaluki.rules import RUN_MAX, KalukiRules, SetJokerRelease
 from carousel_env.games.kaluki.solver import Layout, Play, play_moves
 from carousel_env.games.kaluki.state import NO_CARD, KalukiState, Phase
 
@@ -262,30 +261,27 @@ def compiled_best_play(
         return []
     if limit is None:
         return None
-    s, rules = state.current, state.rules
-    hand = state.hands[s]
+    rules = state.rules
+    hand = state.hands[state.current]
     h = _Hand(hand, rules)
     if len(h.kinds) > MAX_KINDS:
         return None
-    opened = state.opened[s]
-    free = all(may_lay_off(state, seat) for seat in range(state.num_players) if state.melds[seat])
-    swaps = opened or not free  # exchanges come after the opening, which a play that opens lays first
-    table_jokers = sum(m.jokers for seat in state.melds for m in seat) if swaps else 0
-    jokers = h.h.jokers + table_jokers
-    if len(hand) + table_jokers > kl.MAX_ENTRIES:  # more entries than a layout holds
+    terms = solver.play_terms(state)
+    if len(hand) + terms.table_jokers > kl.MAX_ENTRIES:  # more entries than a layout holds
         return None
-    reuse_now = swaps and rules.retrieved_joker is RetrievedJoker.REUSE_NOW
+    opened = terms.opened
     pb = h.problem(hand, rules, state.taken, limit)
     pb[kl.KEEP] = 1 if rules.go_out_by_discard else 0
-    pb[kl.MUST_OPEN] = not opened and not free
+    pb[kl.MUST_OPEN] = not opened and not terms.free
     pb[kl.THRESHOLD] = 0 if opened else rules.opening
     pb[kl.WITH_MELDS] = not opened
     pb[kl.MUST_USE] = -1
-    pb[kl.REUSE_NOW] = reuse_now
-    pb[kl.RISKY_RELEASE] = reuse_now or not opened
+    pb[kl.REUSE_NOW] = terms.reuse_now
+    pb[kl.RISKY_RELEASE] = terms.risky_release
     pb[kl.RISKY_EMPTY] = state.taken != NO_CARD
     pb[kl.OPENS_NOW] = not opened
-    table = (_table_rows(state), h.held, swaps)
+    jokers = h.h.jokers + terms.table_jokers
+    table = (_table_rows(state), h.held, terms.swaps)
     ask = limit
     while True:  # more layouts while some the engine cannot make leave fewer than ``limit``
         pb[kl.LIMIT] = ask
@@ -325,14 +321,12 @@ def _play(state: KalukiState, readings, best, i: int, order, table_ops) -> Play 
         j, d = divmod(int(x), kl.PLACES)
         entry = (None, None, int(js_entries[j, d, 2]), int(js_entries[j, d, 3]))
         extra.append((entry, _ops(js_ops[j, d : d + 1])[0]))
-    key = (int(best[kl.BEST_LEFT][i]), int(best[kl.BEST_JOKERS][i]))
-    found_play = ss.Found(key, tuple(pairs), tuple(extra), int(best[kl.BEST_OPEN][i]), int(best[kl.BEST_RELEASED][i]))
-    moves = play_moves(state, found_play, verify=bool(best[kl.BEST_RISKY][i]))
-    return (
-        None
-        if moves is None
-        else Play(melds, moves, key[0], int(best[kl.BEST_OPEN][i]), key[1], int(best[kl.BEST_RELEASED][i]))
+    left, jokers, opening, released = (
+        int(best[f][i]) for f in (kl.BEST_LEFT, kl.BEST_JOKERS, kl.BEST_OPEN, kl.BEST_RELEASED)
     )
+    found_play = ss.Found((left, jokers), tuple(pairs), tuple(extra), opening, released)
+    moves = play_moves(state, found_play, verify=bool(best[kl.BEST_RISKY][i]))
+    return None if moves is None else Play(melds, moves, left, opening, jokers, released)
 
 
 def arrangements(hand, rules: KalukiRules, *, time_budget_s: float = solver.TIME_BUDGET_S, **question) -> list[Layout]:

@@ -114,7 +114,7 @@ def feeds(state: KalukiState, seat: int, fitting: set[int] | None = None) -> fro
     the table shows (``simple``'s reasons to take it): those that meld with a card it is known
     to hold (:func:`~carousel_env.games.kaluki.melds.meld_partners`) and, once it has opened,
     those that fit a meld on the table (``fitting``: :func:`_fits` of ``state``, where the caller
-    has it). None once the hand is over (no seat may be left)."""
+    has it). Empty once the hand is over (no seat may be left to draw)."""
     if state.over:
         return frozenset()
     after = next_seat(seat, state.in_play)

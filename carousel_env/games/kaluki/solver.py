@@ -197,6 +197,28 @@ def arrangements(
     return [Layout(tuple(r[1] for _, r in f.pieces), f.key[0], f.open_value, f.key[1]) for f in found]
 
 
+class PlayTerms(NamedTuple):
+    """What the play of the player to act may use besides its hand (``best_play``'s terms, and
+    the compiled search's)."""
+
+    opened: bool
+    free: bool  # every seat with melds may be laid off on now: no opening needed first
+    swaps: bool  # exchanges are searched: once opened, or after an opening laid in the same play
+    table_jokers: int  # the jokers exchanges could release (0 without swaps)
+    reuse_now: bool  # a released joker is laid in a new meld at once
+    risky_release: bool  # a play that releases a joker is checked against the engine's order of moves
+
+
+def play_terms(state: KalukiState) -> PlayTerms:
+    """The :class:`PlayTerms` of the player to act in ``state``."""
+    opened = state.opened[state.current]
+    free = all(may_lay_off(state, seat) for seat in range(state.num_players) if state.melds[seat])
+    swaps = opened or not free  # exchanges come after the opening, which a play that opens lays first
+    table_jokers = sum(m.jokers for seat in state.melds for m in seat) if swaps else 0
+    reuse_now = swaps and state.rules.retrieved_joker is RetrievedJoker.REUSE_NOW
+    return PlayTerms(opened, free, swaps, table_jokers, reuse_now, reuse_now or not opened)
+
+
 def best_play(state: KalukiState, limit: int | None = 8, *, time_budget_s: float = TIME_BUDGET_S) -> list[Play]:
     """The best plays of the player to act in the PLAY phase, best first (the first ``limit``):
     new melds (the opening, if the player has not opened), lay-offs on every player's melds and
@@ -210,11 +232,9 @@ def best_play(state: KalukiState, limit: int | None = 8, *, time_budget_s: float
     s, rules = state.current, state.rules
     hand = state.hands[s]
     h = sp.Hand(hand, rules)
-    opened = state.opened[s]
-    free = all(may_lay_off(state, seat) for seat in range(state.num_players) if state.melds[seat])
-    swaps = opened or not free  # exchanges come after the opening, which a play that opens lays first
-    table_jokers = sum(m.jokers for seat in state.melds for m in seat) if swaps else 0
-    jokers = h.jokers + table_jokers
+    terms = play_terms(state)
+    opened, swaps = terms.opened, terms.swaps
+    jokers = h.jokers + terms.table_jokers
     pieces = sp.meld_pieces(h, jokers)
     slots, room = [], {}
     for seat in range(state.num_players):
@@ -226,12 +246,11 @@ def best_play(state: KalukiState, limit: int | None = 8, *, time_budget_s: float
                 more, free_places = sp.set_pieces(h, seat, index, meld, swaps)
             pieces += more
             slots += free_places
-    reuse_now = swaps and rules.retrieved_joker is RetrievedJoker.REUSE_NOW
 
     def risky(found: ss.Found, cards_left: int) -> bool:
         """Whether the engine's order of moves may refuse it: exchanges that must carry melds, or a
         hand emptied that holds the taken card (it may not be all that is left between moves)."""
-        exchanged_now = found.released > 0 and (reuse_now or not opened)
+        exchanged_now = found.released > 0 and terms.risky_release
         return exchanged_now or (state.taken != NO_CARD and cards_left == 0)
 
     def check(found: ss.Found, cards_left: int) -> bool:
@@ -246,12 +265,12 @@ def best_play(state: KalukiState, limit: int | None = 8, *, time_budget_s: float
         joker_slots=tuple(slots),
         run_room=room,
         threshold=0 if opened else rules.opening,
-        must_open=not opened and not free,
+        must_open=not opened and not terms.free,
         threshold_with_melds=not opened,
         must_use=-1,
         keep=1 if rules.go_out_by_discard else 0,
         taken=_position_of(h, state.taken),
-        reuse_now=reuse_now,
+        reuse_now=terms.reuse_now,
         limit=limit,
         deadline=deadline,
         check=check,
@@ -410,10 +429,12 @@ __all__ = [
     "TIME_BUDGET_S",
     "Layout",
     "Play",
+    "PlayTerms",
     "SolveCounts",
     "arrangements",
     "best_play",
     "check_limit",
     "play_moves",
+    "play_terms",
     "solve_counts",
 ]
