@@ -20,7 +20,10 @@ the hidden cards is worth, the ceiling of a search over hidden hands.
 ``--speed S`` times uniform random legal play instead, in agent-steps a second (a decision
 of the player to act), in one process: the wrapped AEC env and ``KalukiVectorEnv(--num-envs)``,
 ``S`` seconds each, alternated for ``--rounds`` rounds so that the machine's drift hits both
-alike. Pin it to one core with ``taskset -c 0``.
+alike. Pin it to one core with ``taskset -c 0``. It prints too the share of the AEC env's time
+spent in the compiled lay-down search (``aec_search_share``), which every env asks for the same
+offers, and the ratio a vector env would reach if everything but that search were free
+(``ceiling``: one over the share).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import random
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import replace
 
 import numpy as np
@@ -75,8 +79,33 @@ def play_deal(agent: str, opponent: str, players: int, deal: int, preset: str, h
     return hands
 
 
-def env_speed(preset: str, players: int, seconds: float) -> float:
-    """Agent-steps a second of random legal play in the wrapped AEC env (single hands)."""
+@contextmanager
+def timed_search(spent: list[float]):
+    """Add to ``spent[0]`` the seconds spent in the compiled lay-down search while inside."""
+    from carousel_env.core import compiled
+    from carousel_env.games.kaluki.kernel_solver import lay_down
+
+    first_call = compiled.first_call
+
+    def timed(entry, *args):
+        if entry is not lay_down:
+            return first_call(entry, *args)
+        start = time.perf_counter()
+        try:
+            return first_call(entry, *args)
+        finally:
+            spent[0] += time.perf_counter() - start
+
+    compiled.first_call = timed
+    try:
+        yield
+    finally:
+        compiled.first_call = first_call
+
+
+def env_speed(preset: str, players: int, seconds: float, spent: list[float] | None = None) -> float:
+    """Agent-steps a second of random legal play in the wrapped AEC env (single hands); the
+    seconds spent in the compiled search are added to ``spent[0]`` where given."""
     from carousel_env.games.kaluki.env import env
 
     e = env(preset=preset, num_players=players, episode="hand")
@@ -94,7 +123,10 @@ def env_speed(preset: str, players: int, seconds: float) -> float:
             steps += 1
         return steps
 
-    return random_steps(one_hand, seconds)
+    if spent is None:
+        return random_steps(one_hand, seconds)
+    with timed_search(spent):
+        return random_steps(one_hand, seconds)
 
 
 def vector_speed(preset: str, players: int, seconds: float, num_envs: int) -> float:
@@ -113,16 +145,22 @@ def vector_speed(preset: str, players: int, seconds: float, num_envs: int) -> fl
 
 
 def speed(args: argparse.Namespace) -> dict:
-    aec, vector = [], []
+    aec, vector, shares = [], [], []
     for _ in range(args.rounds):
-        aec.append(env_speed(args.preset, args.players, args.speed))
+        spent = [0.0]
+        start = time.perf_counter()
+        aec.append(env_speed(args.preset, args.players, args.speed, spent))
+        shares.append(spent[0] / (time.perf_counter() - start))
         vector.append(vector_speed(args.preset, args.players, args.speed, args.num_envs))
+    share = statistics.median(shares)
     report = {
         "preset": args.preset,
         "players": args.players,
         "aec_steps_per_s": aec,
         "vector_steps_per_s": vector,
         "ratio_median": statistics.median(v / a for a, v in zip(aec, vector)),
+        "aec_search_share": share,
+        "ceiling": 1 / share if share else float("inf"),
     }
     print(json.dumps(report) if args.json else "\n".join(f"{k}: {v}" for k, v in report.items()))
     return report

@@ -226,7 +226,7 @@ def compiled_arrangements(
     return layouts
 
 
-def _table_rows(state: KalukiState) -> np.ndarray:
+def table_rows(state: KalukiState) -> np.ndarray:
     """The melds on the table as the kernel's rows (kernel_table.MELD_COLUMNS), seat by seat."""
     rows = [
         (seat, index, kt.RUN_KIND if meld.kind is MeldKind.RUN else kt.SET_KIND, meld.low, len(meld.units), *meld.units)
@@ -261,27 +261,11 @@ def compiled_best_play(
         return []
     if limit is None:
         return None
+    question = _play_question(state, limit)
+    if question is None:
+        return None
+    h, pb, jokers, table = question
     rules = state.rules
-    hand = state.hands[state.current]
-    h = _Hand(hand, rules)
-    if len(h.kinds) > MAX_KINDS:
-        return None
-    terms = solver.play_terms(state)
-    if len(hand) + terms.table_jokers > kl.MAX_ENTRIES:  # more entries than a layout holds
-        return None
-    opened = terms.opened
-    pb = h.problem(hand, rules, state.taken, limit)
-    pb[kl.KEEP] = 1 if rules.go_out_by_discard else 0
-    pb[kl.MUST_OPEN] = not opened and not terms.free
-    pb[kl.THRESHOLD] = 0 if opened else rules.opening
-    pb[kl.WITH_MELDS] = not opened
-    pb[kl.MUST_USE] = -1
-    pb[kl.REUSE_NOW] = terms.reuse_now
-    pb[kl.RISKY_RELEASE] = terms.risky_release
-    pb[kl.RISKY_EMPTY] = state.taken != NO_CARD
-    pb[kl.OPENS_NOW] = not opened
-    jokers = h.h.jokers + terms.table_jokers
-    table = (_table_rows(state), h.held, terms.swaps)
     ask = limit
     while True:  # more layouts while some the engine cannot make leave fewer than ``limit``
         pb[kl.LIMIT] = ask
@@ -302,6 +286,47 @@ def compiled_best_play(
         ask *= 2
         if ask > MAX_ASK:
             return None
+
+
+def _play_question(state: KalukiState, limit: int):
+    """What the compiled search is asked for the plays of the player to act: the hand, the
+    problem, the jokers a new meld may hold and the table; None where it is not asked."""
+    rules = state.rules
+    hand = state.hands[state.current]
+    h = _Hand(hand, rules)
+    if len(h.kinds) > MAX_KINDS:
+        return None
+    terms = solver.play_terms(state)
+    if len(hand) + terms.table_jokers > kl.MAX_ENTRIES:  # more entries than a layout holds
+        return None
+    opened = terms.opened
+    pb = h.problem(hand, rules, state.taken, limit)
+    pb[kl.KEEP] = 1 if rules.go_out_by_discard else 0
+    pb[kl.MUST_OPEN] = not opened and not terms.free
+    pb[kl.THRESHOLD] = 0 if opened else rules.opening
+    pb[kl.WITH_MELDS] = not opened
+    pb[kl.MUST_USE] = -1
+    pb[kl.REUSE_NOW] = terms.reuse_now
+    pb[kl.RISKY_RELEASE] = terms.risky_release
+    pb[kl.RISKY_EMPTY] = state.taken != NO_CARD
+    pb[kl.OPENS_NOW] = not opened
+    return h, pb, h.h.jokers + terms.table_jokers, (table_rows(state), h.held, terms.swaps)
+
+
+def play_at(state: KalukiState, limit: int, index: int) -> Play:
+    """Play ``index`` of :func:`best_play`'s answer (``limit``), built alone where no layout up
+    to it is checked against the engine's order of moves (then play ``index`` is the search's
+    layout ``index``: the vector kernel's offers are such), else taken from the whole answer."""
+    question = _play_question(state, limit) if state.phase is Phase.PLAY else None
+    if question is not None:
+        h, pb, jokers, table = question
+        pb[kl.LIMIT] = limit
+        answer = _solve(h, pb, jokers, state.rules, table, NODE_BUDGET)
+        if answer is not None:
+            readings, best, found, order, table_ops, _ = answer
+            if index < found and not best[kl.BEST_RISKY][: index + 1].any():
+                return _play(state, readings, best, index, order, table_ops)
+    return best_play(state, limit)[index]
 
 
 def _play(state: KalukiState, readings, best, i: int, order, table_ops) -> Play | None:

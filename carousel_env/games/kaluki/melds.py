@@ -236,7 +236,8 @@ def fits(meld: Meld, card: Card, rules: KalukiRules) -> bool:
     return True
 
 
-def _natural_suits(meld: Meld) -> set[int]:
+def natural_suits(meld: Meld) -> set[int]:
+    """The suits of a meld's natural cards."""
     return {suit_of(u) for u in meld.units if not is_table_joker(u)}
 
 
@@ -256,7 +257,7 @@ def exchanged(meld: Meld, joker: Card, naturals, rules: KalukiRules) -> tuple[Me
             raise MeldError(f"the joker in {meld} is released by the card it declares, {card_str(joker)}, not {got}")
         units = (*meld.units[:at], joker, *meld.units[at + 1 :])
         return (make_run(units, meld.low, rules) if meld.kind is MeldKind.RUN else make_set(units)), 1
-    missing = sorted(set(range(SUIT_COUNT)) - _natural_suits(meld))
+    missing = sorted(set(range(SUIT_COUNT)) - natural_suits(meld))
     wanted = [make_card(meld.rank, s) for s in missing]
     if rules.set_joker_release is SetJokerRelease.ALL_MISSING:
         if sorted(naturals) != wanted:

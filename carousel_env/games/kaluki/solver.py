@@ -53,12 +53,12 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import NamedTuple
 
-from carousel_env.core.cards import JOKER, Card, is_table_joker
+from carousel_env.core.cards import JOKER, Card, face, is_table_joker, make_card
 from carousel_env.core.errors import IllegalAction
 from carousel_env.games.kaluki import solver_pieces as sp
 from carousel_env.games.kaluki import solver_search as ss
 from carousel_env.games.kaluki.engine import apply, may_lay_off
-from carousel_env.games.kaluki.melds import Meld, MeldKind, exchanged, laid_off, meld_value
+from carousel_env.games.kaluki.melds import SUIT_COUNT, Meld, MeldKind, exchanged, laid_off, meld_value, natural_suits
 from carousel_env.games.kaluki.rules import RUN_MAX, KalukiRules, RetrievedJoker
 from carousel_env.games.kaluki.state import (
     NO_CARD,
@@ -204,9 +204,26 @@ class PlayTerms(NamedTuple):
     opened: bool
     free: bool  # every seat with melds may be laid off on now: no opening needed first
     swaps: bool  # exchanges are searched: once opened, or after an opening laid in the same play
-    table_jokers: int  # the jokers exchanges could release (0 without swaps)
+    table_jokers: int  # the table's jokers the hand could win by exchanges (0 without swaps)
     reuse_now: bool  # a released joker is laid in a new meld at once
     risky_release: bool  # a play that releases a joker is checked against the engine's order of moves
+
+
+def winnable_jokers(table, hand) -> int:
+    """How many of the ``table``'s jokers ``hand`` could win by exchanges: a run's joker is won
+    only with the card it declares, a set's only with a natural of its rank in a suit its
+    naturals lack (under every ``set_joker_release``). Melds are searched with no more jokers
+    than the hand holds and can win, so none is searched that no layout could lay."""
+    held = set(hand)
+    count = 0
+    for meld in table:
+        if not meld.jokers:
+            continue
+        if meld.kind is MeldKind.RUN:
+            count += sum(is_table_joker(u) and face(u) in held for u in meld.units)
+        elif any(make_card(meld.rank, s) in held for s in range(SUIT_COUNT) if s not in natural_suits(meld)):
+            count += meld.jokers
+    return count
 
 
 def play_terms(state: KalukiState) -> PlayTerms:
@@ -214,7 +231,7 @@ def play_terms(state: KalukiState) -> PlayTerms:
     opened = state.opened[state.current]
     free = all(may_lay_off(state, seat) for seat in range(state.num_players) if state.melds[seat])
     swaps = opened or not free  # exchanges come after the opening, which a play that opens lays first
-    table_jokers = sum(m.jokers for seat in state.melds for m in seat) if swaps else 0
+    table_jokers = winnable_jokers(state.table(), state.hands[state.current]) if swaps else 0
     reuse_now = swaps and state.rules.retrieved_joker is RetrievedJoker.REUSE_NOW
     return PlayTerms(opened, free, swaps, table_jokers, reuse_now, reuse_now or not opened)
 

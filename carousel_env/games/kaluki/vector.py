@@ -1,5 +1,5 @@
 """Kaluki (and plain Rummy) as a vector environment: ``N`` games stepped together, every
-row's acting seat batched, over the family's shared driver (:mod:`carousel_env.envkit.vector`).
+row's acting seat batched, over the family's shared driver (:mod:`carousel_env.envkit.engine_vector`).
 
 .. code-block:: python
 
@@ -23,10 +23,13 @@ episode, and ``info.finished`` holds the ended game with every seat's final obse
 (:mod:`carousel_env.games.kaluki.policies`). ``tests/games/kaluki/test_kaluki_vector.py``
 requires both envs to agree at every step of seeded games.
 
-How: every row holds its engine state, its mask and its offers, and moves in Python with the
-engine, as the AEC env does; the offers come from the compiled search
-(:mod:`carousel_env.games.kaluki.kernel_solver`). A compiled kernel for the moves and the
-observations, as Gin's and Carioca's have, is planned.
+How: the draws, takes and discards, the masks, the offers (from the compiled search) and the
+observations are compiled (:mod:`carousel_env.games.kaluki.kernel_rows`,
+:mod:`carousel_env.games.kaluki.kernel_observation`). The engine makes the plays, the ends of
+hands and the deals on the row's state, and the few decisions the kernel leaves (offers the
+solver checks against the engine's order of moves, or that the compiled search does not
+answer) are made as the AEC env makes them. A play's moves are the engine's offers, listed
+again when one is chosen (the compiled search gives the same offers).
 """
 
 from __future__ import annotations
@@ -35,20 +38,28 @@ from typing import NamedTuple
 
 import numpy as np
 
+from carousel_env.core import compiled
+from carousel_env.core.cards import JOKER
+from carousel_env.envkit.engine_vector import EngineMoveDriver
 from carousel_env.envkit.policies import policy_action
-from carousel_env.envkit.vector import DEALT, SKIP, WAIT, VectorDriver
+from carousel_env.envkit.vector import DEALT, SKIP, WAIT
+from carousel_env.games.kaluki import kernel_observation, kernel_rows
 from carousel_env.games.kaluki.config import KalukiEnvConfig, KalukiEnvConfigError
 from carousel_env.games.kaluki.engine import new_game, next_hand
 from carousel_env.games.kaluki.env import (
     INFO_KEYS,
     NUM_FIXED_ACTIONS,
+    KalukiAction,
     action_name,
     apply_moves,
     decision,
     engine_moves,
     episode_ends,
     hand_rewards,
+    offers,
 )
+from carousel_env.games.kaluki.kernel_solver import play_at, table_rows
+from carousel_env.games.kaluki.melds import Meld
 from carousel_env.games.kaluki.observation import ObservationLayout, encode, layout
 from carousel_env.games.kaluki.rules import Scoring
 from carousel_env.games.kaluki.state import GameResult, HandResult, KalukiState, Phase
@@ -94,135 +105,245 @@ class KalukiVectorStep(NamedTuple):
 assert KalukiVectorInfo._fields[:4] == INFO_KEYS  # the AEC env's info keys, in its order
 
 
-class _Rows:
-    """The rows' decisions as arrays: the acting seat's mask and the acting seat."""
-
-    def __init__(self, num_envs: int, num_actions: int) -> None:
-        self.mask = np.zeros((num_envs, num_actions), np.int8)
-        self.current = np.zeros(num_envs, np.int64)
-
-
 def final_observations(state: KalukiState, lay: ObservationLayout) -> np.ndarray:
     """Every seat's view of a finished ``state``, as the AEC env shows it (no seat acts)."""
     return np.stack([encode(state, s, (), lay) for s in range(state.num_players)])
 
 
-class KalukiVectorEnv(VectorDriver):
+def _counts(cards) -> np.ndarray:
+    return np.bincount(np.asarray(cards, np.int64), minlength=JOKER + 1)
+
+
+def _cards(counts: np.ndarray) -> tuple[int, ...]:
+    return tuple(int(c) for c in np.repeat(np.arange(JOKER + 1), counts))
+
+
+class _Row(NamedTuple):
+    """What a row's engine state holds that its arrays do not: its seed, hand number, records
+    of finished hands and the game's result, and its melds as the engine's objects."""
+
+    seed: int
+    hand_number: int
+    results: tuple[HandResult, ...]
+    game_result: GameResult | None
+    melds: tuple[tuple[Meld, ...], ...]
+
+
+class KalukiVectorEnv(EngineMoveDriver):
     """``num_envs`` Kaluki games stepped together (see the module docstring)."""
 
+    kernel = kernel_rows
+    info_keys = INFO_KEYS
+    info_type, step_type, finished_type = KalukiVectorInfo, KalukiVectorStep, KalukiFinishedGame
+    first_suggestion = KalukiAction.FIRST_OFFER
+    action_name = staticmethod(action_name)
+
     def __init__(self, num_envs: int, autoreset: bool = True, **config: object) -> None:
-        super().__init__(num_envs, autoreset, error=KalukiEnvConfigError)
-        self.config = KalukiEnvConfig.from_kwargs(**config)
-        if self.config.render_mode is not None:
-            raise KalukiEnvConfigError("render_mode", "the vector env does not render (render one game with env())")
-        self.rules = self.config.rules
+        super().__init__(num_envs, autoreset, KalukiEnvConfig.from_kwargs(**config), KalukiEnvConfigError)
+        rules = self.rules = self.config.rules
         self.num_players = self.config.num_players
         self.k = self.config.k_plays
-        self.observation_layout: ObservationLayout = layout(self.k)
+        lay = layout(self.k)
+        self.observation_layout: ObservationLayout = lay
         self.num_actions = NUM_FIXED_ACTIONS + self.k
-        self.arrays = _Rows(num_envs, self.num_actions)
-        self._obs = np.zeros((num_envs, self.observation_layout.size), np.float32)
-        self._states: list[KalukiState | None] = [None] * num_envs
-        # Each row's offers at its decision, as the AEC env's ``suggestions``.
-        self._suggestions: list[tuple] = [()] * num_envs
+        self.arrays = kernel_rows.KalukiArrays.empty(num_envs, self.num_players, self.num_actions, self.k)
+        params = kernel_rows.params_of(rules, self.k)
+        # The kernel's arguments, as its functions unpack them.
+        self._turn_rules = (
+            params.discard_take,
+            params.open_before_lay_off,
+            params.lay_off_after_own_meld,
+            params.reuse_now,
+        )
+        self._search = (
+            params.opening,
+            params.go_out_by_discard,
+            params.search_rules,
+            params.card_values,
+            params.joker_value,
+            self.k,
+        )
+        self._view = (
+            rules.opening,
+            rules.restocks,
+            rules.ace_low_runs,
+            rules.ace_high_runs,
+            params.card_values,
+            self.k,
+        )
+        self._at = np.array([start for start, _ in lay.offsets.values()], np.int64)
+        self._slot_at = np.array([start for start, _ in lay.slot_offsets.values()], np.int64)
+        self._obs = np.zeros((num_envs, lay.size), np.float32)
+        self._rows_of: list[_Row | None] = [None] * num_envs
+        # Rows whose decision the env's Python made: their offers (the others' are listed when
+        # needed) and observation are its own.
+        self._python_decided = np.zeros(num_envs, np.bool_)
 
-    @staticmethod
-    def action_name(action: int) -> str:
-        return action_name(action)
-
-    @classmethod
-    def compile_ahead(cls, **config: object) -> None:
-        """Build a vector env of this config and step it once: the compiled search is compiled
-        (or loaded from numba's cache) before any worker starts, and the config is checked."""
-        venv = cls(1, **config)  # a bad config raises here
-        step = venv.reset(seed=0)
-        venv.step(np.array([int(np.flatnonzero(step.action_mask[0])[0])]))
-        venv.close()
+    # ------------------------------------------------------------ reading and writing rows
 
     def game_state(self, g: int) -> KalukiState:
         """Row ``g``'s game as an engine state (a finished row's last state, while it waits)."""
-        state = self._states[g]
-        if state is None:
+        if self._final[g] is not None:
+            return self._final[g]
+        row = self._rows_of[g]
+        if row is None:
             raise ValueError(f"game {g} has not been dealt (reset_rows deals it)")
-        return state
+        a, n = self.arrays, self.num_players
+        return KalukiState(
+            rules=self.rules,
+            num_players=n,
+            seed=row.seed,
+            hand_number=row.hand_number,
+            dealer=int(a.dealer[g]),
+            current=int(a.current[g]),
+            phase=kernel_rows.PHASES[int(a.phase[g])],
+            hands=tuple(_cards(a.hands[g, s]) for s in range(n)),
+            melds=row.melds,
+            stock=tuple(int(c) for c in a.stock[g, : a.stock_n[g]]),
+            discards=tuple(int(c) for c in a.discards[g, : a.discards_n[g]]),
+            opened=tuple(bool(x) for x in a.opened[g]),
+            in_play=tuple(bool(x) for x in a.in_play[g]),
+            totals=tuple(int(x) for x in a.totals[g]),
+            restocks_used=int(a.restocks_used[g]),
+            pile_takes=int(a.pile_takes[g]),
+            taken=int(a.taken[g]),
+            laid_now=bool(a.laid_now[g]),
+            laid=tuple(bool(x) for x in a.laid[g]),
+            known=tuple(_cards(a.known[g, s]) for s in range(n)),
+            results=row.results,
+            game_result=row.game_result,
+        )
+
+    def _write(self, g: int, state: KalukiState) -> None:
+        """Row ``g`` becomes ``state``."""
+        a = self.arrays
+        self._final[g] = None
+        self._rows_of[g] = _Row(state.seed, state.hand_number, state.results, state.game_result, state.melds)
+        for s in range(self.num_players):
+            a.hands[g, s] = _counts(state.hands[s])
+            a.hand_n[g, s] = len(state.hands[s])
+            a.known[g, s] = _counts(state.known[s])
+            a.seat_melds[g, s] = len(state.melds[s])
+        rows = table_rows(state)
+        a.table_n[g] = len(rows)
+        a.table[g, : len(rows)] = rows
+        a.stock_n[g], a.discards_n[g] = len(state.stock), len(state.discards)
+        a.stock[g, : len(state.stock)] = state.stock
+        a.discards[g, : len(state.discards)] = state.discards
+        a.opened[g], a.in_play[g], a.totals[g], a.laid[g] = state.opened, state.in_play, state.totals, state.laid
+        a.dealer[g], a.current[g] = state.dealer, state.current
+        a.phase[g] = kernel_rows.PHASES.index(state.phase)
+        a.restocks_used[g], a.pile_takes[g], a.taken[g] = state.restocks_used, state.pile_takes, state.taken
+        a.laid_now[g] = state.laid_now
 
     # ------------------------------------------------------------ the driver's hooks
 
-    def _start_game(self, g: int, seed: int) -> int:
-        self._seeds[g] = seed
-        self._over[g] = False
-        self._states[g] = new_game(self.rules, self.num_players, seed)
-        return 0  # its forced decisions are taken (and counted) when the row settles
+    def _new_game(self, seed: int) -> KalukiState:
+        return new_game(self.rules, self.num_players, seed)
+
+    def _step_kernel(self, actions: np.ndarray) -> None:
+        compiled.first_call(kernel_rows.step_games, self.arrays, actions, self._turn_rules, self._search)
+
+    def _engine_apply(self, state: KalukiState, action: int, suggestions: tuple | None) -> KalukiState:
+        if action >= KalukiAction.FIRST_OFFER and suggestions is None:  # one of the kernel's offers
+            slot = action - KalukiAction.FIRST_OFFER
+            if state.phase is Phase.PLAY:  # the play alone, the same as the engine's list of offers
+                return apply_moves(state, play_at(state, self.k, slot).moves)
+            suggestions = offers(state, self.k)
+        return apply_moves(state, engine_moves(state, action, suggestions or ()))
 
     def _run(self, actions: np.ndarray, rewards: np.ndarray, info: dict) -> np.ndarray:
-        """Make each moving row's action (``DEALT``: none) with the engine, then settle the row."""
+        """Make ``actions``, then the moves the kernel leaves to the engine and the decisions it
+        leaves to Python, end hands and deal, until every row waits at a decision."""
         terminated = np.zeros(self.num_envs, np.bool_)
-        for g in np.flatnonzero(actions != SKIP).tolist():
-            state = self._states[g]
-            if actions[g] != DEALT:
-                state = apply_moves(state, engine_moves(state, int(actions[g]), self._suggestions[g]))
-            self._settle(g, state, rewards, info, terminated)
+        a, no_move = self.arrays, kernel_rows.NO_MOVE
+        moved = actions != SKIP
+        # A chosen offer's slot is read against the offers of the decision it was made at.
+        chosen = {int(g): self._suggestions[g] for g in np.flatnonzero(actions >= self.first_suggestion)}
+        self._python_decided[moved] = False
+        while True:
+            self._step_kernel(actions)
+            info["num_auto_actions"] += np.where((actions != SKIP) & ~terminated, a.auto, 0)
+            actions = np.full(self.num_envs, SKIP, np.int64)
+            for g in np.flatnonzero(a.pending != no_move).tolist():
+                pending = int(a.pending[g])
+                a.pending[g] = no_move
+                state = self._engine_apply(self.game_state(g), pending, chosen.pop(g, None))
+                actions[g] = self._after_engine(g, state, rewards, info, terminated)
+            for g in np.flatnonzero(a.python).tolist():
+                a.python[g] = False
+                actions[g] = self._python_decision(g, rewards, info, terminated)
+            if (actions == SKIP).all():
+                break
+            moved |= actions != SKIP
+        for g in np.flatnonzero(moved & ~self._python_decided).tolist():
+            self._suggestions[g] = None  # listed by the engine where a policy or a play needs them
         return terminated
 
-    def _settle(self, g: int, state: KalukiState, rewards: np.ndarray, info: dict, terminated: np.ndarray) -> None:
-        """The AEC env's ``_settle`` for row ``g``: pay and deal the ends of hands, end the
-        episode, and take every decision with a single legal action, until a real decision."""
-        while True:
-            if state.over:
-                if not self._end_unit(g, state, rewards, info, terminated):
-                    self._suggestions[g] = ()
-                    return
-                state = self._states[g]  # the next hand, or the next game (autoreset)
-                continue
-            mask, found = decision(state, self.k)
-            legal = np.flatnonzero(mask)
-            if len(legal) != 1:
-                break
-            # The AEC env counts a new game's forced decisions at its reset, not in the step that ended the last.
-            if not terminated[g]:
+    def _after_engine(self, g: int, state: KalukiState, rewards: np.ndarray, info: dict, terminated) -> int:
+        """Row ``g`` after an engine move: back to the kernel (``DEALT``), or left (``SKIP``) at
+        the end of its episode without autoreset."""
+        if not state.over:
+            self._write(g, state)
+            return DEALT
+        return DEALT if self._end_unit(g, state, rewards, info, terminated) else SKIP
+
+    def _python_decision(self, g: int, rewards: np.ndarray, info: dict, terminated: np.ndarray) -> int:
+        """The decision the kernel left in row ``g``, made as the AEC env makes it: one legal
+        action is taken (and the row goes back to the kernel), else the row waits with the
+        engine's offers and observation."""
+        state = self.game_state(g)
+        mask, found = decision(state, self.k)
+        legal = np.flatnonzero(mask)
+        if len(legal) == 1:
+            if not terminated[g]:  # the AEC env counts a new game's forced decisions at its reset
                 info["num_auto_actions"][g] += 1
-            state = apply_moves(state, engine_moves(state, int(legal[0]), found))
-        self._states[g] = state
+            after = apply_moves(state, engine_moves(state, int(legal[0]), found))
+            return self._after_engine(g, after, rewards, info, terminated)
+        a = self.arrays
+        a.mask[g] = mask
+        a.offers_n[g] = len(found)
         self._suggestions[g] = found
-        self.arrays.mask[g] = mask
-        self.arrays.current[g] = state.current
+        self._python_decided[g] = True
         self._obs[g] = encode(state, state.current, found, self.observation_layout)
-
-    def _masks(self) -> np.ndarray:
-        return self.arrays.mask
-
-    def _action_name(self, action: int) -> str:
-        return action_name(action)
-
-    def _blank_info(self) -> dict:
-        n = self.num_envs
-        return {
-            "num_auto_actions": np.zeros(n, np.int64),
-            "hands_ended": np.zeros(n, np.int64),
-            "hand_points": np.zeros((n, self.num_players), np.int64),
-            "game_over": np.zeros(n, np.bool_),
-            "finished": [],
-        }
-
-    def _result(self, rewards: np.ndarray, terminated: np.ndarray, info: dict) -> KalukiVectorStep:
-        vector_info = KalukiVectorInfo(*(info[key] for key in INFO_KEYS), self._seeds.copy(), tuple(info["finished"]))
-        to_play = np.where(self._over, 0, self.arrays.current)
-        return KalukiVectorStep(self._obs.copy(), self.arrays.mask.copy(), to_play, rewards, terminated, vector_info)
+        return SKIP
 
     def _policy_action(self, policy, g: int, seat: int, observation: np.ndarray, mask: np.ndarray) -> int:
-        return policy_action(policy, lambda: self.game_state(g), self._suggestions[g], observation, mask)
+        # A scripted player reads the row's engine state and offers, built only for it.
+        state = self.game_state(g)
+        found = self._suggestions[g]
+        if found is None:
+            found = self._suggestions[g] = tuple(offers(state, self.k))
+        return policy_action(policy, lambda: state, found, observation, mask)
 
     def _wait_all(self) -> None:
         super()._wait_all()
-        self.arrays.mask[:] = 0
         self._obs[:] = 0.0
 
-    # the end of a hand (VectorDriver._end_unit)
+    def _encode_rows(self) -> None:
+        rows = np.flatnonzero(~self._over & ~self._python_decided)
+        compiled.first_call(
+            kernel_observation.encode_rows,
+            self._obs,
+            self.arrays,
+            rows,
+            self._at,
+            self._slot_at,
+            self.observation_layout.global_size,
+            self.observation_layout.slot_size,
+            self._view,
+        )
 
-    def _pay_unit(self, g: int, state: KalukiState, rewards: np.ndarray, info: dict) -> None:
-        rewards[g] += hand_rewards(self.config, state.last_hand, state)
-        info["hands_ended"][g] += 1
-        info["hand_points"][g] += state.last_hand.scores
+    # the end of a hand
+
+    def _unit_result(self, g: int, state: KalukiState) -> HandResult:
+        return state.last_hand
+
+    def _unit_rewards(self, state: KalukiState) -> list[float]:
+        return hand_rewards(self.config, state.last_hand, state)
+
+    def _unit_points(self, result: HandResult) -> tuple[int, ...]:
+        return result.scores
 
     def _episode_ends(self, state: KalukiState) -> bool:
         return episode_ends(self.config, state)
@@ -233,14 +354,16 @@ class KalukiVectorEnv(VectorDriver):
     def _next_unit(self, state: KalukiState) -> KalukiState:
         return next_hand(state)
 
-    def _write(self, g: int, state: KalukiState) -> None:
-        self._states[g] = state
+    def _units_of(self, g: int, state: KalukiState) -> tuple[HandResult, ...]:
+        return state.results
+
+    def _final_observations(self, state: KalukiState) -> np.ndarray:
+        return final_observations(state, self.observation_layout)
 
     def _finished_game(self, g: int, state: KalukiState) -> KalukiFinishedGame:
-        finals = final_observations(state, self.observation_layout)
-        self._obs[g] = finals[0]  # a finished row waiting (no autoreset) shows seat 0's final view
+        self._final[g] = state
+        finals = self._final_observations(state)
         # Every episode starts a new game (episode="hand" too), so the state's hands are the episode's.
-        result = state.game_result
         return KalukiFinishedGame(
-            g, int(self._seeds[g]), state.results, state.totals, result, finals, self.rules.scoring
+            g, int(self._seeds[g]), state.results, state.totals, state.game_result, finals, self.rules.scoring
         )

@@ -121,6 +121,20 @@ def test_plays_the_engine_cannot_order_are_dropped_as_the_solver_drops_them(monk
     assert any(dropped) and unanswered == 0
 
 
+def test_a_play_built_alone_is_the_solvers_play_at_its_index():
+    # Tables where some layouts are checked against the engine's order (play_at then takes the
+    # whole answer) and played positions where none are (it builds the one play).
+    rng = random.Random(3)
+    states = [table_position(rng, TABLE_RULES[i % len(TABLE_RULES)]) for i in range(150)]
+    checked = 0
+    for state in [*states, *played_positions(6, 150)]:
+        plays = solver.best_play(state, 4)
+        for index, play in enumerate(plays):
+            assert kernel_solver.play_at(state, 4, index) == play, (state, index)
+            checked += 1
+    assert checked > 100
+
+
 def test_a_search_past_its_budget_is_left_to_the_solver_and_bad_limits_are_refused_alike():
     state = next(s for s in played_positions(6, 50) if solver.best_play(s, 8))
     assert kernel_solver.compiled_best_play(state, 8, node_budget=1) is None

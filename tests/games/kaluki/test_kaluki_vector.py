@@ -1,5 +1,7 @@
-"""Kaluki's vector env against its AEC env, step for step over seeded games, and the shared
-driver's rows: autoreset or not, ``reset_rows``, ``WAIT``, illegal actions, policies, config."""
+"""Kaluki's vector env against its AEC env, step for step over seeded games (every rules
+option the compiled kernel reads, both of its ways to decide), its rows read and written, and
+the shared driver's rows: autoreset or not, ``reset_rows``, ``WAIT``, illegal actions,
+policies, config."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import pytest
 
 from carousel_env.core.errors import IllegalAction
 from carousel_env.games.kaluki.config import KalukiEnvConfigError
-from carousel_env.games.kaluki.env import raw_env
+from carousel_env.games.kaluki.env import NUM_FIXED_ACTIONS, raw_env
 from carousel_env.games.kaluki.policies import env_action, resolve_policy
 from carousel_env.games.kaluki.vector import WAIT, KalukiVectorEnv
 from tests.support import vector_lockstep
@@ -45,6 +47,72 @@ def test_whole_matches_agree_with_result_rewards(preset, short, steps):
     # A low target (book: a 3-hand match by step 136) or limit (uk40: seats eliminated over 8 hands) ends it soon.
     config = {"num_players": 3, "preset": preset, "episode": "match", "reward": "result", **short}
     assert lockstep(2, seed=3, steps=steps, choose=simple_choice, **config) > 0
+
+
+def offer_seeking_choice(seed: int):
+    """Half the time the simple player's move, else a random offer where there is one (plays
+    are made often, so the table fills with melds, lay-offs and exchanged jokers), else any
+    legal action."""
+    rng = np.random.default_rng(seed)
+
+    def choose(i, mask, env):
+        if rng.random() < 0.5:
+            return env_action(resolve_policy("simple"), env, None, mask)
+        legal = np.flatnonzero(mask)
+        offers = legal[legal >= NUM_FIXED_ACTIONS]
+        return int(rng.choice(offers if len(offers) and rng.random() < 0.5 else legal))
+
+    return choose
+
+
+RULE_OPTIONS = [
+    {"preset": "uk51"},
+    {"preset": "book", "open_before_lay_off": False, "lay_off_after_own_meld": True},
+    {"preset": "book", "retrieved_joker": "reuse_now", "set_joker_release": "either_missing"},
+    {"preset": "book", "discard_take": "any", "go_out_by_discard": True, "ace_high_runs": False},
+    {"preset": "rummy", "discard_take": "meld", "restocks": 0},
+    {"preset": "uk40", "discard_take": "opening", "ace_low_runs": True, "jokers": 4},
+]
+
+
+@pytest.mark.parametrize("options", RULE_OPTIONS, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
+def test_hands_under_every_rules_option_the_kernel_reads_agree(options):
+    config = {"num_players": 3, "episode": "hand", **options}
+    assert lockstep(2, seed=11, steps=300, choose=offer_seeking_choice(11), **config) > 0
+
+
+def test_both_ways_to_decide_are_taken_and_agree(monkeypatch):
+    # Under reuse_now an exchange's play is checked against the engine's order of moves: the
+    # kernel leaves such decisions to Python, and decides the rest itself.
+    decided_in_python = []
+    python_decision = KalukiVectorEnv._python_decision
+
+    def spy(self, g, *args):
+        decided_in_python.append(g)
+        return python_decision(self, g, *args)
+
+    monkeypatch.setattr(KalukiVectorEnv, "_python_decision", spy)
+    config = {"num_players": 4, "preset": "uk40", "episode": "hand"}
+    assert lockstep(2, seed=5, steps=300, choose=offer_seeking_choice(5), **config) > 0
+    assert decided_in_python
+
+
+def test_a_rows_arrays_hold_its_whole_state():
+    env = raw_env(num_players=3, k_plays=K, preset="uk40", episode="match", limit=40)
+    venv = KalukiVectorEnv(1, num_players=3, k_plays=K, preset="uk40", episode="match", limit=40)
+    venv.reset(seed=0)
+    env.reset(seed=8)
+    choose, written = offer_seeking_choice(8), 0
+    for _ in env.agent_iter(max_iter=400):
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            break
+        state = env.unwrapped.game_state
+        venv._write(0, state)  # a position with melds, known cards, results and totals
+        assert venv.game_state(0) == state
+        written += 1
+        env.step(choose(0, observation["action_mask"], env))
+    assert written > 100 and env.unwrapped.game_state.results
 
 
 def test_policy_moves_are_the_scripted_players_moves():
