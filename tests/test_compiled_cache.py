@@ -27,7 +27,9 @@ from carousel_env.games.carousel.vector import encode as vector_encode
 from carousel_env.games.carousel.vector import kernel as vector_kernel
 from carousel_env.games.conquian import kernel as conquian_kernel
 from carousel_env.games.gin_rummy import kernel as gin_kernel
+from carousel_env.games.kaluki import kernel_observation as kaluki_observation
 from carousel_env.games.kaluki import kernel_readings as kaluki_readings
+from carousel_env.games.kaluki import kernel_rows as kaluki_rows
 from carousel_env.games.kaluki import kernel_solver as kaluki_solver
 
 
@@ -83,9 +85,10 @@ def test_the_vector_envs_stamp_covers_the_solver_and_what_its_kernel_embeds(tmp_
     assert not list(cache.glob("*.nb?"))
 
 
-def test_kalukis_stamp_covers_every_module_of_its_compiled_search():
+def test_kalukis_stamp_covers_every_module_of_its_compiled_search_and_vector_kernel():
     names = {line.split()[0] for line in _cache.sources_stamp(kaluki_readings.SOURCES).splitlines()}
     modules = ("kernel_readings", "kernel_leaves", "kernel_search", "kernel_table", "kernel_solver", "rules")
+    modules += ("kernel_rows", "kernel_observation")
     assert {f"games/kaluki/{module}.py" for module in modules} | {"core/cards.py"} <= names
 
 
@@ -164,6 +167,8 @@ def test_the_notices_name_the_real_entry_points():
         conquian_kernel.step_games,
         conquian_kernel.encode_rows,
         kaluki_solver.lay_down,
+        kaluki_rows.step_games,
+        kaluki_observation.encode_rows,
     )
     assert set(_cache.ENTRY_POINTS) == {_cache.entry_key(entry) for entry in entries}
     notices = {_cache.compile_notice(entry) for entry in entries}

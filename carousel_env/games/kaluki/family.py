@@ -20,11 +20,10 @@ from carousel_env.envkit.family import (
     others_cards,
     preset_resolver,
     record_positions,
-    vector_compile_ahead,
 )
 from carousel_env.envkit.layout import card_actions
 from carousel_env.envkit.options import OptionDoc, option_docs
-from carousel_env.games.kaluki import policies
+from carousel_env.games.kaluki import kernel_solver, policies
 from carousel_env.games.kaluki.board import BOARD
 from carousel_env.games.kaluki.config import KalukiEnvConfig, KalukiEnvConfigError
 from carousel_env.games.kaluki.env import KalukiAction, raw_env
@@ -80,6 +79,14 @@ def _record(players: int, count: int, seed: int) -> list[CostDecision]:
     return record_positions(raw_env(num_players=players, k_plays=COST_SLOTS), reference, count, seed, read)
 
 
+def _compile_ahead(options: dict[str, Any], vector: bool) -> None:
+    """The compiled search (the AEC env's, and the vector env's for the plays it builds), and the
+    vector env's kernel where ``vector``."""
+    kernel_solver.compile_ahead()
+    if vector:
+        KalukiVectorEnv.compile_ahead(**options)
+
+
 def _label(options: Any) -> str:
     preset = options.get("preset", next(iter(PRESETS)))
     return "Rummy" if preset == "rummy" else f"Kaluki ({preset} rules)"
@@ -125,7 +132,7 @@ FAMILY = FamilyGame(
     finished_result=_finished_result,
     unit_events=_events,
     unit_points=lambda result: result.points,
-    compile_ahead=vector_compile_ahead(KalukiVectorEnv),
+    compile_ahead=_compile_ahead,
     label=_label,
     yardsticks=("random", "simple"),
     baselines=("simple", "random"),

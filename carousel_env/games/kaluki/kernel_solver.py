@@ -354,6 +354,12 @@ def _play(state: KalukiState, readings, best, i: int, order, table_ops) -> Play 
     return None if moves is None else Play(melds, moves, left, opening, jokers, released)
 
 
+def compile_ahead() -> None:
+    """Compile (or load from numba's cache) the search as the envs' first question would: for a
+    trainer before it starts workers (the vector env's kernel holds its own copy of the search)."""
+    compiled_arrangements((0, 4, 8), KalukiRules(), threshold=0, limit=1)
+
+
 def arrangements(hand, rules: KalukiRules, *, time_budget_s: float = solver.TIME_BUDGET_S, **question) -> list[Layout]:
     """:func:`carousel_env.games.kaluki.solver.arrangements`' answer, from the compiled search
     where it answers, else from the solver (with ``time_budget_s``)."""
