@@ -21,9 +21,10 @@ the hidden cards is worth, the ceiling of a search over hidden hands.
 of the player to act), in one process: the wrapped AEC env and ``KalukiVectorEnv(--num-envs)``,
 ``S`` seconds each, alternated for ``--rounds`` rounds so that the machine's drift hits both
 alike. Pin it to one core with ``taskset -c 0``. It prints too the share of the AEC env's time
-spent in the compiled lay-down search (``aec_search_share``), which every env asks for the same
-offers, and the ratio a vector env would reach if everything but that search were free
-(``ceiling``: one over the share).
+that the compiled lay-down search's own work takes (``aec_search_share``: the searches the AEC
+env asked, made again afterwards in one compiled loop, without Python's call to each), which
+every env needs for the same offers, and so the most a vector env could lead by were all else
+free (``ceiling``: one over the share).
 """
 
 from __future__ import annotations
@@ -80,32 +81,46 @@ def play_deal(agent: str, opponent: str, players: int, deal: int, preset: str, h
 
 
 @contextmanager
-def timed_search(spent: list[float]):
-    """Add to ``spent[0]`` the seconds spent in the compiled lay-down search while inside."""
+def recorded_searches(problems: list):
+    """Append to ``problems`` the arguments of every compiled lay-down search asked while inside."""
     from carousel_env.core import compiled
     from carousel_env.games.kaluki.kernel_solver import lay_down
 
     first_call = compiled.first_call
 
-    def timed(entry, *args):
-        if entry is not lay_down:
-            return first_call(entry, *args)
-        start = time.perf_counter()
-        try:
-            return first_call(entry, *args)
-        finally:
-            spent[0] += time.perf_counter() - start
+    def recording(entry, *args):
+        if entry is lay_down:  # the problem's array is asked again with another limit: a copy
+            problems.append((*args[:3], args[3].copy(), *args[4:]))
+        return first_call(entry, *args)
 
-    compiled.first_call = timed
+    compiled.first_call = recording
     try:
         yield
     finally:
         compiled.first_call = first_call
 
 
-def env_speed(preset: str, players: int, seconds: float, spent: list[float] | None = None) -> float:
+def search_seconds(problems: list) -> float:
+    """Seconds the compiled search takes over ``problems`` in one compiled loop
+    (``kernel_solver.search_each``): its own work, as a compiled kernel asks it, without a call
+    from Python to each."""
+    from numba.typed import List
+
+    from carousel_env.core import compiled
+    from carousel_env.games.kaluki.kernel_solver import search_each
+
+    questions = List()
+    for args in problems:
+        questions.append(tuple(args))
+    compiled.first_call(search_each, questions[:1])  # compiled (or loaded) outside the time
+    start = time.perf_counter()
+    search_each(questions)
+    return time.perf_counter() - start
+
+
+def env_speed(preset: str, players: int, seconds: float, problems: list | None = None) -> float:
     """Agent-steps a second of random legal play in the wrapped AEC env (single hands); the
-    seconds spent in the compiled search are added to ``spent[0]`` where given."""
+    compiled searches it asks are appended to ``problems`` where given."""
     from carousel_env.games.kaluki.env import env
 
     e = env(preset=preset, num_players=players, episode="hand")
@@ -123,9 +138,9 @@ def env_speed(preset: str, players: int, seconds: float, spent: list[float] | No
             steps += 1
         return steps
 
-    if spent is None:
+    if problems is None:
         return random_steps(one_hand, seconds)
-    with timed_search(spent):
+    with recorded_searches(problems):
         return random_steps(one_hand, seconds)
 
 
@@ -147,10 +162,10 @@ def vector_speed(preset: str, players: int, seconds: float, num_envs: int) -> fl
 def speed(args: argparse.Namespace) -> dict:
     aec, vector, shares = [], [], []
     for _ in range(args.rounds):
-        spent = [0.0]
+        problems: list = []
         start = time.perf_counter()
-        aec.append(env_speed(args.preset, args.players, args.speed, spent))
-        shares.append(spent[0] / (time.perf_counter() - start))
+        aec.append(env_speed(args.preset, args.players, args.speed, problems))
+        shares.append(search_seconds(problems) / (time.perf_counter() - start))
         vector.append(vector_speed(args.preset, args.players, args.speed, args.num_envs))
     share = statistics.median(shares)
     report = {

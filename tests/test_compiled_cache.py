@@ -88,7 +88,7 @@ def test_the_vector_envs_stamp_covers_the_solver_and_what_its_kernel_embeds(tmp_
 def test_kalukis_stamp_covers_every_module_of_its_compiled_search_and_vector_kernel():
     names = {line.split()[0] for line in _cache.sources_stamp(kaluki_readings.SOURCES).splitlines()}
     modules = ("kernel_readings", "kernel_leaves", "kernel_search", "kernel_table", "kernel_solver", "rules")
-    modules += ("kernel_rows", "kernel_observation")
+    modules += ("kernel_plays", "kernel_rows", "kernel_observation")
     assert {f"games/kaluki/{module}.py" for module in modules} | {"core/cards.py"} <= names
 
 
@@ -167,6 +167,7 @@ def test_the_notices_name_the_real_entry_points():
         conquian_kernel.step_games,
         conquian_kernel.encode_rows,
         kaluki_solver.lay_down,
+        kaluki_solver.search_each,
         kaluki_rows.step_games,
         kaluki_observation.encode_rows,
     )

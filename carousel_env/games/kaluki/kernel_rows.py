@@ -1,13 +1,15 @@
-"""Kaluki's compiled turns: draws, takes, discards, the masks and the offers, over arrays
+"""Kaluki's compiled turns: draws, takes, discards, the offers and the masks, over arrays
 (:class:`KalukiArrays`), for the vector env (:mod:`carousel_env.games.kaluki.vector`).
 
 :mod:`carousel_env.games.kaluki.engine` is the reference. A hand is its count of each card (the
 joker at 52); the table is the compiled search's meld rows (:mod:`carousel_env.games.kaluki.kernel_table`),
 seat by seat. The offers come from the compiled search (:func:`carousel_env.games.kaluki.kernel_solver.lay_down`),
-asked as :mod:`~carousel_env.games.kaluki.kernel_solver` asks it. What the kernel leaves:
+asked as :mod:`~carousel_env.games.kaluki.kernel_solver` asks it, and are made here
+(:mod:`carousel_env.games.kaluki.kernel_plays`). What the kernel leaves:
 
-* to the engine (``pending``): a play or a take with an arrangement (an offer), a discard that
-  empties the hand or meets the pile's limit, a draw from an empty stock; and the deals;
+* to the engine (``pending``): an offer that empties the hand, a discard that empties it or
+  meets the pile's limit, a draw from an empty stock, the offers the env's Python listed; and
+  the deals;
 * to the env's Python decision (``python``): a decision whose offers the compiled search does
   not answer, or answers with a layout the solver checks against the engine's order of moves
   (:mod:`~carousel_env.games.kaluki.kernel_solver`'s risky layouts), and a take of the pile's
@@ -31,7 +33,7 @@ from carousel_env.envkit.vector import DEALT, SKIP
 from carousel_env.games.kaluki import kernel_leaves as kl
 from carousel_env.games.kaluki import kernel_table as kt
 from carousel_env.games.kaluki.env import KalukiAction
-from carousel_env.games.kaluki.kernel_readings import READING_SIZE, READING_UNITS
+from carousel_env.games.kaluki.kernel_plays import MAX_NEW, MAX_PLAY_OPS, OP_WIDTH, make_offer, record_offer
 from carousel_env.games.kaluki.kernel_solver import MAX_KINDS, NODE_BUDGET, SET_RELEASES, lay_down
 from carousel_env.games.kaluki.rules import (
     CARD_KINDS,
@@ -87,6 +89,7 @@ class KalukiArrays(NamedTuple):
     laid: np.ndarray  # (N, P) bool
     pending: np.ndarray  # (N,) an action for the engine, or NO_MOVE
     python: np.ndarray  # (N,) bool: the row's decision is the env's Python's to make
+    python_offers: np.ndarray  # (N,) bool: the offers are the ones the env's Python listed (the engine makes them)
     auto: np.ndarray  # (N,) actions taken alone in the last step
     mask: np.ndarray  # (N, 55 + K) int8
     offers_n: np.ndarray  # (N,)
@@ -95,6 +98,11 @@ class KalukiArrays(NamedTuple):
     offer_open: np.ndarray  # (N, K) its opening value
     offer_jokers: np.ndarray  # (N, K) jokers it lays
     offer_out: np.ndarray  # (N, K) bool: it empties the hand
+    offer_melds: np.ndarray  # (N, K, MAX_NEW, kt.MELD_WIDTH) its new melds, as table rows, in the order laid
+    offer_melds_n: np.ndarray  # (N, K)
+    offer_ops: np.ndarray  # (N, K, MAX_PLAY_OPS, OP_WIDTH) its lay-offs and exchanges, in the engine's order
+    offer_ops_n: np.ndarray  # (N, K)
+    offer_swap_ops: np.ndarray  # (N, K) how many of them come before its new melds (the pieces that exchange)
 
     @classmethod
     def empty(cls, n: int, players: int, num_actions: int, k: int) -> KalukiArrays:
@@ -123,6 +131,7 @@ class KalukiArrays(NamedTuple):
             z((n, players), np.bool_),
             np.full(n, NO_MOVE, np.int64),
             z(n, np.bool_),
+            z(n, np.bool_),
             z(n, np.int64),
             z((n, num_actions), np.int8),
             z(n, np.int64),
@@ -131,6 +140,11 @@ class KalukiArrays(NamedTuple):
             z((n, k), np.int64),
             z((n, k), np.int64),
             z((n, k), np.bool_),
+            z((n, k, MAX_NEW, kt.MELD_WIDTH), np.int64),
+            z((n, k), np.int64),
+            z((n, k, MAX_PLAY_OPS, OP_WIDTH), np.int64),
+            z((n, k), np.int64),
+            z((n, k), np.int64),
         )
 
 
@@ -181,9 +195,15 @@ def next_seat(seat: int, in_play) -> int:
 
 
 @njit(cache=True)
-def _move(a, g: int, action: int) -> bool:
-    """Make ``action`` in row ``g``; False where it is left to the engine (``pending``)."""
+def _move(a, g: int, action: int, release: int) -> bool:
+    """Make ``action`` in row ``g``; False where it is left to the engine (``pending``).
+    ``release``: the rules' set_joker_release, as kernel_table numbers it."""
     s = a.current[g]
+    if action >= FIRST_OFFER:
+        if not a.python_offers[g] and make_offer(a, g, action - FIRST_OFFER, a.phase[g] == DRAW, release):
+            return True
+        a.pending[g] = action  # it empties the hand, or it is one of the offers the env's Python listed
+        return False
     if action == DRAW_STOCK:
         if a.stock_n[g] == 0:  # a restock, or the end of the hand
             a.pending[g] = action
@@ -204,8 +224,8 @@ def _move(a, g: int, action: int) -> bool:
         a.taken[g] = card
         a.phase[g] = PLAY
         return True
-    if action >= FIRST_OFFER or a.hand_n[g, s] == 1 or a.pile_takes[g] >= PILE_TAKE_LIMIT:
-        a.pending[g] = action  # a play, or a discard that ends the hand
+    if a.hand_n[g, s] == 1 or a.pile_takes[g] >= PILE_TAKE_LIMIT:
+        a.pending[g] = action  # a discard that ends the hand
         return False
     card = action - FIRST_DISCARD
     a.hands[g, s, card] -= 1
@@ -270,49 +290,6 @@ def _problem(held, cards: int, pos, taken: int, limit: int, card_values, joker_v
 
 
 @njit(cache=True)
-def _lay(laid, unit: int) -> int:
-    """Count a table unit put down from the hand (a joker's unit is the joker)."""
-    laid[JOKER if unit >= TABLE_JOKER else unit] += 1
-    return 1
-
-
-@njit(cache=True)
-def _record(a, g: int, readings, best, order, ops, i: int, cards: int) -> None:
-    """Layout ``i`` of the search's answer as offer ``i``: the hand's cards it lays (its new
-    melds, lay-offs and exchanges, less the jokers its exchanges release; kernel_solver's
-    ``_play`` and observation's ``_laid``), what it leaves and whether it empties the hand."""
-    laid = a.offer_laid[g, i]
-    laid[:] = 0
-    total = 0
-    for r in best[kl.BEST_READINGS][i]:
-        if r >= 0:
-            for u in range(readings[READING_SIZE][r]):
-                total += _lay(laid, readings[READING_UNITS][r, u])
-    for x in range(best[kl.BEST_PIECES_N][i]):
-        t = order[best[kl.BEST_PIECES][i, x]]
-        if t < 0:
-            continue
-        for o in range(ops.shape[1]):
-            kind, unit, cards_mask = ops[t, o, 0], ops[t, o, 1], ops[t, o, 3]
-            if kind < 0:
-                break
-            if kind == kt.OP_SWAP:
-                for suit in range(4):
-                    if cards_mask >> suit & 1:
-                        total += _lay(laid, (unit & ~3) + suit)
-            else:
-                total += _lay(laid, unit)
-    total += best[kl.BEST_EXTRA_N][i]  # jokers laid alone
-    laid[JOKER] += best[kl.BEST_EXTRA_N][i]
-    released = best[kl.BEST_RELEASED][i]
-    a.offer_out[g, i] = cards - total + released == 0
-    laid[JOKER] = max(laid[JOKER] - released, 0)
-    a.offer_left[g, i] = best[kl.BEST_LEFT][i]
-    a.offer_open[g, i] = best[kl.BEST_OPEN][i]
-    a.offer_jokers[g, i] = best[kl.BEST_JOKERS][i]
-
-
-@njit(cache=True)
 def _ask(a, g: int, held, cards: int, pb, meld_jokers: int, rows, swaps: bool, p_rules, card_values, risky: bool):
     """Ask the compiled search (kernel_solver's ``_solve``) and record its layouts as the
     row's offers; the number of offers, or LEFT_TO_PYTHON where it does not answer or answers
@@ -331,9 +308,9 @@ def _ask(a, g: int, held, cards: int, pb, meld_jokers: int, rows, swaps: bool, p
         for i in range(found):
             if best[kl.BEST_RISKY][i]:
                 return LEFT_TO_PYTHON
-    ops = table_ops[0]
     for i in range(found):
-        _record(a, g, readings, best, order, ops, i, cards)
+        if not record_offer(a, g, i, readings, best, order, table_ops, cards):
+            return LEFT_TO_PYTHON
     a.offers_n[g] = found
     return found
 
@@ -439,6 +416,7 @@ def _decide(a, g: int, q, p) -> int:
     mask = a.mask[g]
     mask[:] = 0
     a.offers_n[g] = 0
+    a.python_offers[g] = False
     if a.phase[g] == DRAW:
         mask[DRAW_STOCK] = 1
         if a.discards_n[g] == 0:
@@ -482,13 +460,14 @@ def step_games(a, actions, q, p) -> None:
     engine, or a decision left to the env's Python. ``q``: (discard_take,
     open_before_lay_off, lay_off_after_own_meld, reuse_now); ``p``: (opening,
     go_out_by_discard, search rules, card values, joker value, K)."""
+    release = p[2][2]
     for g in range(actions.shape[0]):
         action = actions[g]
         if action == SKIP:
             continue
         a.auto[g] = 0
         a.python[g] = False
-        if action != DEALT and not _move(a, g, action):
+        if action != DEALT and not _move(a, g, action, release):
             continue
         while True:
             legal = _decide(a, g, q, p)
@@ -500,5 +479,5 @@ def step_games(a, actions, q, p) -> None:
             if legal != 1:
                 break
             a.auto[g] += 1
-            if not _move(a, g, _only_action(a.mask[g])):
+            if not _move(a, g, _only_action(a.mask[g]), release):
                 break

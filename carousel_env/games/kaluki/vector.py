@@ -23,13 +23,13 @@ episode, and ``info.finished`` holds the ended game with every seat's final obse
 (:mod:`carousel_env.games.kaluki.policies`). ``tests/games/kaluki/test_kaluki_vector.py``
 requires both envs to agree at every step of seeded games.
 
-How: the draws, takes and discards, the masks, the offers (from the compiled search) and the
-observations are compiled (:mod:`carousel_env.games.kaluki.kernel_rows`,
-:mod:`carousel_env.games.kaluki.kernel_observation`). The engine makes the plays, the ends of
-hands and the deals on the row's state, and the few decisions the kernel leaves (offers the
-solver checks against the engine's order of moves, or that the compiled search does not
-answer) are made as the AEC env makes them. A play's moves are the engine's offers, listed
-again when one is chosen (the compiled search gives the same offers).
+How: the draws, takes, discards and plays, the masks, the offers (from the compiled search)
+and the observations are compiled (:mod:`carousel_env.games.kaluki.kernel_rows`,
+:mod:`carousel_env.games.kaluki.kernel_plays`, :mod:`carousel_env.games.kaluki.kernel_observation`).
+The engine makes the moves that end a hand, a restock and the deals, on the row's state; the
+few decisions the kernel leaves (offers the solver checks against the engine's order of moves,
+or that the compiled search does not answer) are made as the AEC env makes them, and their
+offers by the engine.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from carousel_env.envkit.engine_vector import EngineMoveDriver
 from carousel_env.envkit.policies import policy_action
 from carousel_env.envkit.vector import DEALT, SKIP, WAIT
 from carousel_env.games.kaluki import kernel_observation, kernel_rows
+from carousel_env.games.kaluki import kernel_table as kt
 from carousel_env.games.kaluki.config import KalukiEnvConfig, KalukiEnvConfigError
 from carousel_env.games.kaluki.engine import new_game, next_hand
 from carousel_env.games.kaluki.env import (
@@ -59,7 +60,7 @@ from carousel_env.games.kaluki.env import (
     offers,
 )
 from carousel_env.games.kaluki.kernel_solver import play_at, table_rows
-from carousel_env.games.kaluki.melds import Meld
+from carousel_env.games.kaluki.melds import Meld, MeldKind
 from carousel_env.games.kaluki.observation import ObservationLayout, encode, layout
 from carousel_env.games.kaluki.rules import Scoring
 from carousel_env.games.kaluki.state import GameResult, HandResult, KalukiState, Phase
@@ -120,13 +121,20 @@ def _cards(counts: np.ndarray) -> tuple[int, ...]:
 
 class _Row(NamedTuple):
     """What a row's engine state holds that its arrays do not: its seed, hand number, records
-    of finished hands and the game's result, and its melds as the engine's objects."""
+    of finished hands and the game's result."""
 
     seed: int
     hand_number: int
     results: tuple[HandResult, ...]
     game_result: GameResult | None
-    melds: tuple[tuple[Meld, ...], ...]
+
+
+def _meld(row: np.ndarray) -> Meld:
+    """A meld of the kernel's table rows (kernel_table.MELD_COLUMNS) as the engine's."""
+    units = tuple(int(u) for u in row[kt.UNITS : kt.UNITS + row[kt.SIZE]])
+    if row[kt.KIND] == kt.RUN_KIND:
+        return Meld(MeldKind.RUN, units, int(row[kt.LOW]))
+    return Meld(MeldKind.SET, units)
 
 
 class KalukiVectorEnv(EngineMoveDriver):
@@ -198,7 +206,7 @@ class KalukiVectorEnv(EngineMoveDriver):
             current=int(a.current[g]),
             phase=kernel_rows.PHASES[int(a.phase[g])],
             hands=tuple(_cards(a.hands[g, s]) for s in range(n)),
-            melds=row.melds,
+            melds=self._melds(g),
             stock=tuple(int(c) for c in a.stock[g, : a.stock_n[g]]),
             discards=tuple(int(c) for c in a.discards[g, : a.discards_n[g]]),
             opened=tuple(bool(x) for x in a.opened[g]),
@@ -214,11 +222,17 @@ class KalukiVectorEnv(EngineMoveDriver):
             game_result=row.game_result,
         )
 
+    def _melds(self, g: int) -> tuple[tuple[Meld, ...], ...]:
+        """Row ``g``'s melds on the table, seat by seat (its rows are in that order)."""
+        a = self.arrays
+        rows = a.table[g, : a.table_n[g]]
+        return tuple(tuple(_meld(row) for row in rows[rows[:, kt.SEAT] == seat]) for seat in range(self.num_players))
+
     def _write(self, g: int, state: KalukiState) -> None:
         """Row ``g`` becomes ``state``."""
         a = self.arrays
         self._final[g] = None
-        self._rows_of[g] = _Row(state.seed, state.hand_number, state.results, state.game_result, state.melds)
+        self._rows_of[g] = _Row(state.seed, state.hand_number, state.results, state.game_result)
         for s in range(self.num_players):
             a.hands[g, s] = _counts(state.hands[s])
             a.hand_n[g, s] = len(state.hands[s])
@@ -303,6 +317,7 @@ class KalukiVectorEnv(EngineMoveDriver):
         a = self.arrays
         a.mask[g] = mask
         a.offers_n[g] = len(found)
+        a.python_offers[g] = True
         self._suggestions[g] = found
         self._python_decided[g] = True
         self._obs[g] = encode(state, state.current, found, self.observation_layout)

@@ -81,20 +81,35 @@ def test_hands_under_every_rules_option_the_kernel_reads_agree(options):
     assert lockstep(2, seed=11, steps=300, choose=offer_seeking_choice(11), **config) > 0
 
 
-def test_both_ways_to_decide_are_taken_and_agree(monkeypatch):
+def test_both_ways_to_decide_and_to_make_offers_are_taken_and_agree(monkeypatch):
     # Under reuse_now an exchange's play is checked against the engine's order of moves: the
-    # kernel leaves such decisions to Python, and decides the rest itself.
-    decided_in_python = []
-    python_decision = KalukiVectorEnv._python_decision
+    # kernel leaves such decisions to Python (and their offers to the engine), and decides and
+    # makes the rest itself, but for offers that go out, which the engine makes to end the hand.
+    decided_in_python, by_engine = [], []
+    python_decision, engine_apply = KalukiVectorEnv._python_decision, KalukiVectorEnv._engine_apply
 
-    def spy(self, g, *args):
+    def spy_decision(self, g, *args):
         decided_in_python.append(g)
         return python_decision(self, g, *args)
 
-    monkeypatch.setattr(KalukiVectorEnv, "_python_decision", spy)
+    def spy_engine(self, state, action, suggestions):
+        by_engine.append(action >= NUM_FIXED_ACTIONS)
+        return engine_apply(self, state, action, suggestions)
+
+    chosen = []
+    choose = offer_seeking_choice(5)
+
+    def choose_counting(i, mask, env):
+        action = choose(i, mask, env)
+        chosen.append(action >= NUM_FIXED_ACTIONS)
+        return action
+
+    monkeypatch.setattr(KalukiVectorEnv, "_python_decision", spy_decision)
+    monkeypatch.setattr(KalukiVectorEnv, "_engine_apply", spy_engine)
     config = {"num_players": 4, "preset": "uk40", "episode": "hand"}
-    assert lockstep(2, seed=5, steps=300, choose=offer_seeking_choice(5), **config) > 0
+    assert lockstep(2, seed=5, steps=300, choose=choose_counting, **config) > 0
     assert decided_in_python
+    assert 0 < sum(by_engine) < sum(chosen) // 2  # most offers made by the kernel, some by the engine
 
 
 def test_a_rows_arrays_hold_its_whole_state():
