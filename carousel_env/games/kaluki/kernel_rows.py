@@ -299,7 +299,7 @@ def _ask(a, g: int, held, cards: int, pb, meld_jokers: int, rows, swaps: bool, p
         readings, best, st, order, table_ops = lay_down(
             counts, kinds, pos, pb, meld_jokers, p_rules, card_values, (rows, held, swaps), NODE_BUDGET
         )
-    except Exception:  # kernel_table.SetOverflow: a set with more outcomes than the buffers hold
+    except Exception:  # kernel_table.SetOverflow (numba catches no narrower class): the solver answers
         return LEFT_TO_PYTHON
     if st[kl.STOP]:
         return LEFT_TO_PYTHON
