@@ -44,6 +44,7 @@ class EngineMoveDriver(VectorDriver):
         # Each row's suggestions at its decision, as the AEC env's ``suggestions``.
         self._suggestions: list[tuple] = [()] * num_envs
         self._final: list[Any] = [None] * num_envs  # a finished row's last state
+        self._final_view: list[tuple[Any, np.ndarray] | None] = [None] * num_envs  # it, and seat 0's view of it
 
     @staticmethod
     def action_name(action: int) -> str:
@@ -186,7 +187,10 @@ class EngineMoveDriver(VectorDriver):
         for g in np.flatnonzero(self._over).tolist():  # a finished row waiting: player 0's final view
             state = self._final[g]
             if state is not None:
-                self._obs[g] = self._final_observations(state)[0]
+                view = self._final_view[g]
+                if view is None or view[0] is not state:  # encoded once a finished game, not every step
+                    view = self._final_view[g] = (state, self._final_observations(state)[0])
+                self._obs[g] = view[1]
         vector_info = self.info_type(
             *(info[key] for key in self.info_keys), self._seeds.copy(), tuple(info["finished"])
         )

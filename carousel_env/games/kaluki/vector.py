@@ -327,8 +327,8 @@ class KalukiVectorEnv(EngineMoveDriver):
         # A scripted player reads the row's engine state and offers, built only for it.
         state = self.game_state(g)
         found = self._suggestions[g]
-        if found is None:
-            found = self._suggestions[g] = tuple(offers(state, self.k))
+        if found is None:  # the kernel's offers, listed by the engine (none where the kernel found none)
+            found = self._suggestions[g] = tuple(offers(state, self.k)) if self.arrays.offers_n[g] else ()
         return policy_action(policy, lambda: state, found, observation, mask)
 
     def _wait_all(self) -> None:
