@@ -30,6 +30,7 @@ from carousel_env.games.kaluki.observation import (
     VALUE_SCALE,
 )
 from carousel_env.games.kaluki.rules import CARD_KINDS, HIGH_ACE, LOW_ACE, MAX_JOKERS, MAX_PLAYERS, RUN_MAX, SET_MAX
+from carousel_env.games.kaluki.solver_pieces import FACE
 
 compiled.name_entry_points(__name__, {"encode_rows": ("Kaluki's vector observations", 10)})
 
@@ -86,12 +87,12 @@ def _fits(a, g: int, ace_low: bool, ace_high: bool, found) -> None:
     any_found = False
     for m in range(a.table_n[g]):
         row = a.table[g, m]
-        size, first = row[kt.SIZE], row[kt.UNITS] & (TABLE_JOKER - 1)
+        size, first = row[kt.SIZE], row[kt.UNITS] & FACE
         if row[kt.KIND] == kt.SET_KIND:
             if size < SET_MAX:
                 held = np.zeros(4, np.bool_)
                 for u in range(size):
-                    held[(row[kt.UNITS + u] & (TABLE_JOKER - 1)) % 4] = True
+                    held[(row[kt.UNITS + u] & FACE) % 4] = True
                 for suit in range(4):
                     if not held[suit]:
                         found[card_of(first // 4 + 1, suit)] = True
@@ -117,8 +118,8 @@ def _melds(out, at, a, g: int, seat: int, k: int) -> None:
         for u in range(size):
             unit = row[kt.UNITS + u]
             channel = DECLARED if unit >= TABLE_JOKER else NATURALS
-            out[at[channel + k] + (unit & (TABLE_JOKER - 1))] += 0.5
-        first = row[kt.UNITS] & (TABLE_JOKER - 1)
+            out[at[channel + k] + (unit & FACE)] += 0.5
+        first = row[kt.UNITS] & FACE
         if row[kt.KIND] == kt.SET_KIND:
             out[at[SETS + k] + first // 4] = 1.0
         else:

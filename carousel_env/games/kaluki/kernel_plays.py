@@ -31,13 +31,13 @@ from carousel_env.games.kaluki.kernel_readings import (
 )
 from carousel_env.games.kaluki.melds import End
 from carousel_env.games.kaluki.rules import HIGH_ACE, LOW_ACE
+from carousel_env.games.kaluki.solver_pieces import FACE
 from carousel_env.games.kaluki.state import Phase
 
 MAX_NEW = kl.MAX_ENTRIES // 3 + 1  # new melds in a play: 3 cards each at least
 MAX_PLAY_OPS = kl.MAX_ENTRIES + 8  # a play's lay-offs and exchanges: each puts a hand card down
 OP_SEAT, OP_INDEX, OP_KIND, OP_UNIT, OP_END, OP_CARDS = range(6)  # the meld it is made on, then kt's op columns
 OP_WIDTH = 6
-FACE = TABLE_JOKER - 1  # a unit's card: cards.face
 NO_CARD = -1
 HIGH_END = int(End.HIGH)
 PLAY_PHASE = tuple(Phase).index(Phase.PLAY)  # kernel_rows.PLAY
@@ -184,6 +184,20 @@ def _give(a, g: int, s: int, card: int, copies: int, change) -> None:
 
 
 @njit(cache=True)
+def take_top(a, g: int, s: int) -> int:
+    """The pile's top into the mover's hand, the card taken this turn (engine._take_discard's
+    take); the card."""
+    a.discards_n[g] -= 1
+    card = a.discards[g, a.discards_n[g]]
+    a.hands[g, s, card] += 1
+    a.hand_n[g, s] += 1
+    a.pile_takes[g] += 1
+    a.taken[g] = card
+    a.phase[g] = PLAY_PHASE
+    return card
+
+
+@njit(cache=True)
 def _row_of(a, g: int, seat: int, index: int) -> int:
     for m in range(a.table_n[g]):
         if a.table[g, m, kt.SEAT] == seat and a.table[g, m, kt.INDEX] == index:
@@ -315,12 +329,7 @@ def make_offer(a, g: int, i: int, take: bool, release: int) -> bool:
     change = np.zeros(a.known.shape[2], np.int64)
     a.laid_now[g] = True
     if take:  # one move: the top goes in, seen by all, and the arrangement goes down with it
-        a.discards_n[g] -= 1
-        top = a.discards[g, a.discards_n[g]]
-        _give(a, g, s, top, 1, change)
-        a.pile_takes[g] += 1
-        a.taken[g] = top
-        a.phase[g] = PLAY_PHASE
+        change[take_top(a, g, s)] += 1
         _lay_melds(a, g, s, i, change)
         _known_change(a, g, s, change, True)
         return True

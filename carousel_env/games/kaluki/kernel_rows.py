@@ -33,7 +33,7 @@ from carousel_env.envkit.vector import DEALT, SKIP
 from carousel_env.games.kaluki import kernel_leaves as kl
 from carousel_env.games.kaluki import kernel_table as kt
 from carousel_env.games.kaluki.env import KalukiAction
-from carousel_env.games.kaluki.kernel_plays import MAX_NEW, MAX_PLAY_OPS, OP_WIDTH, make_offer, record_offer
+from carousel_env.games.kaluki.kernel_plays import MAX_NEW, MAX_PLAY_OPS, OP_WIDTH, make_offer, record_offer, take_top
 from carousel_env.games.kaluki.kernel_solver import MAX_KINDS, NODE_BUDGET, SET_RELEASES, lay_down
 from carousel_env.games.kaluki.rules import (
     CARD_KINDS,
@@ -43,6 +43,7 @@ from carousel_env.games.kaluki.rules import (
     KalukiRules,
     RetrievedJoker,
 )
+from carousel_env.games.kaluki.solver_pieces import FACE
 from carousel_env.games.kaluki.state import Phase
 
 compiled.name_entry_points(__name__, {"step_games": ("Kaluki's vector turns", 90)})
@@ -215,14 +216,7 @@ def _move(a, g: int, action: int, release: int) -> bool:
         a.phase[g] = PLAY
         return True  # a card from the stock comes unseen: the known cards stay
     if action == TAKE_DISCARD:  # offered only where the top may be kept (the mask)
-        a.discards_n[g] -= 1
-        card = a.discards[g, a.discards_n[g]]
-        a.hands[g, s, card] += 1
-        a.hand_n[g, s] += 1
-        a.known[g, s, card] += 1
-        a.pile_takes[g] += 1
-        a.taken[g] = card
-        a.phase[g] = PLAY
+        a.known[g, s, take_top(a, g, s)] += 1  # seen going in
         return True
     if a.hand_n[g, s] == 1 or a.pile_takes[g] >= PILE_TAKE_LIMIT:
         a.pending[g] = action  # a discard that ends the hand
@@ -290,11 +284,12 @@ def _problem(held, cards: int, pos, taken: int, limit: int, card_values, joker_v
 
 
 @njit(cache=True)
-def _ask(a, g: int, held, cards: int, pb, meld_jokers: int, rows, swaps: bool, p_rules, card_values, risky: bool):
-    """Ask the compiled search (kernel_solver's ``_solve``) and record its layouts as the
-    row's offers; the number of offers, or LEFT_TO_PYTHON where it does not answer or answers
-    with a layout the solver checks with the engine (``risky``: such layouts may be found)."""
-    kinds, pos, counts = _hand_kinds(held)
+def _ask(a, g: int, hand, cards: int, pb, meld_jokers: int, rows, swaps: bool, p_rules, card_values, risky: bool):
+    """Ask the compiled search (kernel_solver's ``_solve``) about ``hand`` (its copies of each
+    card, then :func:`_hand_kinds`) and record its layouts as the row's offers; the number of
+    offers, or LEFT_TO_PYTHON where it does not answer or answers with a layout the solver
+    checks with the engine (``risky``: such layouts may be found)."""
+    held, kinds, pos, counts = hand
     try:
         readings, best, st, order, table_ops = lay_down(
             counts, kinds, pos, pb, meld_jokers, p_rules, card_values, (rows, held, swaps), NODE_BUDGET
@@ -323,12 +318,9 @@ def _take_offers(a, g: int, s: int, p) -> int:
     top = a.discards[g, a.discards_n[g] - 1]
     held[top] += 1
     cards = a.hand_n[g, s] + 1
-    kinds = 0
-    for c in range(NUM_CARDS):
-        kinds += held[c] > 0
-    if kinds > MAX_KINDS or cards > kl.MAX_ENTRIES:
+    kinds, pos, counts = _hand_kinds(held)
+    if kinds.shape[0] > MAX_KINDS or cards > kl.MAX_ENTRIES:
         return LEFT_TO_PYTHON
-    _, pos, _ = _hand_kinds(held)
     pb = _problem(held, cards, pos, top, k, card_values, joker_value)
     pb[kl.KEEP] = 1 if go_out_by_discard else 0
     pb[kl.MUST_OPEN] = 1
@@ -336,7 +328,7 @@ def _take_offers(a, g: int, s: int, p) -> int:
     pb[kl.WITH_MELDS] = 1
     pb[kl.MUST_USE] = _position(pos, top)
     rows = np.zeros((0, kt.MELD_WIDTH), np.int64)
-    return _ask(a, g, held, cards, pb, held[JOKER], rows, False, p_rules, card_values, False)
+    return _ask(a, g, (held, kinds, pos, counts), cards, pb, held[JOKER], rows, False, p_rules, card_values, False)
 
 
 @njit(cache=True)
@@ -366,7 +358,7 @@ def _winnable_jokers(table, n: int, held) -> int:
             else:
                 jokers += 1
         if jokers:  # a set's, for a natural of its rank in a suit its naturals lack
-            rank_base = (row[kt.UNITS] & (TABLE_JOKER - 1)) & ~3
+            rank_base = (row[kt.UNITS] & FACE) & ~3
             for suit in range(4):
                 if not suits[suit] and held[rank_base + suit] > 0:
                     count += jokers
@@ -390,7 +382,7 @@ def _play_offers(a, g: int, s: int, q, p) -> int:
     table_jokers = _winnable_jokers(a.table[g], n, held) if swaps else 0
     reuse_now = swaps and reuse_rule
     cards = a.hand_n[g, s]
-    kinds, pos, _ = _hand_kinds(held)
+    kinds, pos, counts = _hand_kinds(held)
     if kinds.shape[0] > MAX_KINDS or cards + table_jokers > kl.MAX_ENTRIES:
         return LEFT_TO_PYTHON
     taken = a.taken[g]
@@ -405,7 +397,8 @@ def _play_offers(a, g: int, s: int, q, p) -> int:
     pb[kl.RISKY_EMPTY] = taken != NO_CARD
     pb[kl.OPENS_NOW] = not opened
     rows = a.table[g, :n].copy()
-    return _ask(a, g, held, cards, pb, held[JOKER] + table_jokers, rows, swaps, p_rules, card_values, True)
+    hand = (held, kinds, pos, counts)
+    return _ask(a, g, hand, cards, pb, held[JOKER] + table_jokers, rows, swaps, p_rules, card_values, True)
 
 
 @njit(cache=True)
