@@ -158,16 +158,25 @@ class EngineMoveDriver(VectorDriver):
                 pending = int(a.pending[g])
                 a.pending[g] = no_move
                 state = self._engine_apply(self.game_state(g), pending, chosen.pop(g, ()))
-                if not self._unit_over(state):
-                    self._write(g, state)
-                    actions[g] = DEALT
-                elif self._end_unit(g, state, rewards, info, terminated):
-                    actions[g] = DEALT
+                actions[g] = self._after_engine(g, state, rewards, info, terminated)
+            self._decide_left(actions, rewards, info, terminated)
             if (actions == SKIP).all():
                 break
             moved |= actions != SKIP
         self._list_suggestions(np.flatnonzero(moved).tolist())
         return terminated
+
+    def _after_engine(self, g: int, state: Any, rewards: np.ndarray, info: dict, terminated: np.ndarray) -> int:
+        """Row ``g`` after a move the engine made: back to the kernel (``DEALT``), or left
+        (``SKIP``) at the end of its episode without autoreset."""
+        if not self._unit_over(state):
+            self._write(g, state)
+            return DEALT
+        return DEALT if self._end_unit(g, state, rewards, info, terminated) else SKIP
+
+    def _decide_left(self, actions: np.ndarray, rewards: np.ndarray, info: dict, terminated: np.ndarray) -> None:
+        """The decisions the kernel leaves to the game's Python (none here): each such row's
+        entry in ``actions`` becomes ``DEALT`` where it goes back to the kernel."""
 
     def _pay_unit(self, g: int, state: Any, rewards: np.ndarray, info: dict) -> None:
         result = self._unit_result(g, state)

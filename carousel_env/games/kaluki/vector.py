@@ -42,7 +42,7 @@ from carousel_env.core import compiled
 from carousel_env.core.cards import JOKER
 from carousel_env.envkit.engine_vector import EngineMoveDriver
 from carousel_env.envkit.policies import policy_action
-from carousel_env.envkit.vector import DEALT, SKIP, WAIT
+from carousel_env.envkit.vector import SKIP, WAIT
 from carousel_env.games.kaluki import kernel_observation, kernel_rows
 from carousel_env.games.kaluki import kernel_table as kt
 from carousel_env.games.kaluki.config import KalukiEnvConfig, KalukiEnvConfigError
@@ -183,9 +183,6 @@ class KalukiVectorEnv(EngineMoveDriver):
         self._slot_at = np.array([start for start, _ in lay.slot_offsets.values()], np.int64)
         self._obs = np.zeros((num_envs, lay.size), np.float32)
         self._rows_of: list[_Row | None] = [None] * num_envs
-        # Rows whose decision the env's Python made: their offers (the others' are listed when
-        # needed) and observation are its own.
-        self._python_decided = np.zeros(num_envs, np.bool_)
 
     # ------------------------------------------------------------ reading and writing rows
 
@@ -259,48 +256,24 @@ class KalukiVectorEnv(EngineMoveDriver):
         compiled.first_call(kernel_rows.step_games, self.arrays, actions, self._turn_rules, self._search)
 
     def _engine_apply(self, state: KalukiState, action: int, suggestions: tuple | None) -> KalukiState:
-        if action >= KalukiAction.FIRST_OFFER and suggestions is None:  # one of the kernel's offers
+        if action >= KalukiAction.FIRST_OFFER and not suggestions:  # one of the kernel's offers
             slot = action - KalukiAction.FIRST_OFFER
             if state.phase is Phase.PLAY:  # the play alone, the same as the engine's list of offers
                 return apply_moves(state, play_at(state, self.k, slot).moves)
             suggestions = offers(state, self.k)
         return apply_moves(state, engine_moves(state, action, suggestions or ()))
 
-    def _run(self, actions: np.ndarray, rewards: np.ndarray, info: dict) -> np.ndarray:
-        """Make ``actions``, then the moves the kernel leaves to the engine and the decisions it
-        leaves to Python, end hands and deal, until every row waits at a decision."""
-        terminated = np.zeros(self.num_envs, np.bool_)
-        a, no_move = self.arrays, kernel_rows.NO_MOVE
-        moved = actions != SKIP
-        # A chosen offer's slot is read against the offers of the decision it was made at.
-        chosen = {int(g): self._suggestions[g] for g in np.flatnonzero(actions >= self.first_suggestion)}
-        self._python_decided[moved] = False
-        while True:
-            self._step_kernel(actions)
-            info["num_auto_actions"] += np.where((actions != SKIP) & ~terminated, a.auto, 0)
-            actions = np.full(self.num_envs, SKIP, np.int64)
-            for g in np.flatnonzero(a.pending != no_move).tolist():
-                pending = int(a.pending[g])
-                a.pending[g] = no_move
-                state = self._engine_apply(self.game_state(g), pending, chosen.pop(g, None))
-                actions[g] = self._after_engine(g, state, rewards, info, terminated)
-            for g in np.flatnonzero(a.python).tolist():
-                a.python[g] = False
-                actions[g] = self._python_decision(g, rewards, info, terminated)
-            if (actions == SKIP).all():
-                break
-            moved |= actions != SKIP
-        for g in np.flatnonzero(moved & ~self._python_decided).tolist():
-            self._suggestions[g] = None  # listed by the engine where a policy or a play needs them
-        return terminated
+    def _decide_left(self, actions: np.ndarray, rewards: np.ndarray, info: dict, terminated: np.ndarray) -> None:
+        for g in np.flatnonzero(self.arrays.python).tolist():
+            self.arrays.python[g] = False
+            actions[g] = self._python_decision(g, rewards, info, terminated)
 
-    def _after_engine(self, g: int, state: KalukiState, rewards: np.ndarray, info: dict, terminated) -> int:
-        """Row ``g`` after an engine move: back to the kernel (``DEALT``), or left (``SKIP``) at
-        the end of its episode without autoreset."""
-        if not state.over:
-            self._write(g, state)
-            return DEALT
-        return DEALT if self._end_unit(g, state, rewards, info, terminated) else SKIP
+    def _list_suggestions(self, rows: list[int]) -> None:
+        """The kernel's offers are listed by the engine where a policy or a play needs them;
+        the offers of a decision the env's Python made are its own."""
+        for g in rows:
+            if not self.arrays.python_offers[g]:
+                self._suggestions[g] = None
 
     def _python_decision(self, g: int, rewards: np.ndarray, info: dict, terminated: np.ndarray) -> int:
         """The decision the kernel left in row ``g``, made as the AEC env makes it: one legal
@@ -319,7 +292,6 @@ class KalukiVectorEnv(EngineMoveDriver):
         a.offers_n[g] = len(found)
         a.python_offers[g] = True
         self._suggestions[g] = found
-        self._python_decided[g] = True
         self._obs[g] = encode(state, state.current, found, self.observation_layout)
         return SKIP
 
@@ -336,7 +308,7 @@ class KalukiVectorEnv(EngineMoveDriver):
         self._obs[:] = 0.0
 
     def _encode_rows(self) -> None:
-        rows = np.flatnonzero(~self._over & ~self._python_decided)
+        rows = np.flatnonzero(~self._over & ~self.arrays.python_offers)  # the env's Python encoded the others
         compiled.first_call(
             kernel_observation.encode_rows,
             self._obs,
