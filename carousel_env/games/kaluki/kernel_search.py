@@ -48,6 +48,7 @@ from carousel_env.games.kaluki.kernel_leaves import (
     NEED,
     OPEN,
     OPEN_VALUE,
+    OPENS_NOW,
     RELEASED,
     RUN,
     SLOT,
@@ -181,20 +182,46 @@ def bound(p0, counts, jokers0, upfront, pieces, start, release, sink, joker_valu
 
 
 @njit(cache=True)
-def _node_bounds(p, counts, st, pb, pieces, start, release, sink, memo, budget):
+def _opening_reach(st, pb, pieces, chosen) -> int:
+    """The most opening value the new melds taken so far can give with jokers from the hand
+    alone (each meld at its best reading): a knapsack of their jokers."""
+    hand = pb[HAND_JOKERS]
+    plain = 0
+    most = np.zeros(hand + 1, np.int64)  # most[j]: the most value of jokered melds with j jokers or fewer
+    for k in range(st[DEPTH]):
+        i = chosen[k]
+        if pieces[SLOT][i] >= 0:
+            continue
+        need, value = pieces[JOKERS_IN][i], pieces[OPEN][i]
+        if need == 0:
+            plain += value
+            continue
+        for j in range(hand, need - 1, -1):  # a meld with more jokers than the hand has is left out
+            most[j] = max(most[j], most[j - need] + value)
+    return plain + most[hand]
+
+
+@njit(cache=True)
+def _node_bounds(p, counts, st, pb, pieces, start, release, sink, memo, budget, chosen):
     """(Least hand value left, most opening value) below the node at kind ``p``; NO_WAY if dead
     (solver_search's ``_bound_after``, the node's piece already taken)."""
     jokers = st[BALANCE]
     if jokers < -release[p]:
         return NO_WAY, NO_WAY
     joker_value = pb[JOKER_VALUE]
+    most_open = NO_WAY
+    if pb[THRESHOLD] and release[0]:
+        # An opening is laid before any exchange: its jokers come from the hand alone. A player
+        # who must open and cannot, so, is cut here, before the costlier bound is asked.
+        most_open = bound(p, counts, pb[HAND_JOKERS], 1, pieces, start, release, sink, joker_value, memo, budget)[1]
+        must = pb[MUST_OPEN] and pb[OPENS_NOW]
+        if must and _opening_reach(st, pb, pieces, chosen) + most_open < pb[THRESHOLD]:
+            return NO_WAY, NO_WAY
     laid, more_open = bound(p, counts, jokers, 0, pieces, start, release, sink, joker_value, memo, budget)
     if laid <= NO_WAY:
         return NO_WAY, NO_WAY
     if pb[THRESHOLD] and release[0]:
-        # An opening is laid before any exchange: its jokers come from the hand alone.
-        upfront = bound(p, counts, pb[HAND_JOKERS], 1, pieces, start, release, sink, joker_value, memo, budget)
-        more_open = min(more_open, upfront[1])
+        more_open = min(more_open, most_open)
     return pb[HAND_VALUE] - st[LAID_VALUE] + joker_value * st[RELEASED] - laid, st[OPEN_VALUE] + more_open
 
 
@@ -330,7 +357,7 @@ def search(counts, pb, pieces, start, reading_values, reading_jokers, reading_en
                 if not _fits(i, counts, pieces, slot_used, run_added, run_room):
                     continue
                 _take(i, 1, counts, st, pb, pieces, chosen, slot_used, run_added)
-                left, opening = _node_bounds(p, counts, st, pb, pieces, start, release, sink, memo, budget)
+                left, opening = _node_bounds(p, counts, st, pb, pieces, start, release, sink, memo, budget, chosen)
                 if _keeps(left, opening, pb, st, best[BEST_LEFT], best[BEST_JOKERS]):
                     bounds[n], which[top, n] = left * 2 + 1, i
                     n += 1
@@ -338,7 +365,7 @@ def search(counts, pb, pieces, start, reading_values, reading_jokers, reading_en
             if not (pb[MUST_USE] == p and counts[p] == full[p]):
                 saved = counts[p]
                 counts[p] = 0
-                left, opening = _node_bounds(p + 1, counts, st, pb, pieces, start, release, sink, memo, budget)
+                left, opening = _node_bounds(p + 1, counts, st, pb, pieces, start, release, sink, memo, budget, chosen)
                 if _keeps(left, opening, pb, st, best[BEST_LEFT], best[BEST_JOKERS]):
                     bounds[n], which[top, n] = left * 2, -1
                     n += 1
@@ -357,7 +384,7 @@ def search(counts, pb, pieces, start, reading_values, reading_jokers, reading_en
             if i < 0:
                 fsaved[top] = counts[p]
                 counts[p] = 0
-                left, opening = _node_bounds(p + 1, counts, st, pb, pieces, start, release, sink, memo, budget)
+                left, opening = _node_bounds(p + 1, counts, st, pb, pieces, start, release, sink, memo, budget, chosen)
                 if _keeps(left, opening, pb, st, best[BEST_LEFT], best[BEST_JOKERS]):
                     fchild[top] = -1
                     fp[top + 1], ffirst[top + 1], fnext[top + 1] = p + 1, start[p + 1], -1
@@ -366,7 +393,7 @@ def search(counts, pb, pieces, start, reading_values, reading_jokers, reading_en
                     counts[p] = fsaved[top]
                 continue
             _take(i, 1, counts, st, pb, pieces, chosen, slot_used, run_added)
-            left, opening = _node_bounds(p, counts, st, pb, pieces, start, release, sink, memo, budget)
+            left, opening = _node_bounds(p, counts, st, pb, pieces, start, release, sink, memo, budget, chosen)
             if _keeps(left, opening, pb, st, best[BEST_LEFT], best[BEST_JOKERS]):
                 fchild[top] = i
                 fp[top + 1], ffirst[top + 1], fnext[top + 1] = p, i, -1

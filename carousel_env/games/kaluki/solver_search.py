@@ -175,21 +175,45 @@ class _Walker:
 
     def _node_bound(self, p: int) -> tuple[int, int] | None:
         """(lowest hand value left, most opening value) below this node, None if it is dead."""
-        return self._bound_after(p, tuple(self.counts[p:]), 0, 0, 0, 0)
+        return self._bound_after(p, tuple(self.counts[p:]), None)
 
-    def _bound_after(self, p: int, rest: tuple, value: int, jokers_in: int, jokers_out: int, opening: int):
-        """:meth:`_node_bound` after one more piece (its value, jokers and opening value), untaken."""
+    def _bound_after(self, p: int, rest: tuple, piece: Piece | None):
+        """:meth:`_node_bound` after one more piece (None: none), untaken."""
+        value, jokers_in, jokers_out, opening = (
+            (piece.value, piece.jokers_in, piece.jokers_out, piece.open_value) if piece is not None else (0, 0, 0, 0)
+        )
         jokers = self.balance - jokers_in + jokers_out
         if jokers < -self.release[p]:
             return None
+        most_open = NO_WAY
+        if self.pb.threshold and self.release[0]:
+            # An opening is laid before any exchange: its jokers come from the hand alone. A player
+            # who must open and cannot, so, is cut here, before the costlier bound is asked.
+            most_open = self.bound(p, rest, self.pb.jokers, upfront=True)[1]
+            if self.pb.must_open and self._opening_reach(piece) + most_open < self.pb.threshold:
+                return None
         laid, more_open = self.bound(p, rest, jokers)
         if laid <= NO_WAY // 2:
             return None
         if self.pb.threshold and self.release[0]:
-            # An opening is laid before any exchange: its jokers come from the hand alone.
-            more_open = min(more_open, self.bound(p, rest, self.pb.jokers, upfront=True)[1])
+            more_open = min(more_open, most_open)
         left = self.pb.hand_value - self.laid_value - value + self.pb.joker_value * (self.released + jokers_out) - laid
         return left, self.open_value + opening + more_open
+
+    def _opening_reach(self, piece: Piece | None) -> int:
+        """The most opening value the new melds taken (and ``piece``) can give with jokers from the
+        hand alone (each meld at its best reading): a knapsack of their jokers."""
+        hand = self.pb.jokers
+        plain, most = 0, [0] * (hand + 1)  # most[j]: the most value of jokered melds with j jokers or fewer
+        for meld in [*self.chosen, piece] if piece is not None else self.chosen:
+            if meld.slot is not None:
+                continue
+            if meld.jokers_in == 0:
+                plain += meld.open_value
+                continue
+            for j in range(hand, meld.jokers_in - 1, -1):  # a meld with more jokers than the hand has is left out
+                most[j] = max(most[j], most[j - meld.jokers_in] + meld.open_value)
+        return plain + most[hand]
 
     def _worth(self, p: int) -> bool:
         return self._keeps(self._node_bound(p), self.jokers_laid, self.melds)
@@ -284,7 +308,7 @@ class _Walker:
             rest = base[:]
             for q, n in piece.need:
                 rest[q - p] -= n
-            bounds = self._bound_after(p, tuple(rest), piece.value, piece.jokers_in, piece.jokers_out, piece.open_value)
+            bounds = self._bound_after(p, tuple(rest), piece)
             if self._keeps(bounds, self.jokers_laid + piece.jokers_in, self.melds + (piece.slot is None)):
                 children.append((bounds[0], 1, piece.options[0][0], i))
         keep_ok = not (self.pb.must_use == p and self.counts[p] == self.pb.counts[p])
