@@ -5,12 +5,16 @@ answer (:func:`record_offer`), and made on the row's arrays as the engine makes 
 An offer is what :mod:`carousel_env.games.kaluki.kernel_solver` turns a layout into: its new
 melds (the readings it takes), and its table pieces' lay-offs and exchanges and the jokers it
 lays alone. It is made in the order :func:`carousel_env.games.kaluki.solver.play_moves` gives
-the engine (the kernel makes only offers whose order the solver does not check): a player who
-has not opened opens with every new meld first; one who has opened makes the pieces that
-exchange, lays the new melds, then the other pieces and the lone jokers. A take of the pile's
-top lays the arrangement's melds with it. What every player sees is tracked move by move, as
-``engine.apply`` tracks it. An offer that empties the hand is left to the engine, which ends
-the hand.
+the engine: a player who has not opened opens first, with every new meld, or, where the offer
+exchanges jokers, with the first combination of its melds that reaches the opening with jokers
+from the hand alone (as ``play_moves`` picks it); then the pieces that exchange, the other new
+melds, the other pieces and the lone jokers. A take of the pile's top lays the arrangement's
+melds with it. The engine accepts that order wherever no card taken from the pile is in hand:
+the opening holds its own jokers, the exchanges' naturals stay in hand until they are made,
+and the other melds come after every joker is released (the solver checks it with the engine;
+the kernel leaves a play with a card taken in hand to the solver). What every player sees is
+tracked move by move, as ``engine.apply`` tracks it. An offer that empties the hand is left to
+the engine, which ends the hand.
 """
 
 from __future__ import annotations
@@ -22,10 +26,12 @@ from carousel_env.core.cards import JOKER, TABLE_JOKER
 from carousel_env.games.kaluki import kernel_leaves as kl
 from carousel_env.games.kaluki import kernel_table as kt
 from carousel_env.games.kaluki.kernel_readings import (
+    READING_JOKERS,
     READING_KIND,
     READING_LOW,
     READING_SIZE,
     READING_UNITS,
+    READING_VALUE,
     RUN_ENTRY,
     cell_card,
 )
@@ -76,21 +82,75 @@ def _put_op(a, g: int, i: int, n: int, seat: int, index: int, op) -> int:
 
 
 @njit(cache=True)
-def record_offer(a, g: int, i: int, readings, best, order, table_ops, cards: int) -> bool:
-    """Layout ``i`` of the search's answer as offer ``i`` of row ``g``: its new melds and ops in
-    the engine's order, the hand's cards it lays (less the jokers its exchanges release;
-    observation's ``_laid``), the value it leaves, its opening value, its jokers and whether it
-    empties the hand; False where it does not fit the buffers."""
+def _first_opening(values, jokers, m: int, threshold: int, hand_jokers: int, pick) -> int:
+    """solver.play_moves' opening for a player who opens and exchanges: of the ``m`` new melds
+    (their opening ``values`` and ``jokers``), the first combination, fewest melds first and
+    then in order, that reaches ``threshold`` with jokers from the hand alone; its size (0:
+    none), its melds' places in ``pick``."""
+    for size in range(1, m + 1):
+        for k in range(size):
+            pick[k] = k
+        while True:
+            value, used = 0, 0
+            for k in range(size):
+                value += values[pick[k]]
+                used += jokers[pick[k]]
+            if value >= threshold and used <= hand_jokers:
+                return size
+            k = size - 1  # the next combination of this size
+            while k >= 0 and pick[k] == m - size + k:
+                k -= 1
+            if k < 0:
+                break
+            pick[k] += 1
+            for j in range(k + 1, size):
+                pick[j] = pick[j - 1] + 1
+    return 0
+
+
+@njit(cache=True)
+def _opening_first(a, g: int, i: int, m: int, values, jokers, released: int, pb) -> int:
+    """The new melds of offer ``i`` of a player who has not opened, the opening's first (an
+    offer that ``released`` jokers is made as the opening, the exchanges, then the other
+    melds); how many the opening lays, 0 where no opening can be laid first."""
+    if not m or not released:
+        return m  # nothing exchanged: every new meld is the opening
+    pick = np.empty(m, np.int64)
+    size = _first_opening(values, jokers, m, pb[kl.THRESHOLD], pb[kl.HAND_JOKERS], pick)
+    if size == 0:
+        return 0
+    melds = a.offer_melds[g, i, :m].copy()
+    chosen = np.zeros(m, np.bool_)
+    for k in range(size):
+        a.offer_melds[g, i, k] = melds[pick[k]]
+        chosen[pick[k]] = True
+    n = size
+    for k in range(m):
+        if not chosen[k]:
+            a.offer_melds[g, i, n] = melds[k]
+            n += 1
+    return size
+
+
+@njit(cache=True)
+def record_offer(a, g: int, i: int, readings, best, order, table_ops, cards: int, pb) -> bool:
+    """Layout ``i`` of the search's answer (to problem ``pb``) as offer ``i`` of row ``g``: its
+    new melds and ops in the engine's order, the hand's cards it lays (less the jokers its
+    exchanges release; observation's ``_laid``), the value it leaves, its opening value, its
+    jokers and whether it empties the hand; False where it does not fit the buffers."""
     ops, where, js_entries, js_ops = table_ops
     laid = a.offer_laid[g, i]
     laid[:] = 0
     total = 0
     m = 0
+    values = np.zeros(MAX_NEW, np.int64)
+    jokers = np.zeros(MAX_NEW, np.int64)
     for r in best[kl.BEST_READINGS][i]:
         if r < 0:
             continue
         if m == MAX_NEW:
             return False
+        values[m], jokers[m] = readings[READING_VALUE][r], readings[READING_JOKERS][r]
         row = a.offer_melds[g, i, m]
         row[:] = -1
         size = readings[READING_SIZE][r]
@@ -106,6 +166,13 @@ def record_offer(a, g: int, i: int, readings, best, order, table_ops, cards: int
             _sort_set(row[kt.UNITS :], size)
         m += 1
     a.offer_melds_n[g, i] = m
+    if a.opened[g, a.current[g]]:
+        a.offer_open_n[g, i] = 0
+    else:
+        released = best[kl.BEST_RELEASED][i]
+        a.offer_open_n[g, i] = _opening_first(a, g, i, m, values, jokers, released, pb)
+        if a.offer_open_n[g, i] == 0 and m:
+            return False
     n = 0
     for exchanges in (True, False):  # the pieces that exchange first (solver._sequence)
         for x in range(best[kl.BEST_PIECES_N][i]):
@@ -206,9 +273,10 @@ def _row_of(a, g: int, seat: int, index: int) -> int:
 
 
 @njit(cache=True)
-def _lay_melds(a, g: int, s: int, i: int, change) -> None:
-    """Offer ``i``'s new melds, after the mover's melds on the table (engine._put_melds)."""
-    count = a.offer_melds_n[g, i]
+def _lay_melds(a, g: int, s: int, i: int, first: int, last: int, change) -> None:
+    """Offer ``i``'s new melds ``first`` to ``last``, after the mover's melds on the table
+    (engine._put_melds)."""
+    count = last - first
     if count == 0:
         return
     n = a.table_n[g]
@@ -218,7 +286,7 @@ def _lay_melds(a, g: int, s: int, i: int, change) -> None:
     a.table[g, at + count : n + count] = a.table[g, at:n].copy()  # the later seats' melds move down
     for m in range(count):
         row = a.table[g, at + m]
-        row[:] = a.offer_melds[g, i, m]
+        row[:] = a.offer_melds[g, i, first + m]
         row[kt.SEAT], row[kt.INDEX] = s, a.seat_melds[g, s] + m
         for u in range(row[kt.SIZE]):
             _give(a, g, s, _card(row[kt.UNITS + u]), -1, change)
@@ -309,12 +377,13 @@ def _make_op(a, g: int, s: int, op, release: int, change) -> None:
 
 
 @njit(cache=True)
-def _meld_move(a, g: int, s: int, i: int, change) -> None:
-    """The move that lays offer ``i``'s new melds, if it has any (OPEN, or MELD once opened)."""
-    if a.offer_melds_n[g, i] == 0:
+def _meld_move(a, g: int, s: int, i: int, first: int, last: int, change) -> None:
+    """The move that lays offer ``i``'s new melds ``first`` to ``last`` (OPEN, or MELD once
+    opened), if there are any."""
+    if first == last:
         return
     change[:] = 0
-    _lay_melds(a, g, s, i, change)
+    _lay_melds(a, g, s, i, first, last, change)
     _known_change(a, g, s, change, False)
 
 
@@ -328,22 +397,21 @@ def make_offer(a, g: int, i: int, take: bool, release: int) -> bool:
     s = a.current[g]
     change = np.zeros(a.known.shape[2], np.int64)
     a.laid_now[g] = True
+    melds_n = a.offer_melds_n[g, i]
     if take:  # one move: the top goes in, seen by all, and the arrangement goes down with it
         change[take_top(a, g, s)] += 1
-        _lay_melds(a, g, s, i, change)
+        _lay_melds(a, g, s, i, 0, melds_n, change)
         _known_change(a, g, s, change, True)
         return True
-    ops_n, swaps_n = a.offer_ops_n[g, i], a.offer_swap_ops[g, i]
-    opened_before = a.opened[g, s]
-    if not opened_before:  # the opening first, with every new meld
-        _meld_move(a, g, s, i, change)
+    ops_n, swaps_n, open_n = a.offer_ops_n[g, i], a.offer_swap_ops[g, i], a.offer_open_n[g, i]
+    _meld_move(a, g, s, i, 0, open_n, change)  # the opening, if the player opens now
     for o in range(ops_n):
-        if o == swaps_n and opened_before:  # after the exchanges, the new melds
-            _meld_move(a, g, s, i, change)
+        if o == swaps_n:  # after the exchanges, the other new melds
+            _meld_move(a, g, s, i, open_n, melds_n, change)
         change[:] = 0
         op = a.offer_ops[g, i, o]
         _make_op(a, g, s, op, release, change)
         _known_change(a, g, s, change, op[OP_KIND] == kt.OP_SWAP)
-    if ops_n == swaps_n and opened_before:
-        _meld_move(a, g, s, i, change)
+    if ops_n == swaps_n:
+        _meld_move(a, g, s, i, open_n, melds_n, change)
     return True

@@ -12,8 +12,10 @@ asked as :mod:`~carousel_env.games.kaluki.kernel_solver` asks it, and are made h
   the deals;
 * to the env's Python decision (``python``): a decision whose offers the compiled search does
   not answer, or answers with a layout the solver checks against the engine's order of moves
-  (:mod:`~carousel_env.games.kaluki.kernel_solver`'s risky layouts), and a take of the pile's
-  top into a hand of nothing but its copies.
+  and the kernel does not make (:mod:`~carousel_env.games.kaluki.kernel_solver`'s risky
+  layouts: exchanges under ``reuse_now``, exchanges by a player who opens now with a card taken
+  from the pile in hand, a hand emptied that holds it), and a take of the pile's top into a
+  hand of nothing but its copies.
 
 ``tests/games/kaluki/test_kaluki_vector.py`` (and the shared vector test) step seeded games
 through the vector env and the AEC env and require the same observations, masks and rewards
@@ -101,6 +103,7 @@ class KalukiArrays(NamedTuple):
     offer_out: np.ndarray  # (N, K) bool: it empties the hand
     offer_melds: np.ndarray  # (N, K, MAX_NEW, kt.MELD_WIDTH) its new melds, as table rows, in the order laid
     offer_melds_n: np.ndarray  # (N, K)
+    offer_open_n: np.ndarray  # (N, K) how many of them the opening lays (the first ones; none once opened)
     offer_ops: np.ndarray  # (N, K, MAX_PLAY_OPS, OP_WIDTH) its lay-offs and exchanges, in the engine's order
     offer_ops_n: np.ndarray  # (N, K)
     offer_swap_ops: np.ndarray  # (N, K) how many of them come before its new melds (the pieces that exchange)
@@ -142,6 +145,7 @@ class KalukiArrays(NamedTuple):
             z((n, k), np.int64),
             z((n, k), np.bool_),
             z((n, k, MAX_NEW, kt.MELD_WIDTH), np.int64),
+            z((n, k), np.int64),
             z((n, k), np.int64),
             z((n, k, MAX_PLAY_OPS, OP_WIDTH), np.int64),
             z((n, k), np.int64),
@@ -304,7 +308,7 @@ def _ask(a, g: int, hand, cards: int, pb, meld_jokers: int, rows, swaps: bool, p
             if best[kl.BEST_RISKY][i]:
                 return LEFT_TO_PYTHON
     for i in range(found):
-        if not record_offer(a, g, i, readings, best, order, table_ops, cards):
+        if not record_offer(a, g, i, readings, best, order, table_ops, cards, pb):
             return LEFT_TO_PYTHON
     a.offers_n[g] = found
     return found
@@ -393,7 +397,10 @@ def _play_offers(a, g: int, s: int, q, p) -> int:
     pb[kl.WITH_MELDS] = not opened
     pb[kl.MUST_USE] = -1
     pb[kl.REUSE_NOW] = reuse_now
-    pb[kl.RISKY_RELEASE] = reuse_now or not opened
+    # The solver checks a release by a player who opens now (solver.play_terms' risky_release);
+    # the kernel makes it, its opening chosen as play_moves chooses it (kernel_plays), but where
+    # a card taken from the pile is in hand: that order the kernel leaves to the solver's check.
+    pb[kl.RISKY_RELEASE] = reuse_now or (not opened and taken != NO_CARD)
     pb[kl.RISKY_EMPTY] = taken != NO_CARD
     pb[kl.OPENS_NOW] = not opened
     rows = a.table[g, :n].copy()

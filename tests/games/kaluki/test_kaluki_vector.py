@@ -9,10 +9,14 @@ import numpy as np
 import pytest
 
 from carousel_env.core.errors import IllegalAction
+from carousel_env.envkit.vector import DEALT
 from carousel_env.games.kaluki.config import KalukiEnvConfigError
-from carousel_env.games.kaluki.env import NUM_FIXED_ACTIONS, raw_env
+from carousel_env.games.kaluki.env import NUM_FIXED_ACTIONS, apply_moves, raw_env
 from carousel_env.games.kaluki.policies import env_action, resolve_policy
+from carousel_env.games.kaluki.solver import best_play
+from carousel_env.games.kaluki.state import MoveKind
 from carousel_env.games.kaluki.vector import WAIT, KalukiVectorEnv
+from tests.games.kaluki.positions import position
 from tests.support import vector_lockstep
 from tests.support.vector_lockstep import check_row, check_step, random_choice
 
@@ -110,6 +114,23 @@ def test_both_ways_to_decide_and_to_make_offers_are_taken_and_agree(monkeypatch)
     assert lockstep(2, seed=5, steps=300, choose=choose_counting, **config) > 0
     assert decided_in_python
     assert 0 < sum(by_engine) < sum(chosen) // 2  # most offers made by the kernel, some by the engine
+
+
+def test_an_opening_that_exchanges_a_joker_is_made_by_the_kernel_as_the_engine_makes_it():
+    # Not opened: KKK and QQQ open (60), 10C wins the table's joker, which 5H 7H then lay. The
+    # engine's order is the opening, the exchange, the other meld; the kernel makes it itself.
+    hand = "KH KS KD QH QS QD 10C 5H 5S 2D 7H"
+    state = position([hand, "3S 4S"], melds=[[], ["8C 9C JK=10C JC"]], opened=(False, True))
+    plays = best_play(state, K)
+    assert [m.kind for m in plays[0].moves] == [MoveKind.OPEN, MoveKind.EXCHANGE, MoveKind.MELD]
+    venv = KalukiVectorEnv(1, num_players=2, k_plays=K, episode="hand")
+    venv.reset(seed=0)
+    venv._write(0, state)
+    venv._step_kernel(np.array([DEALT]))
+    assert not venv.arrays.python[0] and venv.arrays.offers_n[0] == len(plays)
+    venv._step_kernel(np.array([NUM_FIXED_ACTIONS]))  # the first offer
+    after = apply_moves(state, plays[0].moves)
+    assert venv.game_state(0) == after and str(after.melds[0][2]) == "5H JK=6H 7H"
 
 
 def test_a_rows_arrays_hold_its_whole_state():
