@@ -167,6 +167,7 @@ def test_the_notices_name_the_real_entry_points():
         conquian_kernel.step_games,
         conquian_kernel.encode_rows,
         kaluki_solver.lay_down,
+        kaluki_solver.may_lay,
         kaluki_solver.search_each,
         kaluki_rows.step_games,
         kaluki_observation.encode_rows,

@@ -36,7 +36,7 @@ from carousel_env.games.kaluki import kernel_leaves as kl
 from carousel_env.games.kaluki import kernel_table as kt
 from carousel_env.games.kaluki.env import KalukiAction
 from carousel_env.games.kaluki.kernel_plays import MAX_NEW, MAX_PLAY_OPS, OP_WIDTH, make_offer, record_offer, take_top
-from carousel_env.games.kaluki.kernel_solver import MAX_KINDS, NODE_BUDGET, SET_RELEASES, lay_down
+from carousel_env.games.kaluki.kernel_solver import MAX_KINDS, NODE_BUDGET, SET_RELEASES, lay_down, may_lay
 from carousel_env.games.kaluki.rules import (
     CARD_KINDS,
     MAX_JOKERS,
@@ -294,6 +294,8 @@ def _ask(a, g: int, hand, cards: int, pb, meld_jokers: int, rows, swaps: bool, p
     offers, or LEFT_TO_PYTHON where it does not answer or answers with a layout the solver
     checks with the engine (``risky``: such layouts may be found)."""
     held, kinds, pos, counts = hand
+    if not may_lay(held, kinds, pb, p_rules[0], p_rules[1], card_values):
+        return 0
     try:
         readings, best, st, order, table_ops = lay_down(
             counts, kinds, pos, pb, meld_jokers, p_rules, card_values, (rows, held, swaps), NODE_BUDGET

@@ -33,7 +33,7 @@ from carousel_env.games.kaluki import solver
 from carousel_env.games.kaluki import solver_pieces as sp
 from carousel_env.games.kaluki import solver_search as ss
 from carousel_env.games.kaluki.melds import End, Meld, MeldKind
-from carousel_env.games.kaluki.rules import RUN_MAX, KalukiRules, SetJokerRelease
+from carousel_env.games.kaluki.rules import HIGH_ACE, LOW_ACE, RUN_MAX, KalukiRules, SetJokerRelease
 from carousel_env.games.kaluki.solver import Layout, Play, play_moves
 from carousel_env.games.kaluki.state import NO_CARD, KalukiState, Phase
 
@@ -41,6 +41,7 @@ compiled.name_entry_points(
     __name__,
     {
         "lay_down": ("Kaluki's compiled lay-down search", 60),
+        "may_lay": ("Kaluki's lay-down search's first check", 10),
         "search_each": ("Kaluki's compiled lay-down search, in a loop for timing", 60),
     },
 )
@@ -51,6 +52,7 @@ MAX_ASK = 256  # layouts asked of one search while the engine cannot make some (
 MAX_KINDS = ks.MAX_KINDS
 SET_RELEASES = tuple(SetJokerRelease)  # kernel_table's DECLARED, EITHER_MISSING, ALL_MISSING
 NO_MELDS = np.zeros((0, kt.MELD_WIDTH), np.int64)
+NO_LAYOUTS = (None, None, 0, None, None, 0)  # _solve's answer where :func:`may_lay` proves there is none
 
 
 @njit(cache=True)
@@ -133,6 +135,60 @@ def lay_down(counts, kinds, pos, pb, meld_jokers, rules, card_value, table, node
 
 
 @njit(cache=True)
+def _in_some_meld(card: int, held, jokers: int, ace_low: bool, ace_high: bool) -> bool:
+    """Whether natural ``card`` could be in a meld of the hand's cards (``held``: copies of each)
+    with at most ``jokers`` jokers: a set needs two more suits of its rank, a run two more cells
+    of its suit beside it, a joker standing in for either."""
+    if jokers >= 2:
+        return True
+    suit = card % 4
+    suits = 0
+    for other in range(4):
+        suits += other != suit and held[(card & ~3) + other] > 0
+    if suits + jokers >= 2:
+        return True
+    low_cell = LOW_ACE if ace_low else LOW_ACE + 1
+    high_cell = HIGH_ACE if ace_high else HIGH_ACE - 1
+    rank = card // 4 + 1
+    for cell in (LOW_ACE if rank == 1 else rank, HIGH_ACE if rank == 1 else rank):
+        if cell < low_cell or cell > high_cell:
+            continue
+        near = np.zeros(5, np.bool_)  # cells cell-2 .. cell+2 held
+        for d in (-2, -1, 1, 2):
+            if low_cell <= cell + d <= high_cell:
+                near[d + 2] = held[kr.cell_card(suit, cell + d)] > 0
+        if jokers == 1 and (near[0] or near[1] or near[3] or near[4]):
+            return True
+        if (near[0] and near[1]) or (near[1] and near[3]) or (near[3] and near[4]):
+            return True
+    return False
+
+
+@njit(cache=True)
+def may_lay(held, kinds, pb, ace_low: bool, ace_high: bool, card_value) -> bool:
+    """False where no layout can answer ``pb``, proved without the search: a player who must open
+    cannot reach the opening counting every natural that some meld of the hand could hold at its
+    card's value and each of the hand's jokers as the highest card (an opening's jokers come from
+    the hand), or the card a play must lay (a take's: its melds hold the hand's own jokers) is in
+    no such meld. The readings and the table's pieces cost more than the search in most of the
+    questions of a player who has not opened, and most of those have no answer."""
+    jokers = pb[kl.HAND_JOKERS]
+    must = pb[kl.MUST_USE]
+    if must >= 0 and not _in_some_meld(kinds[must], held, jokers, ace_low, ace_high):
+        return False
+    if not pb[kl.MUST_OPEN] or pb[kl.THRESHOLD] == 0:
+        return True
+    most = 0
+    for card in range(NUM_CARDS):
+        most = max(most, card_value[card])
+    most *= jokers
+    for card in kinds:
+        if _in_some_meld(card, held, jokers, ace_low, ace_high):
+            most += held[card] * card_value[card]
+    return most >= pb[kl.THRESHOLD]
+
+
+@njit(cache=True)
 def search_each(questions) -> int:
     """:func:`lay_down` on each of ``questions`` (its arguments, a typed list of tuples) in one
     compiled loop, as a compiled kernel asks it: what the search's own work costs, for
@@ -197,10 +253,13 @@ def _solve(hand: _Hand, pb, meld_jokers: int, rules: KalukiRules, table, node_bu
     """The compiled answer (:func:`lay_down`): readings, best layouts, how many, the pieces'
     places and the table's operations; None where the search stopped."""
     release = SET_RELEASES.index(rules.set_joker_release)
+    ace_low, ace_high = rules.ace_low_runs, rules.ace_high_runs
+    if not compiled.first_call(may_lay, hand.held, hand.kinds, pb, ace_low, ace_high, card_values(rules)):
+        return NO_LAYOUTS
     try:
         readings, best, st, order, table_ops = compiled.first_call(
             lay_down, hand.counts, hand.kinds, hand.pos, pb, meld_jokers,
-            (rules.ace_low_runs, rules.ace_high_runs, release), card_values(rules), table, node_budget,
+            (ace_low, ace_high, release), card_values(rules), table, node_budget,
         )  # fmt: skip
     except kt.SetOverflow:
         return None

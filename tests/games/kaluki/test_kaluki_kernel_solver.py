@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from carousel_env.core.cards import JOKER
+from carousel_env.core.cards import JOKER, parse_card, parse_hand
 from carousel_env.games.kaluki import kernel_solver, solver
 from carousel_env.games.kaluki.rules import KalukiRules
 from tests.games.kaluki.test_kaluki_solver import dense_hand, played_positions, random_hand, table_position
@@ -65,6 +65,41 @@ def test_a_search_past_its_budget_gives_no_answer_and_the_edges_answer_at_once()
     assert kernel_solver.compiled_arrangements(hand, rules, threshold=0, limit=8) == solver.arrangements(
         hand, rules, threshold=0, limit=8
     )
+
+
+def test_the_first_check_refuses_only_questions_without_layouts(monkeypatch):
+    # kernel_solver.may_lay answers a question without the search where it proves that no layout
+    # exists: never one the solver answers, and a fair share of these questions.
+    searched = []
+    lay_down = kernel_solver.lay_down
+
+    def counted(*args):
+        searched.append(True)
+        return lay_down(*args)
+
+    monkeypatch.setattr(kernel_solver, "lay_down", counted)
+    rng, refused = random.Random(5), 0
+    for _ in range(400):
+        hand, rules, options = question(rng)
+        searched.clear()
+        got = kernel_solver.compiled_arrangements(hand, rules, **options)
+        if options["limit"] and not searched and got == []:
+            refused += 1
+            assert solver.arrangements(hand, rules, **options) == [], (hand, options)
+    assert refused > 20
+
+
+def test_the_first_check_counts_only_cards_that_could_meld():
+    rules = KalukiRules.from_options("book")
+    loose = parse_hand("KH KS QD QC 2C 4D 6H 8S 10C JD 3S")  # pairs and gaps: nothing melds
+    assert kernel_solver.compiled_arrangements(loose, rules, threshold=51, limit=8) == []
+    assert solver.arrangements(loose, rules, threshold=0, limit=8) == []
+    opens = parse_hand("KH KS KD QH QS QD 2C 4D 9C")  # 60 in two sets
+    assert len(kernel_solver.compiled_arrangements(opens, rules, threshold=51, limit=8)) == 1
+    top = parse_card("9C")  # no 7C 8C 10C JC, one other 9: no meld lays it
+    hand = (*parse_hand("9D 2C 3C 4C 5H 6H 7H"), top)
+    assert kernel_solver.compiled_arrangements(hand, rules, threshold=0, must_use=top, limit=8) == []
+    assert solver.arrangements(hand, rules, threshold=0, limit=8)  # the rest melds
 
 
 # Tables of every kind: the presets, and the set-joker and retrieved-joker options each way.
