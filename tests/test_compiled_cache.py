@@ -171,6 +171,7 @@ def test_the_notices_name_the_real_entry_points():
         kaluki_solver.search_each,
         kaluki_rows.step_games,
         kaluki_observation.encode_rows,
+        kaluki_observation.encode_finals,
     )
     assert set(_cache.ENTRY_POINTS) == {_cache.entry_key(entry) for entry in entries}
     notices = {_cache.compile_notice(entry) for entry in entries}

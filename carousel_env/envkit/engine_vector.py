@@ -53,11 +53,13 @@ class EngineMoveDriver(VectorDriver):
     @classmethod
     def compile_ahead(cls, **config: object) -> None:
         """Compile (or load from numba's cache) the kernel's parts a vector env of this config
-        uses: its moves and its observations, which otherwise compile at the first step. For a
-        trainer before its first step, and before it starts workers that build vector envs."""
+        uses: its moves and its observations, which otherwise compile at the first step, and
+        its final views, at the end of the first episode. For a trainer before its first step,
+        and before it starts workers that build vector envs."""
         venv = cls(1, **config)  # a bad config raises here, before anything compiles
         step = venv.reset(seed=0)
         venv.step(np.array([int(np.flatnonzero(step.action_mask[0])[0])]))
+        venv._final_observations(venv.game_state(0))  # any state will do: it compiles the encoder
         venv.close()
 
     # ------------------------------------------------------------ the game's hooks

@@ -1,6 +1,7 @@
 """Kaluki's observations, compiled, from the vector env's arrays
 (:class:`~carousel_env.games.kaluki.kernel_rows.KalukiArrays`): what
-:func:`carousel_env.games.kaluki.observation.encode` gives the player to act, value for value.
+:func:`carousel_env.games.kaluki.observation.encode` gives the player to act, and every seat at
+the end of a hand, value for value.
 
 The channels' places come from the observation's layout, passed in as ``at`` (the global
 channels' starts, in ``GLOBAL_CHANNELS`` order) and ``slot_at`` (the slot channels'), so the
@@ -17,7 +18,7 @@ from carousel_env.core.cards import JOKER, NUM_CARDS, TABLE_JOKER
 from carousel_env.envkit.layout import DECKS_SCALE
 from carousel_env.games.kaluki import kernel_table as kt
 from carousel_env.games.kaluki.kernel_readings import card_of, cell_card
-from carousel_env.games.kaluki.kernel_rows import DRAW, PLAY, next_seat
+from carousel_env.games.kaluki.kernel_rows import DRAW, GAME_OVER, HAND_OVER, PLAY, next_seat
 from carousel_env.games.kaluki.melds import NEAR_RANKS
 from carousel_env.games.kaluki.observation import (
     DECK_SCALE,
@@ -32,7 +33,10 @@ from carousel_env.games.kaluki.observation import (
 from carousel_env.games.kaluki.rules import CARD_KINDS, HIGH_ACE, LOW_ACE, MAX_JOKERS, MAX_PLAYERS, RUN_MAX, SET_MAX
 from carousel_env.games.kaluki.solver_pieces import FACE
 
-compiled.name_entry_points(__name__, {"encode_rows": ("Kaluki's vector observations", 10)})
+compiled.name_entry_points(
+    __name__,
+    {"encode_rows": ("Kaluki's vector observations", 10), "encode_finals": ("Kaluki's vector final observations", 10)},
+)
 
 _CHANNELS = [name for name, _ in GLOBAL_CHANNELS]
 HAND, TOP, PILE, FITS, PARTNERS, LOOSE, FEEDS = (
@@ -129,28 +133,33 @@ def _melds(out, at, a, g: int, seat: int, k: int) -> None:
 
 
 @njit(cache=True)
-def _encode(out, a, g: int, at, slot_at, global_size: int, slot_size: int, p) -> None:
+def _encode(out, a, g: int, seat: int, at, slot_at, global_size: int, slot_size: int, p) -> None:
+    """Seat ``seat``'s view of row ``g``, with the row's offers if it acts."""
     opening, restocks, ace_low, ace_high, card_values, k = p
-    seat = a.current[g]
     n = a.opened.shape[1]
+    over = a.phase[g] == HAND_OVER or a.phase[g] == GAME_OVER
+    acting = a.current[g] == seat and not over
     out[:] = 0.0
     hand = a.hands[g, seat]
     _add_counts(out, at[HAND], hand)
     top = -1
-    if a.discards_n[g] > 0:
+    if a.discards_n[g] > 0 and not over:  # once the hand is over the whole pile is the pile
         top = a.discards[g, a.discards_n[g] - 1]
         out[at[TOP] + top] = 1.0
     pile = np.zeros(CARD_KINDS, np.int64)
-    for i in range(a.discards_n[g] - 1):
+    for i in range(a.discards_n[g] - (top >= 0)):
         pile[a.discards[g, i]] += 1
     _add_counts(out, at[PILE], pile)
     fitting = np.zeros(CARD_KINDS, np.bool_)
     _fits(a, g, ace_low, ace_high, fitting)
     partners = np.zeros(CARD_KINDS, np.bool_)
     _partners(hand, partners)
-    after = next_seat(seat, a.in_play[g])
     feeding = np.zeros(CARD_KINDS, np.bool_)
-    _partners(a.known[g, after], feeding)
+    fed = False  # observation.feeds: no seat is left to draw once the hand is over
+    if not over:
+        after = next_seat(seat, a.in_play[g])
+        _partners(a.known[g, after], feeding)
+        fed = a.opened[g, after]
     for c in range(CARD_KINDS):
         if fitting[c]:
             out[at[FITS] + c] = 1.0
@@ -158,7 +167,7 @@ def _encode(out, a, g: int, at, slot_at, global_size: int, slot_size: int, p) ->
             out[at[PARTNERS] + c] = 1.0
         if c < NUM_CARDS and hand[c] > 0 and not partners[c]:
             out[at[LOOSE] + c] = 1.0
-        if c < NUM_CARDS and (feeding[c] or (a.opened[g, after] and fitting[c])):
+        if c < NUM_CARDS and not over and (feeding[c] or (fed and fitting[c])):
             out[at[FEEDS] + c] = 1.0
     for other in range(n):
         rel = (other - seat) % n
@@ -178,17 +187,17 @@ def _encode(out, a, g: int, at, slot_at, global_size: int, slot_size: int, p) ->
         value += hand[c] * card_values[c]
     threshold = 0 if a.opened[g, seat] else opening
     scalars = at[SCALARS]
-    out[scalars] = _flag(a.phase[g] == DRAW)
-    out[scalars + 1] = _flag(a.phase[g] == PLAY)
+    out[scalars] = _flag(acting and a.phase[g] == DRAW)
+    out[scalars + 1] = _flag(acting and a.phase[g] == PLAY)
     out[scalars + 2] = a.stock_n[g] / DECK_SCALE
     out[scalars + 3] = a.restocks_used[g] / max(restocks, 1)
     out[scalars + 4] = min(value / VALUE_SCALE, 1.0)
     out[scalars + 5] = min(threshold / OPENING_SCALE, 1.0)
-    out[scalars + 6] = _flag(a.taken[g] >= 0)
-    out[scalars + 7] = _flag(a.laid_now[g])
+    out[scalars + 6] = _flag(acting and a.taken[g] >= 0)
+    out[scalars + 7] = _flag(acting and a.laid_now[g])
     out[scalars + 8] = _flag(top >= 0 and (top == JOKER or partners[top]))
     out[scalars + 9] = _flag(top >= 0 and fitting[top])
-    for i in range(a.offers_n[g]):
+    for i in range(a.offers_n[g] if acting else 0):
         base = global_size + i * slot_size
         out[base + slot_at[VALID]] = 1.0
         out[base + slot_at[TAKE]] = _flag(a.phase[g] == DRAW)
@@ -207,7 +216,15 @@ def encode_rows(obs, a, rows, at, slot_at, global_size: int, slot_size: int, p) 
     """The observation of the player to act in each of ``rows`` (rows at a decision the kernel
     made), into ``obs``. ``p``: (opening, restocks, ace_low_runs, ace_high_runs, card values, K)."""
     for g in rows:
-        _encode(obs[g], a, g, at, slot_at, global_size, slot_size, p)
+        _encode(obs[g], a, g, a.current[g], at, slot_at, global_size, slot_size, p)
+
+
+@njit(cache=True)
+def encode_finals(out, a, g: int, at, slot_at, global_size: int, slot_size: int, p) -> None:
+    """Every seat's view of row ``g``, a finished hand (observation.encode of each seat, no seat
+    acting), into ``out``'s rows."""
+    for seat in range(a.opened.shape[1]):
+        _encode(out[seat], a, g, seat, at, slot_at, global_size, slot_size, p)
 
 
 assert dict(GLOBAL_CHANNELS)["seats"] == MAX_PLAYERS * NUM_SEAT_FEATURES  # the seat features' places

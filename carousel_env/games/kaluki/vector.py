@@ -24,7 +24,7 @@ episode, and ``info.finished`` holds the ended game with every seat's final obse
 requires both envs to agree at every step of seeded games.
 
 How: the draws, takes, discards and plays, the masks, the offers (from the compiled search)
-and the observations are compiled (:mod:`carousel_env.games.kaluki.kernel_rows`,
+and the observations (the final views too) are compiled (:mod:`carousel_env.games.kaluki.kernel_rows`,
 :mod:`carousel_env.games.kaluki.kernel_plays`, :mod:`carousel_env.games.kaluki.kernel_observation`).
 The engine makes the moves that end a hand, a restock and the deals, on the row's state; the
 few decisions the kernel leaves (offers the solver checks against the engine's order of moves,
@@ -106,9 +106,24 @@ class KalukiVectorStep(NamedTuple):
 assert KalukiVectorInfo._fields[:4] == INFO_KEYS  # the AEC env's info keys, in its order
 
 
-def final_observations(state: KalukiState, lay: ObservationLayout) -> np.ndarray:
-    """Every seat's view of a finished ``state``, as the AEC env shows it (no seat acts)."""
-    return np.stack([encode(state, s, (), lay) for s in range(state.num_players)])
+def write_arrays(a: kernel_rows.KalukiArrays, g: int, state: KalukiState) -> None:
+    """Row ``g`` of ``a`` holds ``state`` (but the records of finished hands, which the env keeps)."""
+    for s in range(state.num_players):
+        a.hands[g, s] = _counts(state.hands[s])
+        a.hand_n[g, s] = len(state.hands[s])
+        a.known[g, s] = _counts(state.known[s])
+        a.seat_melds[g, s] = len(state.melds[s])
+    rows = table_rows(state)
+    a.table_n[g] = len(rows)
+    a.table[g, : len(rows)] = rows
+    a.stock_n[g], a.discards_n[g] = len(state.stock), len(state.discards)
+    a.stock[g, : len(state.stock)] = state.stock
+    a.discards[g, : len(state.discards)] = state.discards
+    a.opened[g], a.in_play[g], a.totals[g], a.laid[g] = state.opened, state.in_play, state.totals, state.laid
+    a.dealer[g], a.current[g] = state.dealer, state.current
+    a.phase[g] = kernel_rows.PHASES.index(state.phase)
+    a.restocks_used[g], a.pile_takes[g], a.taken[g] = state.restocks_used, state.pile_takes, state.taken
+    a.laid_now[g] = state.laid_now
 
 
 def _counts(cards) -> np.ndarray:
@@ -155,6 +170,7 @@ class KalukiVectorEnv(EngineMoveDriver):
         self.observation_layout: ObservationLayout = lay
         self.num_actions = NUM_FIXED_ACTIONS + self.k
         self.arrays = kernel_rows.KalukiArrays.empty(num_envs, self.num_players, self.num_actions, self.k)
+        self._finals = kernel_rows.KalukiArrays.empty(1, self.num_players, self.num_actions, self.k)  # a finished hand
         params = kernel_rows.params_of(rules, self.k)
         # The kernel's arguments, as its functions unpack them.
         self._turn_rules = (
@@ -227,25 +243,9 @@ class KalukiVectorEnv(EngineMoveDriver):
 
     def _write(self, g: int, state: KalukiState) -> None:
         """Row ``g`` becomes ``state``."""
-        a = self.arrays
         self._final[g] = None
         self._rows_of[g] = _Row(state.seed, state.hand_number, state.results, state.game_result)
-        for s in range(self.num_players):
-            a.hands[g, s] = _counts(state.hands[s])
-            a.hand_n[g, s] = len(state.hands[s])
-            a.known[g, s] = _counts(state.known[s])
-            a.seat_melds[g, s] = len(state.melds[s])
-        rows = table_rows(state)
-        a.table_n[g] = len(rows)
-        a.table[g, : len(rows)] = rows
-        a.stock_n[g], a.discards_n[g] = len(state.stock), len(state.discards)
-        a.stock[g, : len(state.stock)] = state.stock
-        a.discards[g, : len(state.discards)] = state.discards
-        a.opened[g], a.in_play[g], a.totals[g], a.laid[g] = state.opened, state.in_play, state.totals, state.laid
-        a.dealer[g], a.current[g] = state.dealer, state.current
-        a.phase[g] = kernel_rows.PHASES.index(state.phase)
-        a.restocks_used[g], a.pile_takes[g], a.taken[g] = state.restocks_used, state.pile_takes, state.taken
-        a.laid_now[g] = state.laid_now
+        write_arrays(self.arrays, g, state)
 
     # ------------------------------------------------------------ the driver's hooks
 
@@ -345,7 +345,21 @@ class KalukiVectorEnv(EngineMoveDriver):
         return state.results
 
     def _final_observations(self, state: KalukiState) -> np.ndarray:
-        return final_observations(state, self.observation_layout)
+        # Encoded by the kernel from a one-row copy of the arrays, the rows' own left as they are.
+        write_arrays(self._finals, 0, state)
+        out = np.zeros((self.num_players, self.observation_layout.size), np.float32)
+        compiled.first_call(
+            kernel_observation.encode_finals,
+            out,
+            self._finals,
+            0,
+            self._at,
+            self._slot_at,
+            self.observation_layout.global_size,
+            self.observation_layout.slot_size,
+            self._view,
+        )
+        return out
 
     def _finished_game(self, g: int, state: KalukiState) -> KalukiFinishedGame:
         self._final[g] = state
