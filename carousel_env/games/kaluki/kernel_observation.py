@@ -17,7 +17,7 @@ from carousel_env.core import compiled
 from carousel_env.core.cards import JOKER, NUM_CARDS, TABLE_JOKER
 from carousel_env.envkit.layout import DECKS_SCALE
 from carousel_env.games.kaluki import kernel_table as kt
-from carousel_env.games.kaluki.kernel_readings import card_of, cell_card
+from carousel_env.games.kaluki.kernel_readings import card_of
 from carousel_env.games.kaluki.kernel_rows import DRAW, GAME_OVER, HAND_OVER, PLAY, next_seat
 from carousel_env.games.kaluki.melds import NEAR_RANKS
 from carousel_env.games.kaluki.observation import (
@@ -30,7 +30,7 @@ from carousel_env.games.kaluki.observation import (
     SLOT_CHANNELS,
     VALUE_SCALE,
 )
-from carousel_env.games.kaluki.rules import CARD_KINDS, HIGH_ACE, LOW_ACE, MAX_JOKERS, MAX_PLAYERS, RUN_MAX, SET_MAX
+from carousel_env.games.kaluki.rules import CARD_KINDS, HIGH_ACE, MAX_JOKERS, MAX_PLAYERS
 from carousel_env.games.kaluki.solver_pieces import FACE
 
 compiled.name_entry_points(
@@ -84,34 +84,6 @@ def _partners(counts, found) -> None:
 
 
 @njit(cache=True)
-def _fits(a, g: int, ace_low: bool, ace_high: bool, found) -> None:
-    """observation._fits: the cards some meld on the table would take now (the joker with them)."""
-    lowest = LOW_ACE if ace_low else LOW_ACE + 1
-    highest = HIGH_ACE if ace_high else HIGH_ACE - 1
-    any_found = False
-    for m in range(a.table_n[g]):
-        row = a.table[g, m]
-        size, first = row[kt.SIZE], row[kt.UNITS] & FACE
-        if row[kt.KIND] == kt.SET_KIND:
-            if size < SET_MAX:
-                held = np.zeros(4, np.bool_)
-                for u in range(size):
-                    held[(row[kt.UNITS + u] & FACE) % 4] = True
-                for suit in range(4):
-                    if not held[suit]:
-                        found[card_of(first // 4 + 1, suit)] = True
-                        any_found = True
-        elif size < RUN_MAX:
-            low = row[kt.LOW]
-            for cell in (low - 1, low + size):
-                if lowest <= cell <= highest:
-                    found[cell_card(first % 4, cell)] = True
-                    any_found = True
-    if any_found:
-        found[JOKER] = True
-
-
-@njit(cache=True)
 def _melds(out, at, a, g: int, seat: int, k: int) -> None:
     """observation._melds: seat ``seat``'s melds into relative seat ``k``'s channels."""
     for m in range(a.table_n[g]):
@@ -151,7 +123,7 @@ def _encode(out, a, g: int, seat: int, at, slot_at, global_size: int, slot_size:
         pile[a.discards[g, i]] += 1
     _add_counts(out, at[PILE], pile)
     fitting = np.zeros(CARD_KINDS, np.bool_)
-    _fits(a, g, ace_low, ace_high, fitting)
+    kt.table_fits(a.table[g], a.table_n[g], ace_low, ace_high, fitting)
     partners = np.zeros(CARD_KINDS, np.bool_)
     _partners(hand, partners)
     feeding = np.zeros(CARD_KINDS, np.bool_)

@@ -165,27 +165,45 @@ def _in_some_meld(card: int, held, jokers: int, ace_low: bool, ace_high: bool) -
 
 
 @njit(cache=True)
-def may_lay(held, kinds, pb, ace_low: bool, ace_high: bool, card_value) -> bool:
-    """False where no layout can answer ``pb``, proved without the search: a player who must open
-    cannot reach the opening counting every natural that some meld of the hand could hold at its
-    card's value and each of the hand's jokers as the highest card (an opening's jokers come from
-    the hand), or the card a play must lay (a take's: its melds hold the hand's own jokers) is in
-    no such meld. The readings and the table's pieces cost more than the search in most of the
-    questions of a player who has not opened, and most of those have no answer."""
+def may_lay(held, kinds, pb, rules, card_value, rows) -> bool:
+    """False where no layout can answer ``pb``, proved without the search (the readings and the
+    table's pieces cost more than the search in most questions, and many have no answer):
+
+    * the card a play must lay (a take's: its melds hold the hand's own jokers) is in no meld of
+      the hand (:func:`_in_some_meld`);
+    * a player who must open cannot reach the opening, counting every natural that some meld of
+      the hand could hold at its card's value and each of the hand's jokers as the highest card
+      (an opening's jokers come from the hand);
+    * a player who need not open has nothing to lay: no natural in a meld of the hand or fitting
+      a meld on the table (``rows``), no card that could win a joker there
+      (:func:`kernel_table.may_exchange`), no joker in hand or no room for one on the table.
+
+    ``rules``: (ace_low, ace_high, set joker release), as :func:`lay_down` takes them."""
+    ace_low, ace_high, release_rule = rules
     jokers = pb[kl.HAND_JOKERS]
     must = pb[kl.MUST_USE]
     if must >= 0 and not _in_some_meld(kinds[must], held, jokers, ace_low, ace_high):
         return False
-    if not pb[kl.MUST_OPEN] or pb[kl.THRESHOLD] == 0:
+    if pb[kl.MUST_OPEN] and pb[kl.THRESHOLD] > 0:
+        most = 0
+        for card in range(NUM_CARDS):
+            most = max(most, card_value[card])
+        most *= jokers
+        for card in kinds:
+            if _in_some_meld(card, held, jokers, ace_low, ace_high):
+                most += held[card] * card_value[card]
+        return most >= pb[kl.THRESHOLD]
+    if must >= 0:
+        return True  # a take's meld: the card it lays is in one
+    if kt.may_exchange(rows, held, release_rule):
         return True
-    most = 0
-    for card in range(NUM_CARDS):
-        most = max(most, card_value[card])
-    most *= jokers
-    for card in kinds:
-        if _in_some_meld(card, held, jokers, ace_low, ace_high):
-            most += held[card] * card_value[card]
-    return most >= pb[kl.THRESHOLD]
+    fits = np.zeros(JOKER + 1, np.bool_)
+    if kt.table_fits(rows, rows.shape[0], ace_low, ace_high, fits) and jokers:
+        return True  # a joker laid off
+    for card in kinds:  # noqa: SIM110 (numba compiles loops, not generators)
+        if fits[card] or _in_some_meld(card, held, jokers, ace_low, ace_high):
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -252,14 +270,14 @@ def _meld(readings: tuple, r: int) -> Meld:
 def _solve(hand: _Hand, pb, meld_jokers: int, rules: KalukiRules, table, node_budget: int):
     """The compiled answer (:func:`lay_down`): readings, best layouts, how many, the pieces'
     places and the table's operations; None where the search stopped."""
-    release = SET_RELEASES.index(rules.set_joker_release)
-    ace_low, ace_high = rules.ace_low_runs, rules.ace_high_runs
-    if not compiled.first_call(may_lay, hand.held, hand.kinds, pb, ace_low, ace_high, card_values(rules)):
+    search_rules = (rules.ace_low_runs, rules.ace_high_runs, SET_RELEASES.index(rules.set_joker_release))
+    values = card_values(rules)
+    if not compiled.first_call(may_lay, hand.held, hand.kinds, pb, search_rules, values, table[0]):
         return NO_LAYOUTS
     try:
         readings, best, st, order, table_ops = compiled.first_call(
             lay_down, hand.counts, hand.kinds, hand.pos, pb, meld_jokers,
-            (ace_low, ace_high, release), card_values(rules), table, node_budget,
+            search_rules, values, table, node_budget,
         )  # fmt: skip
     except kt.SetOverflow:
         return None

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from carousel_env.core.cards import NUM_CARDS, TABLE_JOKER
+from carousel_env.core.cards import JOKER, NUM_CARDS, TABLE_JOKER
 from carousel_env.games.kaluki import kernel_leaves as kl
 from carousel_env.games.kaluki.kernel_readings import ENTRY_WIDTH, card_of, cell_card
 from carousel_env.games.kaluki.rules import HIGH_ACE, LOW_ACE, RUN_MAX, SET_MAX
@@ -40,6 +40,62 @@ NO_END = -1
 
 class SetOverflow(Exception):
     """A table set with more outcomes than the compiled search holds (the solver answers then)."""
+
+
+@njit(cache=True)
+def table_fits(rows, n: int, ace_low: bool, ace_high: bool, found) -> bool:
+    """The cards some meld of the first ``n`` ``rows`` would take now, marked in ``found``: a
+    set's missing suits while it has room, the cells beyond a run's ends (observation._fits);
+    whether there are any (the joker is marked with them)."""
+    lowest = LOW_ACE if ace_low else LOW_ACE + 1
+    highest = HIGH_ACE if ace_high else HIGH_ACE - 1
+    any_found = False
+    for m in range(n):
+        row = rows[m]
+        size, first = row[SIZE], row[UNITS] & FACE
+        if row[KIND] == SET_KIND:
+            if size < SET_MAX:
+                held = np.zeros(4, np.bool_)
+                for u in range(size):
+                    held[(row[UNITS + u] & FACE) % 4] = True
+                for suit in range(4):
+                    if not held[suit]:
+                        found[card_of(first // 4 + 1, suit)] = True
+                        any_found = True
+        elif size < RUN_MAX:
+            low = row[LOW]
+            for cell in (low - 1, low + size):
+                if lowest <= cell <= highest:
+                    found[cell_card(first % 4, cell)] = True
+                    any_found = True
+    if any_found:
+        found[JOKER] = True
+    return any_found
+
+
+@njit(cache=True)
+def may_exchange(rows, held, release_rule: int) -> bool:
+    """Whether the hand (``held``: copies of each card) holds a card that could win a joker of
+    ``rows``: the card a run's joker declares, or a set's under ``DECLARED``; under the other
+    release rules, a natural of a set's rank in a suit its naturals lack (more than they allow)."""
+    for m in range(rows.shape[0]):
+        row = rows[m]
+        suits = np.zeros(4, np.bool_)
+        jokers = 0
+        for u in range(row[SIZE]):
+            unit = row[UNITS + u]
+            if unit < TABLE_JOKER:
+                suits[unit % 4] = True
+            elif (row[KIND] == RUN_KIND or release_rule == DECLARED) and held[unit - TABLE_JOKER] > 0:
+                return True
+            else:
+                jokers += 1
+        if jokers and row[KIND] == SET_KIND and release_rule != DECLARED:
+            rank_base = (row[UNITS] & FACE) & ~3
+            for suit in range(4):
+                if not suits[suit] and held[rank_base + suit] > 0:
+                    return True
+    return False
 
 
 @njit(cache=True)

@@ -89,6 +89,21 @@ def test_the_first_check_refuses_only_questions_without_layouts(monkeypatch):
     assert refused > 20
 
 
+def test_the_first_check_refuses_only_plays_that_do_not_exist_in_played_games(monkeypatch):
+    # The same for the plays of players who have opened (nothing fits the table, melds in hand
+    # or wins a joker) and of those who must open.
+    searched = []
+    lay_down = kernel_solver.lay_down
+    monkeypatch.setattr(kernel_solver, "lay_down", lambda *args: searched.append(True) or lay_down(*args))
+    refused = {True: 0, False: 0}
+    for state in played_positions(3, 200):
+        searched.clear()
+        if kernel_solver.compiled_best_play(state, 4) == [] and not searched:
+            refused[state.opened[state.current]] += 1
+            assert solver.best_play(state, 4) == [], state
+    assert refused[True] > 20 and refused[False] > 20, refused
+
+
 def test_the_first_check_counts_only_cards_that_could_meld():
     rules = KalukiRules.from_options("book")
     loose = parse_hand("KH KS QD QC 2C 4D 6H 8S 10C JD 3S")  # pairs and gaps: nothing melds
