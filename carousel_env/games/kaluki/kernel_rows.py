@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from carousel_env.core import compiled
-from carousel_env.core.cards import JOKER, NUM_CARDS, TABLE_JOKER
+from carousel_env.core.cards import JOKER, NUM_CARDS
 from carousel_env.envkit.vector import DEALT, SKIP
 from carousel_env.games.kaluki import kernel_leaves as kl
 from carousel_env.games.kaluki import kernel_table as kt
@@ -45,7 +45,6 @@ from carousel_env.games.kaluki.rules import (
     KalukiRules,
     RetrievedJoker,
 )
-from carousel_env.games.kaluki.solver_pieces import FACE
 from carousel_env.games.kaluki.state import Phase
 
 compiled.name_entry_points(__name__, {"step_games": ("Kaluki's vector turns", 90)})
@@ -348,31 +347,6 @@ def _may_lay_off(a, g: int, s: int, seat: int, open_before_lay_off: bool, after_
 
 
 @njit(cache=True)
-def _winnable_jokers(table, n: int, held) -> int:
-    """solver.winnable_jokers: the table's jokers the hand could win by exchanges."""
-    count = 0
-    for m in range(n):
-        row = table[m]
-        jokers = 0
-        suits = np.zeros(4, np.bool_)
-        for u in range(row[kt.SIZE]):
-            unit = row[kt.UNITS + u]
-            if unit < TABLE_JOKER:
-                suits[unit % 4] = True
-            elif row[kt.KIND] == kt.RUN_KIND:
-                count += held[unit - TABLE_JOKER] > 0  # a run's joker, for the card it declares
-            else:
-                jokers += 1
-        if jokers:  # a set's, for a natural of its rank in a suit its naturals lack
-            rank_base = (row[kt.UNITS] & FACE) & ~3
-            for suit in range(4):
-                if not suits[suit] and held[rank_base + suit] > 0:
-                    count += jokers
-                    break
-    return count
-
-
-@njit(cache=True)
 def _play_offers(a, g: int, s: int, q, p) -> int:
     """The best plays (kernel_solver.compiled_best_play, with solver.play_terms)."""
     open_before_lay_off, after_own_meld, reuse_rule = q
@@ -385,7 +359,7 @@ def _play_offers(a, g: int, s: int, q, p) -> int:
     swaps = opened or not free  # exchanges come after the opening, which a play that opens lays first
     n = a.table_n[g]
     held = a.hands[g, s].copy()
-    table_jokers = _winnable_jokers(a.table[g], n, held) if swaps else 0
+    table_jokers = kt.winnable_jokers(a.table[g], n, held, p_rules[2]) if swaps else 0
     reuse_now = swaps and reuse_rule
     cards = a.hand_n[g, s]
     kinds, pos, counts = _hand_kinds(held)

@@ -176,7 +176,7 @@ def may_lay(held, kinds, pb, rules, card_value, rows) -> bool:
       (an opening's jokers come from the hand);
     * a player who need not open has nothing to lay: no natural in a meld of the hand or fitting
       a meld on the table (``rows``), no card that could win a joker there
-      (:func:`kernel_table.may_exchange`), no joker in hand or no room for one on the table.
+      (:func:`kernel_table.winnable_jokers`), no joker in hand or no room for one on the table.
 
     ``rules``: (ace_low, ace_high, set joker release), as :func:`lay_down` takes them."""
     ace_low, ace_high, release_rule = rules
@@ -195,8 +195,8 @@ def may_lay(held, kinds, pb, rules, card_value, rows) -> bool:
         return most >= pb[kl.THRESHOLD]
     if must >= 0:
         return True  # a take's meld: the card it lays is in one
-    if kt.may_exchange(rows, held, release_rule):
-        return True
+    if kt.winnable_jokers(rows, rows.shape[0], held, release_rule):
+        return True  # an exchange
     fits = np.zeros(JOKER + 1, np.bool_)
     if kt.table_fits(rows, rows.shape[0], ace_low, ace_high, fits) and jokers:
         return True  # a joker laid off

@@ -74,28 +74,29 @@ def table_fits(rows, n: int, ace_low: bool, ace_high: bool, found) -> bool:
 
 
 @njit(cache=True)
-def may_exchange(rows, held, release_rule: int) -> bool:
-    """Whether the hand (``held``: copies of each card) holds a card that could win a joker of
-    ``rows``: the card a run's joker declares, or a set's under ``DECLARED``; under the other
-    release rules, a natural of a set's rank in a suit its naturals lack (more than they allow)."""
-    for m in range(rows.shape[0]):
+def winnable_jokers(rows, n: int, held, release_rule: int) -> int:
+    """solver.winnable_jokers: how many jokers of the first ``n`` ``rows`` the hand (``held``:
+    copies of each card) could win by exchanges."""
+    count = 0
+    for m in range(n):
         row = rows[m]
-        suits = np.zeros(4, np.bool_)
         jokers = 0
+        suits = np.zeros(4, np.bool_)
         for u in range(row[SIZE]):
             unit = row[UNITS + u]
             if unit < TABLE_JOKER:
                 suits[unit % 4] = True
-            elif (row[KIND] == RUN_KIND or release_rule == DECLARED) and held[unit - TABLE_JOKER] > 0:
-                return True
+            elif row[KIND] == RUN_KIND or release_rule == DECLARED:
+                count += held[unit - TABLE_JOKER] > 0  # for the card it declares
             else:
                 jokers += 1
-        if jokers and row[KIND] == SET_KIND and release_rule != DECLARED:
+        if jokers:  # a set's, for a natural of its rank in a suit its naturals lack
             rank_base = (row[UNITS] & FACE) & ~3
             for suit in range(4):
                 if not suits[suit] and held[rank_base + suit] > 0:
-                    return True
-    return False
+                    count += jokers
+                    break
+    return count
 
 
 @njit(cache=True)

@@ -59,7 +59,7 @@ from carousel_env.games.kaluki import solver_pieces as sp
 from carousel_env.games.kaluki import solver_search as ss
 from carousel_env.games.kaluki.engine import apply, may_lay_off
 from carousel_env.games.kaluki.melds import SUIT_COUNT, Meld, MeldKind, exchanged, laid_off, meld_value, natural_suits
-from carousel_env.games.kaluki.rules import RUN_MAX, KalukiRules, RetrievedJoker
+from carousel_env.games.kaluki.rules import RUN_MAX, KalukiRules, RetrievedJoker, SetJokerRelease
 from carousel_env.games.kaluki.state import (
     NO_CARD,
     KalukiState,
@@ -209,17 +209,18 @@ class PlayTerms(NamedTuple):
     risky_release: bool  # a play that releases a joker is checked against the engine's order of moves
 
 
-def winnable_jokers(table, hand) -> int:
+def winnable_jokers(table, hand, release: SetJokerRelease) -> int:
     """How many of the ``table``'s jokers ``hand`` could win by exchanges: a run's joker is won
-    only with the card it declares, a set's only with a natural of its rank in a suit its
-    naturals lack (under every ``set_joker_release``). Melds are searched with no more jokers
-    than the hand holds and can win, so none is searched that no layout could lay."""
+    only with the card it declares, and a set's too under ``release`` ``declared``; under the
+    other rules, a set's with a natural of its rank in a suit its naturals lack. Melds are
+    searched with no more jokers than the hand holds and can win, so none is searched that no
+    layout could lay."""
     held = set(hand)
     count = 0
     for meld in table:
         if not meld.jokers:
             continue
-        if meld.kind is MeldKind.RUN:
+        if meld.kind is MeldKind.RUN or release is SetJokerRelease.DECLARED:
             count += sum(is_table_joker(u) and face(u) in held for u in meld.units)
         elif any(make_card(meld.rank, s) in held for s in range(SUIT_COUNT) if s not in natural_suits(meld)):
             count += meld.jokers
@@ -231,7 +232,8 @@ def play_terms(state: KalukiState) -> PlayTerms:
     opened = state.opened[state.current]
     free = all(may_lay_off(state, seat) for seat in range(state.num_players) if state.melds[seat])
     swaps = opened or not free  # exchanges come after the opening, which a play that opens lays first
-    table_jokers = winnable_jokers(state.table(), state.hands[state.current]) if swaps else 0
+    hand, release = state.hands[state.current], state.rules.set_joker_release
+    table_jokers = winnable_jokers(state.table(), hand, release) if swaps else 0
     reuse_now = swaps and state.rules.retrieved_joker is RetrievedJoker.REUSE_NOW
     return PlayTerms(opened, free, swaps, table_jokers, reuse_now, reuse_now or not opened)
 

@@ -11,13 +11,23 @@ from itertools import pairwise
 
 import pytest
 
-from carousel_env.core.cards import JOKER, TABLE_JOKER, hand_str, joker_as, make_card, make_deck, parse_card, parse_hand
+from carousel_env.core.cards import (
+    JOKER,
+    TABLE_JOKER,
+    hand_str,
+    joker_as,
+    make_card,
+    make_deck,
+    parse_card,
+    parse_hand,
+    parse_meld,
+)
 from carousel_env.games.kaluki.deal import new_game
 from carousel_env.games.kaluki.engine import apply
 from carousel_env.games.kaluki.legal import legal_discards, legal_draws
-from carousel_env.games.kaluki.melds import MeldError, MeldKind, card_at, make_run, make_set
+from carousel_env.games.kaluki.melds import MeldError, MeldKind, card_at, make_run, make_set, meld_from_units
 from carousel_env.games.kaluki.rules import PRESETS, SetJokerRelease
-from carousel_env.games.kaluki.solver import arrangements, best_play, solve_counts
+from carousel_env.games.kaluki.solver import arrangements, best_play, solve_counts, winnable_jokers
 from carousel_env.games.kaluki.state import KalukiState, MoveKind, Phase, discard
 from tests.games.kaluki.kaluki_reference import brute_layouts, layout_value, milp_optimum
 from tests.games.kaluki.positions import BOOK, position
@@ -127,6 +137,16 @@ def test_a_play_that_lays_two_equal_melds_carrying_one_released_joker_lays_both(
     assert any(sum(m == other for other in play.melds) > 1 for play in plays for m in play.melds)
     for play in plays:
         assert rules.hand_value(replay(state, play).hands[0]) == play.hand_value
+
+
+def test_the_jokers_a_hand_could_win_follow_the_set_joker_release():
+    # A set's joker goes only to the card it declares under ``declared``; to a natural of a
+    # missing suit under the other rules; a run's only to the card it declares, always.
+    rules = PRESETS["book"]
+    table = [meld_from_units(parse_meld(t), rules) for t in ("10D 10S JK=10H", "8C 9C JK=10C JC")]
+    for hand, declared, other in (("10H", 1, 1), ("10C", 1, 2), ("7S", 0, 0)):
+        assert winnable_jokers(table, parse_hand(hand), SetJokerRelease.DECLARED) == declared
+        assert winnable_jokers(table, parse_hand(hand), SetJokerRelease.EITHER_MISSING) == other
 
 
 def test_worked_example_6_no_lay_off_before_opening():
