@@ -139,6 +139,7 @@ def record_offer(a, g: int, i: int, readings, best, order, table_ops, cards: int
     exchanges release; observation's ``_laid``), the value it leaves, its opening value, its
     jokers and whether it empties the hand; False where it does not fit the buffers."""
     ops, where, js_entries, js_ops = table_ops
+    released = best[kl.BEST_RELEASED][i]
     laid = a.offer_laid[g, i]
     laid[:] = 0
     total = 0
@@ -169,7 +170,6 @@ def record_offer(a, g: int, i: int, readings, best, order, table_ops, cards: int
     if a.opened[g, a.current[g]]:
         a.offer_open_n[g, i] = 0
     else:
-        released = best[kl.BEST_RELEASED][i]
         a.offer_open_n[g, i] = _opening_first(a, g, i, m, values, jokers, released, pb)
         if a.offer_open_n[g, i] == 0 and m:
             return False
@@ -209,7 +209,6 @@ def record_offer(a, g: int, i: int, readings, best, order, table_ops, cards: int
     if n > MAX_PLAY_OPS:
         return False
     a.offer_ops_n[g, i] = n
-    released = best[kl.BEST_RELEASED][i]
     a.offer_out[g, i] = cards - total + released == 0
     laid[JOKER] = max(laid[JOKER] - released, 0)
     a.offer_left[g, i] = best[kl.BEST_LEFT][i]

@@ -293,7 +293,7 @@ def _ask(a, g: int, hand, cards: int, pb, meld_jokers: int, rows, swaps: bool, p
     offers, or LEFT_TO_PYTHON where it does not answer or answers with a layout the solver
     checks with the engine (``risky``: such layouts may be found)."""
     held, kinds, pos, counts = hand
-    if not may_lay(held, kinds, pb, p_rules, card_values, rows):
+    if not may_lay(held, kinds, pb, p_rules, card_values, rows, meld_jokers):
         return 0
     try:
         readings, best, st, order, table_ops = lay_down(

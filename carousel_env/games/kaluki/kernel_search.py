@@ -210,7 +210,8 @@ def _node_bounds(p, counts, st, pb, pieces, start, release, sink, memo, budget, 
         return NO_WAY, NO_WAY
     joker_value = pb[JOKER_VALUE]
     most_open = NO_WAY
-    if pb[THRESHOLD] and release[0]:
+    upfront = pb[THRESHOLD] and release[0]  # an opening to reach, and exchanges that could release jokers
+    if upfront:
         # An opening is laid before any exchange: its jokers come from the hand alone. A player
         # who must open and cannot, so, is cut here, before the costlier bound is asked.
         most_open = bound(p, counts, pb[HAND_JOKERS], 1, pieces, start, release, sink, joker_value, memo, budget)[1]
@@ -220,7 +221,7 @@ def _node_bounds(p, counts, st, pb, pieces, start, release, sink, memo, budget, 
     laid, more_open = bound(p, counts, jokers, 0, pieces, start, release, sink, joker_value, memo, budget)
     if laid <= NO_WAY:
         return NO_WAY, NO_WAY
-    if pb[THRESHOLD] and release[0]:
+    if upfront:
         more_open = min(more_open, most_open)
     return pb[HAND_VALUE] - st[LAID_VALUE] + joker_value * st[RELEASED] - laid, st[OPEN_VALUE] + more_open
 

@@ -165,7 +165,7 @@ def _in_some_meld(card: int, held, jokers: int, ace_low: bool, ace_high: bool) -
 
 
 @njit(cache=True)
-def may_lay(held, kinds, pb, rules, card_value, rows) -> bool:
+def may_lay(held, kinds, pb, rules, card_value, rows, meld_jokers: int) -> bool:
     """False where no layout can answer ``pb``, proved without the search (the readings and the
     table's pieces cost more than the search in most questions, and many have no answer):
 
@@ -175,11 +175,12 @@ def may_lay(held, kinds, pb, rules, card_value, rows) -> bool:
       the hand could hold at its card's value and each of the hand's jokers as the highest card
       (an opening's jokers come from the hand);
     * a player who need not open has nothing to lay: no natural in a meld of the hand or fitting
-      a meld on the table (``rows``), no card that could win a joker there
-      (:func:`kernel_table.winnable_jokers`), no joker in hand or no room for one on the table.
+      a meld on the table (``rows``), no joker the hand could win there (``meld_jokers``, the
+      hand's and those, as :func:`lay_down` takes it: ``solver.winnable_jokers``), no joker in
+      hand or no room for one on the table.
 
     ``rules``: (ace_low, ace_high, set joker release), as :func:`lay_down` takes them."""
-    ace_low, ace_high, release_rule = rules
+    ace_low, ace_high, _ = rules
     jokers = pb[kl.HAND_JOKERS]
     must = pb[kl.MUST_USE]
     if must >= 0 and not _in_some_meld(kinds[must], held, jokers, ace_low, ace_high):
@@ -195,7 +196,7 @@ def may_lay(held, kinds, pb, rules, card_value, rows) -> bool:
         return most >= pb[kl.THRESHOLD]
     if must >= 0:
         return True  # a take's meld: the card it lays is in one
-    if kt.winnable_jokers(rows, rows.shape[0], held, release_rule):
+    if meld_jokers > jokers:
         return True  # an exchange
     fits = np.zeros(JOKER + 1, np.bool_)
     if kt.table_fits(rows, rows.shape[0], ace_low, ace_high, fits) and jokers:
@@ -272,7 +273,7 @@ def _solve(hand: _Hand, pb, meld_jokers: int, rules: KalukiRules, table, node_bu
     places and the table's operations; None where the search stopped."""
     search_rules = (rules.ace_low_runs, rules.ace_high_runs, SET_RELEASES.index(rules.set_joker_release))
     values = card_values(rules)
-    if not compiled.first_call(may_lay, hand.held, hand.kinds, pb, search_rules, values, table[0]):
+    if not compiled.first_call(may_lay, hand.held, hand.kinds, pb, search_rules, values, table[0], meld_jokers):
         return NO_LAYOUTS
     try:
         readings, best, st, order, table_ops = compiled.first_call(

@@ -186,7 +186,8 @@ class _Walker:
         if jokers < -self.release[p]:
             return None
         most_open = NO_WAY
-        if self.pb.threshold and self.release[0]:
+        upfront = self.pb.threshold and self.release[0]  # an opening to reach, and exchanges that could release jokers
+        if upfront:
             # An opening is laid before any exchange: its jokers come from the hand alone. A player
             # who must open and cannot, so, is cut here, before the costlier bound is asked.
             most_open = self.bound(p, rest, self.pb.jokers, upfront=True)[1]
@@ -195,7 +196,7 @@ class _Walker:
         laid, more_open = self.bound(p, rest, jokers)
         if laid <= NO_WAY // 2:
             return None
-        if self.pb.threshold and self.release[0]:
+        if upfront:
             more_open = min(more_open, most_open)
         left = self.pb.hand_value - self.laid_value - value + self.pb.joker_value * (self.released + jokers_out) - laid
         return left, self.open_value + opening + more_open

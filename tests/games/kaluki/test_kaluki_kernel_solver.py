@@ -67,17 +67,23 @@ def test_a_search_past_its_budget_gives_no_answer_and_the_edges_answer_at_once()
     )
 
 
-def test_the_first_check_refuses_only_questions_without_layouts(monkeypatch):
-    # kernel_solver.may_lay answers a question without the search where it proves that no layout
-    # exists: never one the solver answers, and a fair share of these questions.
-    searched = []
+@pytest.fixture
+def searched(monkeypatch) -> list:
+    """The compiled searches asked (one entry each) since the list was last cleared."""
+    asked = []
     lay_down = kernel_solver.lay_down
 
     def counted(*args):
-        searched.append(True)
+        asked.append(True)
         return lay_down(*args)
 
     monkeypatch.setattr(kernel_solver, "lay_down", counted)
+    return asked
+
+
+def test_the_first_check_refuses_only_questions_without_layouts(searched):
+    # kernel_solver.may_lay answers a question without the search where it proves that no layout
+    # exists: never one the solver answers, and a fair share of these questions.
     rng, refused = random.Random(5), 0
     for _ in range(400):
         hand, rules, options = question(rng)
@@ -89,12 +95,9 @@ def test_the_first_check_refuses_only_questions_without_layouts(monkeypatch):
     assert refused > 20
 
 
-def test_the_first_check_refuses_only_plays_that_do_not_exist_in_played_games(monkeypatch):
+def test_the_first_check_refuses_only_plays_that_do_not_exist_in_played_games(searched):
     # The same for the plays of players who have opened (nothing fits the table, melds in hand
     # or wins a joker) and of those who must open.
-    searched = []
-    lay_down = kernel_solver.lay_down
-    monkeypatch.setattr(kernel_solver, "lay_down", lambda *args: searched.append(True) or lay_down(*args))
     refused = {True: 0, False: 0}
     for state in played_positions(3, 200):
         searched.clear()
