@@ -88,7 +88,7 @@ def test_the_vector_envs_stamp_covers_the_solver_and_what_its_kernel_embeds(tmp_
 def test_kalukis_stamp_covers_every_module_of_its_compiled_search_and_vector_kernel():
     names = {line.split()[0] for line in _cache.sources_stamp(kaluki_readings.SOURCES).splitlines()}
     modules = ("kernel_readings", "kernel_leaves", "kernel_search", "kernel_table", "kernel_solver", "rules")
-    modules += ("kernel_plays", "kernel_rows", "kernel_observation")
+    modules += ("kernel_plays", "kernel_rows", "kernel_observation", "kernel_players", "priors")
     assert {f"games/kaluki/{module}.py" for module in modules} | {"core/cards.py"} <= names
 
 

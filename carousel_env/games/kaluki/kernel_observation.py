@@ -17,9 +17,7 @@ from carousel_env.core import compiled
 from carousel_env.core.cards import JOKER, NUM_CARDS, TABLE_JOKER
 from carousel_env.envkit.layout import DECKS_SCALE
 from carousel_env.games.kaluki import kernel_table as kt
-from carousel_env.games.kaluki.kernel_readings import card_of
 from carousel_env.games.kaluki.kernel_rows import DRAW, GAME_OVER, HAND_OVER, PLAY, next_seat
-from carousel_env.games.kaluki.melds import NEAR_RANKS
 from carousel_env.games.kaluki.observation import (
     DECK_SCALE,
     GLOBAL_CHANNELS,
@@ -69,21 +67,6 @@ def _add_counts(out, start: int, counts) -> None:
 
 
 @njit(cache=True)
-def _partners(counts, found) -> None:
-    """melds.meld_partners of the naturals held in ``counts``, marked in ``found``."""
-    for card in range(NUM_CARDS):
-        if counts[card] == 0:
-            continue
-        rank, suit = card // 4 + 1, card % 4
-        for other in range(4):
-            if other != suit:
-                found[card_of(rank, other)] = True
-        for r in range(max(rank - NEAR_RANKS, 1), min(rank + NEAR_RANKS, 13) + 1):
-            if r != rank:
-                found[card_of(r, suit)] = True
-
-
-@njit(cache=True)
 def _melds(out, at, a, g: int, seat: int, k: int) -> None:
     """observation._melds: seat ``seat``'s melds into relative seat ``k``'s channels."""
     for m in range(a.table_n[g]):
@@ -125,12 +108,12 @@ def _encode(out, a, g: int, seat: int, at, slot_at, global_size: int, slot_size:
     fitting = np.zeros(CARD_KINDS, np.bool_)
     kt.table_fits(a.table[g], a.table_n[g], ace_low, ace_high, fitting)
     partners = np.zeros(CARD_KINDS, np.bool_)
-    _partners(hand, partners)
+    kt.mark_partners(hand, partners)
     feeding = np.zeros(CARD_KINDS, np.bool_)
     fed = False  # observation.feeds: no seat is left to draw once the hand is over
     if not over:
         after = next_seat(seat, a.in_play[g])
-        _partners(a.known[g, after], feeding)
+        kt.mark_partners(a.known[g, after], feeding)
         fed = a.opened[g, after]
     for c in range(CARD_KINDS):
         if fitting[c]:

@@ -29,7 +29,7 @@ HERE = Path(__file__).resolve().parent
 # The compiled search's and the vector kernel's sources (this module is imported by each of them first): one stamp for
 # the cache beside them, dropped when any changes (carousel_env.core.compiled).
 PARTS = ("kernel_readings", "kernel_leaves", "kernel_search", "kernel_table", "kernel_solver", "kernel_plays",
-         "kernel_rows", "kernel_observation", "rules")  # fmt: skip
+         "kernel_rows", "kernel_observation", "kernel_players", "priors", "rules")  # fmt: skip
 SOURCES = (*(HERE / f"{name}.py" for name in PARTS), compiled.PACKAGE / "core" / "cards.py")
 compiled.drop_stale_cache(HERE / "__pycache__", SOURCES)
 

@@ -33,6 +33,7 @@ from carousel_env.core import compiled
 from carousel_env.core.cards import JOKER, NUM_CARDS
 from carousel_env.envkit.vector import DEALT, SKIP
 from carousel_env.games.kaluki import kernel_leaves as kl
+from carousel_env.games.kaluki import kernel_players as kp
 from carousel_env.games.kaluki import kernel_table as kt
 from carousel_env.games.kaluki.env import KalukiAction
 from carousel_env.games.kaluki.kernel_plays import MAX_NEW, MAX_PLAY_OPS, OP_WIDTH, make_offer, record_offer, take_top
@@ -430,12 +431,14 @@ def _only_action(mask) -> int:
 
 
 @njit(cache=True)
-def step_games(a, actions, q, p) -> None:
+def step_games(a, actions, q, p, scripted: int) -> None:
     """Make each row's action (``DEALT``: none; ``SKIP``: the row stays), then take its
-    decisions with a single legal action until a decision with several, a move left to the
-    engine, or a decision left to the env's Python. ``q``: (discard_take,
-    open_before_lay_off, lay_off_after_own_meld, reuse_now); ``p``: (opening,
-    go_out_by_discard, search rules, card values, joker value, K)."""
+    decisions with a single legal action (and, where ``scripted`` names a player of
+    :mod:`~carousel_env.games.kaluki.kernel_players`, every decision, as it plays) until a
+    decision with several, a move left to the engine, or a decision left to the env's Python.
+    ``q``: (discard_take, open_before_lay_off, lay_off_after_own_meld, reuse_now); ``p``:
+    (opening, go_out_by_discard, search rules, card values, joker value, K). ``auto`` counts
+    the decisions with a single legal action."""
     release = p[2][2]
     for g in range(actions.shape[0]):
         action = actions[g]
@@ -452,8 +455,13 @@ def step_games(a, actions, q, p) -> None:
                 a.offers_n[g] = 0
                 a.python[g] = True
                 break
-            if legal != 1:
+            if legal == 1:
+                a.auto[g] += 1
+                action = _only_action(a.mask[g])
+            elif scripted != kp.NO_PLAYER:
+                after = next_seat(a.current[g], a.in_play[g])
+                action = kp.scripted_action(a, g, a.phase[g] == DRAW, after, scripted, p)
+            else:
                 break
-            a.auto[g] += 1
-            if not _move(a, g, _only_action(a.mask[g]), release):
+            if not _move(a, g, action, release):
                 break

@@ -22,6 +22,7 @@ from numba import njit
 from carousel_env.core.cards import JOKER, NUM_CARDS, TABLE_JOKER
 from carousel_env.games.kaluki import kernel_leaves as kl
 from carousel_env.games.kaluki.kernel_readings import ENTRY_WIDTH, card_of, cell_card
+from carousel_env.games.kaluki.melds import NEAR_RANKS
 from carousel_env.games.kaluki.rules import HIGH_ACE, LOW_ACE, RUN_MAX, SET_MAX
 from carousel_env.games.kaluki.solver_pieces import FACE, JOKERS_FIRST, LAY_TAG, SET_END, SET_TAG, SWAP_TAG
 
@@ -71,6 +72,21 @@ def table_fits(rows, n: int, ace_low: bool, ace_high: bool, found) -> bool:
     if any_found:
         found[JOKER] = True
     return any_found
+
+
+@njit(cache=True)
+def mark_partners(counts, found) -> None:
+    """melds.meld_partners of the naturals held in ``counts``, marked in ``found``."""
+    for card in range(NUM_CARDS):
+        if counts[card] == 0:
+            continue
+        rank, suit = card // 4 + 1, card % 4
+        for other in range(4):
+            if other != suit:
+                found[card_of(rank, other)] = True
+        for r in range(max(rank - NEAR_RANKS, 1), min(rank + NEAR_RANKS, 13) + 1):
+            if r != rank:
+                found[card_of(r, suit)] = True
 
 
 @njit(cache=True)

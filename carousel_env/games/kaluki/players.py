@@ -26,14 +26,17 @@ of the cards the seat has not seen (the others' hands and the stock, dealt again
 what the table showed of the others' hands, ``KalukiState.known``, is not used), every seat
 then played by ``simple`` to the hand's end, and scored by the hand's zero-sum points (the
 env's ``reward="score"``). It leaves ``simple``'s action only for one whose gain over it, deal
-by deal, is clear of the noise.
+by deal, is clear of the noise. The playouts of a decision are played together in the compiled
+vector env (:func:`playout_values`), ``simple`` compiled there
+(:mod:`~carousel_env.games.kaluki.kernel_players`); :func:`playout_value` plays one with the
+engine, the same hand move for move.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import fields, replace
 
 import numpy as np
 
@@ -53,7 +56,9 @@ from carousel_env.games.kaluki.env import (
 )
 from carousel_env.games.kaluki.melds import fits, meld_partners
 from carousel_env.games.kaluki.observation import feeds
+from carousel_env.games.kaluki.rules import KalukiRules
 from carousel_env.games.kaluki.state import KalukiState, Phase
+from carousel_env.games.kaluki.vector import KalukiVectorEnv
 
 KalukiPlayer = Callable[[KalukiState, tuple], int]
 
@@ -176,9 +181,58 @@ def determinize(state: KalukiState, rng: random.Random) -> KalukiState:
 
 
 def playout_value(state: KalukiState, seat: int) -> float:
-    """What the hand brings ``seat`` when ``simple`` plays every seat from ``state`` to its end."""
+    """What the hand brings ``seat`` when ``simple`` plays every seat from ``state`` to its end,
+    played by the engine."""
     end = play_hand_or_game([simple_action] * state.num_players, state, k=ROLLOUT_OFFERS, hand_only=True)
     return hand_rewards(SCORE, end.last_hand, end)[seat]
+
+
+class PlayoutEnvs:
+    """The compiled vector envs a search plays its playouts in, one per rules, table size and
+    number of rows (a step encodes every row, so no row is spare)."""
+
+    def __init__(self) -> None:
+        self._envs: dict[tuple[KalukiRules, int, int], KalukiVectorEnv] = {}
+
+    def env(self, rules: KalukiRules, players: int, rows: int) -> KalukiVectorEnv:
+        key = (rules, players, rows)
+        if key not in self._envs:
+            options = {f.name: getattr(rules, f.name) for f in fields(KalukiRules)}
+            venv = KalukiVectorEnv(
+                rows,
+                autoreset=False,
+                num_players=players,
+                k_plays=ROLLOUT_OFFERS,
+                episode=SCORE.episode,
+                reward=SCORE.reward,
+                reward_scale=SCORE.reward_scale,
+                **options,
+            )
+            if venv.rules != rules:  # the options rebuild the rules: a new rule must be listed there
+                raise CarouselError(f"Kaluki search: cannot build a vector env with the rules {rules}")
+            self._envs[key] = venv
+        return self._envs[key]
+
+
+def playout_values(states: list[KalukiState], seat: int, envs: PlayoutEnvs) -> list[float]:
+    """:func:`playout_value` of each of ``states`` (one game's positions: its rules and table
+    size), those whose hand goes on played together in one of ``envs``' vector envs
+    (``KalukiVectorEnv.play_scripted``)."""
+    values = [0.0] * len(states)
+    playing = []
+    for i, state in enumerate(states):
+        if state.over:
+            values[i] = hand_rewards(SCORE, state.last_hand, state)[seat]
+        else:
+            playing.append(i)
+    if playing:
+        first = states[playing[0]]
+        venv = envs.env(first.rules, first.num_players, len(playing))
+        step = venv.load(range(len(playing)), [states[i] for i in playing])
+        earned = step.rewards[:, seat] + venv.play_scripted("simple")[:, seat]
+        for i, value in zip(playing, earned.tolist()):
+            values[i] = value
+    return values
 
 
 Deal = Callable[[KalukiState, random.Random], KalukiState]  # a state with the unseen cards dealt again
@@ -190,6 +244,7 @@ def search_player(seed: int | None = None, samples: int = SEARCH_SAMPLES, deal: 
     if not isinstance(samples, int) or isinstance(samples, bool) or samples < 1:
         raise CarouselError(f"Kaluki player search@N: N (deals a decision) must be at least 1, got {samples!r}")
     rng = random.Random(seed)
+    envs = PlayoutEnvs()
 
     def play(state: KalukiState, offers: tuple) -> int:
         actions = candidate_actions(state, offers)
@@ -197,10 +252,12 @@ def search_player(seed: int | None = None, samples: int = SEARCH_SAMPLES, deal: 
             return actions[0]
         seat = state.current
         worlds = [deal(state, rng) for _ in range(samples)]
-        scores = []
+        starts = []
         for action in actions:
             moves = engine_moves(state, action, offers)  # the seat's own cards: the same in every world
-            scores.append([playout_value(apply_moves(world, moves), seat) for world in worlds])
+            starts.extend(apply_moves(world, moves) for world in worlds)
+        values = playout_values(starts, seat, envs)
+        scores = [values[i : i + samples] for i in range(0, len(values), samples)]
         best = max(range(len(actions)), key=lambda i: (sum(scores[i]), -i))
         # Leave simple's action only for a gain over it, deal by deal, clear of the noise.
         gains = [a - b for a, b in zip(scores[best], scores[0])]
@@ -246,8 +303,11 @@ def play_hand_or_game(players: list[KalukiPlayer], state: KalukiState, k: int = 
 __all__ = [
     "PLAYERS",
     "KalukiPlayer",
+    "PlayoutEnvs",
     "get_player",
     "play_hand_or_game",
+    "playout_value",
+    "playout_values",
     "random_player",
     "search_player",
     "simple_player",

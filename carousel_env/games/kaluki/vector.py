@@ -23,6 +23,15 @@ episode, and ``info.finished`` holds the ended game with every seat's final obse
 (:mod:`carousel_env.games.kaluki.policies`). ``tests/games/kaluki/test_kaluki_vector.py``
 requires both envs to agree at every step of seeded games.
 
+Two more ways to fill and play rows, for searches (``search@N``'s playouts):
+
+* ``load(rows, states)`` puts engine states (positions within a hand: a search's deals of the
+  unseen cards, recorded positions) in rows, which then wait at their next decision;
+* ``play_scripted("simple" | "wary", rows)`` plays every seat of those rows as the scripted
+  player to the end of each row's episode, inside the kernel
+  (:mod:`carousel_env.games.kaluki.kernel_players`), and returns what each seat earned: the
+  engine's games (``tests/games/kaluki/test_kaluki_scripted.py``) at compiled speed.
+
 How: the draws, takes, discards and plays, the masks, the offers (from the compiled search)
 and the observations (the final views too) are compiled (:mod:`carousel_env.games.kaluki.kernel_rows`,
 :mod:`carousel_env.games.kaluki.kernel_plays`, :mod:`carousel_env.games.kaluki.kernel_observation`).
@@ -34,16 +43,20 @@ offers by the engine.
 
 from __future__ import annotations
 
+import random
+from collections import Counter
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 
 from carousel_env.core import compiled
-from carousel_env.core.cards import JOKER
+from carousel_env.core.cards import JOKER, card_str, is_table_joker, make_deck
+from carousel_env.core.errors import IllegalAction
 from carousel_env.envkit.engine_vector import EngineMoveDriver
 from carousel_env.envkit.policies import policy_action
-from carousel_env.envkit.vector import SKIP, WAIT
-from carousel_env.games.kaluki import kernel_observation, kernel_rows
+from carousel_env.envkit.vector import SKIP, WAIT, check_row
+from carousel_env.games.kaluki import kernel_observation, kernel_players, kernel_rows
 from carousel_env.games.kaluki import kernel_table as kt
 from carousel_env.games.kaluki.config import KalukiEnvConfig, KalukiEnvConfigError
 from carousel_env.games.kaluki.engine import new_game, next_hand
@@ -62,10 +75,15 @@ from carousel_env.games.kaluki.env import (
 from carousel_env.games.kaluki.kernel_solver import play_at, table_rows
 from carousel_env.games.kaluki.melds import Meld, MeldKind
 from carousel_env.games.kaluki.observation import ObservationLayout, encode, layout
+from carousel_env.games.kaluki.priors import PRIORS, ScriptedPrior
 from carousel_env.games.kaluki.rules import Scoring
 from carousel_env.games.kaluki.state import GameResult, HandResult, KalukiState, Phase
 
 __all__ = ["WAIT", "KalukiFinishedGame", "KalukiVectorEnv", "KalukiVectorInfo", "KalukiVectorStep"]
+
+
+# A scripted row's steps are its decisions the kernel leaves: a few a hand, and a hand ends.
+MAX_SCRIPTED_STEPS = 10_000
 
 
 class KalukiFinishedGame(NamedTuple):
@@ -124,6 +142,15 @@ def write_arrays(a: kernel_rows.KalukiArrays, g: int, state: KalukiState) -> Non
     a.phase[g] = kernel_rows.PHASES.index(state.phase)
     a.restocks_used[g], a.pile_takes[g], a.taken[g] = state.restocks_used, state.pile_takes, state.taken
     a.laid_now[g] = state.laid_now
+
+
+def _cards_in(state: KalukiState) -> Counter:
+    """Every card of ``state``: the hands, the melds' (a joker as a joker), the pile and the stock."""
+    found = Counter(state.stock) + Counter(state.discards)
+    for seat in range(state.num_players):
+        found.update(state.hands[seat])
+        found.update(JOKER if is_table_joker(u) else u for meld in state.melds[seat] for u in meld.units)
+    return found
 
 
 def _counts(cards) -> np.ndarray:
@@ -199,6 +226,7 @@ class KalukiVectorEnv(EngineMoveDriver):
         self._slot_at = np.array([start for start, _ in lay.slot_offsets.values()], np.int64)
         self._obs = np.zeros((num_envs, lay.size), np.float32)
         self._rows_of: list[_Row | None] = [None] * num_envs
+        self._scripted: str | None = None  # the player of every seat in the kernel (play_scripted)
 
     # ------------------------------------------------------------ reading and writing rows
 
@@ -235,6 +263,86 @@ class KalukiVectorEnv(EngineMoveDriver):
             game_result=row.game_result,
         )
 
+    def load(self, rows: Sequence[int], states: Sequence[KalukiState]) -> KalukiVectorStep:
+        """Row ``rows[j]`` becomes the engine state ``states[j]`` (a position within a hand of
+        this env's rules and table size, whose cards are the pack's or some of them: a search's
+        determinized position, a recorded one, one made by hand); it
+        then takes its forced decisions, as after a deal, and waits for its next real one (or
+        ends its episode there, with its rewards). The other rows do not move. The row's later
+        hands and games are dealt from its state's seed. Bad rows or states raise before any row
+        changes."""
+        rows = [check_row(r, self.num_envs, "load") for r in rows]
+        states = list(states)
+        pack = Counter(make_deck(self.rules.decks, self.rules.jokers))
+        if len(rows) != len(states) or len(set(rows)) != len(rows):
+            raise ValueError(f"load: rows must be distinct, one state each; got {len(rows)} rows, {len(states)} states")
+        for g, state in zip(rows, states):
+            if not isinstance(state, KalukiState):
+                raise TypeError(f"load: row {g}: a state must be a KalukiState, got {type(state).__name__}")
+            if state.rules != self.rules:
+                raise ValueError(f"load: row {g}: the state's rules {state.rules} are not this env's {self.rules}")
+            if state.num_players != self.num_players:
+                players = f"{state.num_players} players, this env {self.num_players}"
+                raise ValueError(f"load: row {g}: the state has {players}")
+            if state.over:
+                raise ValueError(f"load: row {g}: the state's hand is over (phase {state.phase.value})")
+            extra = _cards_in(state) - pack
+            if extra:
+                cards = " ".join(card_str(c) for c in sorted(extra.elements()))
+                raise ValueError(f"load: row {g}: the state holds cards beyond the pack's: {cards}")
+        state_of = dict(zip(rows, states))
+
+        def put(g: int) -> int:
+            state = state_of[g]
+            self._seeds[g] = state.seed
+            self._seed_rngs[g] = random.Random(state.seed)
+            self._over[g] = False
+            self._write(g, state)
+            return 0  # its forced decisions are the kernel's, counted there
+
+        if not self._ready:  # rows not loaded wait, over, for their own deal
+            self._wait_all()
+        return self._start_rows(rows, put)
+
+    def play_scripted(
+        self, name: str, rows: Sequence[int] | None = None, max_steps: int = MAX_SCRIPTED_STEPS
+    ) -> np.ndarray:
+        """Play every seat of ``rows`` (None: every row still playing) as the scripted player
+        ``name`` (``simple`` or ``wary``) to the end of the row's episode, the other rows
+        waiting; (N, P) what each seat earned, the steps' rewards summed. The players' moves are
+        made inside the kernel (:mod:`~carousel_env.games.kaluki.kernel_players`), those at the
+        decisions the kernel leaves from the observation
+        (:class:`~carousel_env.games.kaluki.priors.ScriptedPrior`): the same games as
+        :mod:`~carousel_env.games.kaluki.players` plays, at compiled speed (a search's playouts).
+        Needs ``autoreset=False``, so that each row stops at its episode's end."""
+        if name not in PRIORS:
+            raise ValueError(f"play_scripted: name must be one of {', '.join(PRIORS)}, got {name!r}")
+        if self.autoreset:
+            raise ValueError("play_scripted: the env must not autoreset (each row stops at its episode's end)")
+        if not self._ready:
+            raise IllegalAction("call reset() or load() before play_scripted()")
+        chosen = range(self.num_envs) if rows is None else [check_row(r, self.num_envs, "play_scripted") for r in rows]
+        playing = np.zeros(self.num_envs, np.bool_)
+        playing[list(chosen)] = True
+        playing &= ~self._over
+        prior = ScriptedPrior(name, self.rules, self.k)
+        earned = np.zeros((self.num_envs, self.num_players))
+        moves = np.full(self.num_envs, WAIT, np.int64)
+        moves[playing] = prior.actions(self._obs[playing], self.arrays.mask[playing])
+        self._scripted = name
+        try:
+            for _ in range(max_steps):
+                if not playing.any():
+                    return earned
+                step = self.step(moves)
+                earned += step.rewards
+                playing &= ~step.terminated
+                moves[:] = WAIT
+                moves[playing] = prior.actions(step.observation[playing], step.action_mask[playing])
+        finally:
+            self._scripted = None
+        raise RuntimeError(f"play_scripted: {int(playing.sum())} rows still playing after {max_steps} steps")
+
     def _melds(self, g: int) -> tuple[tuple[Meld, ...], ...]:
         """Row ``g``'s melds on the table, seat by seat (its rows are in that order)."""
         a = self.arrays
@@ -253,7 +361,8 @@ class KalukiVectorEnv(EngineMoveDriver):
         return new_game(self.rules, self.num_players, seed)
 
     def _step_kernel(self, actions: np.ndarray) -> None:
-        compiled.first_call(kernel_rows.step_games, self.arrays, actions, self._turn_rules, self._search)
+        scripted = kernel_players.player_code(self._scripted)
+        compiled.first_call(kernel_rows.step_games, self.arrays, actions, self._turn_rules, self._search, scripted)
 
     def _engine_apply(self, state: KalukiState, action: int, suggestions: tuple | None) -> KalukiState:
         if action >= KalukiAction.FIRST_OFFER and not suggestions:  # one of the kernel's offers
