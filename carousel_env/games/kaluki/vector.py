@@ -44,7 +44,6 @@ offers by the engine.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -144,13 +143,11 @@ def write_arrays(a: kernel_rows.KalukiArrays, g: int, state: KalukiState) -> Non
     a.laid_now[g] = state.laid_now
 
 
-def _cards_in(state: KalukiState) -> Counter:
-    """Every card of ``state``: the hands, the melds' (a joker as a joker), the pile and the stock."""
-    found = Counter(state.stock) + Counter(state.discards)
-    for seat in range(state.num_players):
-        found.update(state.hands[seat])
-        found.update(JOKER if is_table_joker(u) else u for meld in state.melds[seat] for u in meld.units)
-    return found
+def _cards_in(state: KalukiState) -> np.ndarray:
+    """(53,) how many of each card ``state`` holds: the hands, the melds (a joker as a joker),
+    the pile and the stock."""
+    melds = [JOKER if is_table_joker(u) else u for seat in state.melds for meld in seat for u in meld.units]
+    return _counts([*state.stock, *state.discards, *(c for hand in state.hands for c in hand), *melds])
 
 
 def _counts(cards) -> np.ndarray:
@@ -273,7 +270,7 @@ class KalukiVectorEnv(EngineMoveDriver):
         changes."""
         rows = [check_row(r, self.num_envs, "load") for r in rows]
         states = list(states)
-        pack = Counter(make_deck(self.rules.decks, self.rules.jokers))
+        pack = _counts(make_deck(self.rules.decks, self.rules.jokers))
         if len(rows) != len(states) or len(set(rows)) != len(rows):
             raise ValueError(f"load: rows must be distinct, one state each; got {len(rows)} rows, {len(states)} states")
         for g, state in zip(rows, states):
@@ -286,9 +283,9 @@ class KalukiVectorEnv(EngineMoveDriver):
                 raise ValueError(f"load: row {g}: the state has {players}")
             if state.over:
                 raise ValueError(f"load: row {g}: the state's hand is over (phase {state.phase.value})")
-            extra = _cards_in(state) - pack
-            if extra:
-                cards = " ".join(card_str(c) for c in sorted(extra.elements()))
+            extra = np.flatnonzero(_cards_in(state) > pack)
+            if len(extra):
+                cards = " ".join(card_str(int(c)) for c in extra)
                 raise ValueError(f"load: row {g}: the state holds cards beyond the pack's: {cards}")
         state_of = dict(zip(rows, states))
 
