@@ -152,6 +152,7 @@ def _encode(out, a, g: int, seat: int, at, slot_at, global_size: int, slot_size:
     out[scalars + 7] = _flag(acting and a.laid_now[g])
     out[scalars + 8] = _flag(top >= 0 and (top == JOKER or partners[top]))
     out[scalars + 9] = _flag(top >= 0 and fitting[top])
+    out[scalars + 10] = _flag(top >= 0 and kt.makes_meld(top, hand, ace_low, ace_high))
     for i in range(a.offers_n[g] if acting else 0):
         base = global_size + i * slot_size
         out[base + slot_at[VALID]] = 1.0

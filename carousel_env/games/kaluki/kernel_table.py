@@ -90,6 +90,32 @@ def mark_partners(counts, found) -> None:
 
 
 @njit(cache=True)
+def makes_meld(card: int, counts, ace_low: bool, ace_high: bool) -> bool:
+    """melds.makes_meld of the naturals held in ``counts``."""
+    if card >= NUM_CARDS:
+        return False
+    rank, suit = card // 4 + 1, card % 4
+    others = 0
+    for other in range(4):
+        if other != suit and counts[card_of(rank, other)] > 0:
+            others += 1
+    if others >= 2:
+        return True
+    lowest = LOW_ACE if ace_low else LOW_ACE + 1
+    highest = HIGH_ACE if ace_high else HIGH_ACE - 1
+    for cell in (LOW_ACE, HIGH_ACE) if rank == 1 else (rank, rank):  # an ace's two cells; another card's one
+        for low in range(cell - 2, cell + 1):
+            if lowest <= low and low + 2 <= highest:
+                held = True
+                for c in range(low, low + 3):
+                    if c != cell and counts[cell_card(suit, c)] == 0:
+                        held = False
+                if held:
+                    return True
+    return False
+
+
+@njit(cache=True)
 def winnable_jokers(rows, n: int, held, release_rule: int) -> int:
     """solver.winnable_jokers: how many jokers of the first ``n`` ``rows`` the hand (``held``:
     copies of each card) could win by exchanges."""

@@ -227,6 +227,28 @@ def meld_partners(naturals) -> frozenset[Card]:
     return frozenset(found)
 
 
+def makes_meld(card: Card, naturals, rules: KalukiRules) -> bool:
+    """Whether natural ``card`` makes a meld with two of the natural cards ``naturals`` (a hand's):
+    a set with two other suits of its rank, or a run of three with cards of its suit next to it
+    (an ace at either end where ``rules`` allow it). What a player weighs before taking the
+    pile's top; not a rule."""
+    if card == JOKER:
+        return False
+    held = set(naturals)
+    rank, suit = rank_of(card), suit_of(card)
+    if sum(make_card(rank, other) in held for other in range(SUIT_COUNT) if other != suit) >= 2:
+        return True
+    lowest = LOW_ACE if rules.ace_low_runs else LOW_ACE + 1
+    highest = HIGH_ACE if rules.ace_high_runs else HIGH_ACE - 1
+    cells = (LOW_ACE, HIGH_ACE) if rank == 1 else (rank,)
+    for cell in cells:
+        for low in range(cell - 2, cell + 1):  # the three cells of a run of three that hold ``cell``
+            in_range = lowest <= low and low + 2 <= highest
+            if in_range and all(card_at(suit, c) in held for c in range(low, low + 3) if c != cell):
+                return True
+    return False
+
+
 def fits(meld: Meld, card: Card, rules: KalukiRules) -> bool:
     """Whether ``card`` can be laid off on ``meld`` now (at either end of a run)."""
     try:

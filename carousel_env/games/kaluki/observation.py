@@ -16,11 +16,12 @@ rank, its suit within two ranks: :func:`~carousel_env.games.kaluki.melds.meld_pa
 hand: taken from the pile, jokers won by an exchange; ``KalukiState.known``); ``feeds``: the
 cards the player after the observer would take, as far as the table shows (:func:`feeds`).
 The scalars say, among the rest, whether the pile's top melds with the hand (``top_melds``: a
-joker or one of the ``partners``) and whether it fits the table (``top_fits``): what a player
-weighs before taking it. An offer slot describes an arrangement that lays the pile's top (while
-the player draws) or a play (after): what it lays from the hand, the hand value it leaves, its
-opening value, the jokers it lays, whether it goes out, and its place among the offers (the
-solver lists the best first).
+joker or one of the ``partners``), whether it makes a meld with two of the hand's natural cards
+(``top_makes_meld``: :func:`~carousel_env.games.kaluki.melds.makes_meld`) and whether it fits
+the table (``top_fits``): what a player weighs before taking it. An offer slot describes an
+arrangement that lays the pile's top (while the player draws) or a play (after): what it lays
+from the hand, the hand value it leaves, its opening value, the jokers it lays, whether it goes
+out, and its place among the offers (the solver lists the best first).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import numpy as np
 from carousel_env.core.cards import JOKER, NUM_CARDS, face, is_table_joker, make_card, suit_of
 from carousel_env.envkit.layout import ChannelLayout, add_card_counts, channel_layout
 from carousel_env.games.kaluki.deal import next_seat
-from carousel_env.games.kaluki.melds import Meld, MeldKind, card_at, meld_partners
+from carousel_env.games.kaluki.melds import Meld, MeldKind, card_at, makes_meld, meld_partners
 from carousel_env.games.kaluki.rules import CARD_KINDS, HIGH_ACE, LOW_ACE, MAX_JOKERS, MAX_PLAYERS, RUN_MAX, SET_MAX
 from carousel_env.games.kaluki.state import KalukiState, MoveKind, Phase
 
@@ -53,6 +54,7 @@ SCALARS = (
     "laid_now",
     "top_melds",  # the pile's top is a joker or one of the hand's partners
     "top_fits",  # the pile's top could be laid off on the table
+    "top_makes_meld",  # the pile's top makes a meld with two natural cards of the hand
 )
 
 GLOBAL_CHANNELS: tuple[tuple[str, int], ...] = (
@@ -207,6 +209,7 @@ def encode(state: KalukiState, seat: int, suggestions: tuple, lay: ObservationLa
         float(acting and state.laid_now),
         float(top is not None and (top == JOKER or top in partners)),
         float(top is not None and top in fitting),
+        float(top is not None and makes_meld(top, naturals, rules)),
     )
     out[at["scalars"] : at["scalars"] + len(scalars)] = scalars
     for i, suggestion in enumerate(suggestions):

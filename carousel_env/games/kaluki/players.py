@@ -1,4 +1,4 @@
-"""Scripted Kaluki players: ``random``, ``simple``, ``wary`` and ``search``.
+"""Scripted Kaluki players: ``random``, ``simple``, ``wary``, ``careful`` and ``search``.
 
 A player decides at the env's decisions: a callable ``(state, offers) -> action`` for the
 player to act, given the decision's offers as :func:`carousel_env.games.kaluki.env.decision`
@@ -18,6 +18,13 @@ would not take as far as the table shows (one that melds with a card it took fro
 which every player saw, or, once it has opened, fits the table: ``observation.feeds``), and
 only when it would take each of them, ``simple``'s own choice. Its draws and plays are
 ``simple``'s.
+
+``careful`` is ``wary`` that takes the pile's top to keep only where it can use it: a joker, a
+card that makes a meld with two natural cards of its hand (a set of its rank, a run of its suit:
+:func:`~carousel_env.games.kaluki.melds.makes_meld`), or, once it has opened, one that fits a
+meld on the table. A card that only might meld (a partner of one card) it leaves: taken, it is
+seen by every player and cannot be discarded in the same turn. Its plays and discards are
+``wary``'s.
 
 ``search@N`` (``search``: N = 4) weighs ``simple``'s action against its alternatives: the
 draws (the stock, the pile's top to keep, the first takes that lay it), the first plays
@@ -54,7 +61,7 @@ from carousel_env.games.kaluki.env import (
     fixed_actions,
     hand_rewards,
 )
-from carousel_env.games.kaluki.melds import fits, meld_partners
+from carousel_env.games.kaluki.melds import fits, makes_meld, meld_partners
 from carousel_env.games.kaluki.observation import feeds
 from carousel_env.games.kaluki.rules import KalukiRules
 from carousel_env.games.kaluki.state import KalukiState, Phase
@@ -140,6 +147,28 @@ def wary_action(state: KalukiState, offers: tuple) -> int:
 def wary_player(seed: int | None = None) -> KalukiPlayer:
     del seed  # wary is deterministic
     return wary_action
+
+
+def _top_usable(state: KalukiState) -> bool:
+    """Whether the pile's top is a joker, makes a meld with two naturals of the hand, or (once
+    opened) fits a meld on the table: ``careful``'s reasons to take it."""
+    top, rules = state.top, state.rules
+    if top == JOKER or makes_meld(top, [c for c in state.hands[state.current] if c != JOKER], rules):
+        return True
+    return state.opened[state.current] and any(fits(meld, top, rules) for meld in state.table())
+
+
+def careful_action(state: KalukiState, offers: tuple) -> int:
+    """``careful``'s action: ``wary``'s, but for a take of the pile's top it cannot use (module docstring)."""
+    action = wary_action(state, offers)
+    if action == KalukiAction.TAKE_DISCARD and not _top_usable(state):
+        return KalukiAction.DRAW_STOCK
+    return action
+
+
+def careful_player(seed: int | None = None) -> KalukiPlayer:
+    del seed  # careful is deterministic
+    return careful_action
 
 
 # ---------------------------------------------------------------- search
@@ -270,12 +299,13 @@ PLAYERS: dict[str, Callable[..., KalukiPlayer]] = {
     "random": random_player,
     "simple": simple_player,
     "wary": wary_player,
+    "careful": careful_player,
     "search": search_player,
 }
 
 
 def get_player(name: str, seed: int | None = None, deal: Deal = determinize) -> KalukiPlayer:
-    """The scripted player ``name`` (``random``, ``simple``, ``wary``, ``search`` or ``search@N``), built
+    """The scripted player ``name`` (``random``, ``simple``, ``wary``, ``careful``, ``search`` or ``search@N``), built
     with ``seed``; a search deals the unseen cards with ``deal`` (see :func:`search_player`)."""
     base, samples = scripted_name(name, "Kaluki", PLAYERS, UnknownKalukiPlayer)
     if base == "search":
@@ -304,6 +334,7 @@ __all__ = [
     "PLAYERS",
     "KalukiPlayer",
     "PlayoutEnvs",
+    "careful_player",
     "get_player",
     "play_hand_or_game",
     "playout_value",

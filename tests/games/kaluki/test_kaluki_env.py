@@ -120,19 +120,28 @@ def _scalar(observation, name):
 
 
 @pytest.mark.parametrize(
-    ("top", "melds_with_hand", "fits_table"),
-    [("8C", True, False), ("JK", True, True), ("7H", False, True), ("2D", False, False), ("QD", False, False)],
+    ("top", "melds_with_hand", "makes_meld", "fits_table"),
+    [
+        ("8C", True, True, False),
+        ("QC", True, False, False),
+        ("JK", True, False, True),
+        ("7H", False, False, True),
+        ("2D", False, False, False),
+        ("QD", False, False, False),
+    ],
 )
 def test_the_observation_says_whether_the_piles_top_melds_with_the_hand_or_fits_the_table(
-    top, melds_with_hand, fits_table
+    top, melds_with_hand, makes_meld, fits_table
 ):
-    """9C 10C KH in hand; on the table 4H 5H 6H: 8C melds with the hand, 7H fits the run, a joker
-    both; 2D and QD (the other player's cards aside) neither."""
+    """9C 10C KH in hand; on the table 4H 5H 6H: 8C makes a run with the hand, QC only melds
+    with 10C, 7H fits the run, a joker melds and fits; 2D and QD (the other player's cards
+    aside) neither."""
     state = position(
         ["9C 10C KH", "3S 4S 6D"], melds=[[], ["4H 5H 6H"]], opened=[True, True], phase=Phase.DRAW, discards=f"4D {top}"
     )
     observation = encode(state, 0, (), layout(K))
     assert _scalar(observation, "top_melds") == float(melds_with_hand)
+    assert _scalar(observation, "top_makes_meld") == float(makes_meld)
     assert _scalar(observation, "top_fits") == float(fits_table)
 
 

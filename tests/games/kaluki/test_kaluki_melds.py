@@ -172,6 +172,35 @@ def test_lay_off_completes_a_set_to_four():
         km.laid_off(three, parse_card("8S"), BOOK)
 
 
+@pytest.mark.parametrize(
+    ("card", "hand", "preset", "makes"),
+    [
+        ("7H", "7C 7S 2D", "book", True),  # a set with two other suits
+        ("7H", "7H 7C 2D", "book", False),  # its own copy is no other suit
+        ("7H", "5H 6H", "book", True),  # a run below it
+        ("7H", "6H 8H", "book", True),  # around it
+        ("7H", "8H 9H", "book", True),  # above it
+        ("7H", "5H 8H 9C", "book", False),  # a gap, and a partner only
+        ("AS", "2S 3S", "book", True),  # a low ace
+        ("AS", "QS KS", "book", True),  # a high ace
+        ("AS", "QS KS", "rummy", False),  # plain Rummy's ace is low only
+        ("AS", "2S 3S", "uk40", False),  # uk40's ace is high only
+        ("JK", "7C 7S", "book", False),  # a joker is no natural
+    ],
+)
+def test_a_card_makes_a_meld_with_two_naturals_of_the_hand(card, hand, preset, makes):
+    naturals = [c for c in (parse_card(t) for t in hand.split()) if c != JOKER]
+    assert km.makes_meld(parse_card(card), naturals, PRESETS[preset]) is makes
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(range(52)), max_size=14), st.sampled_from(range(52)), st.sampled_from(list(PRESETS)))
+def test_a_card_makes_a_meld_where_a_natural_candidate_meld_holds_it(hand, card, preset):
+    rules = PRESETS[preset]
+    holds = any(card in m.units for m in candidate_melds(sorted([*hand, card]), rules, max_jokers=0))
+    assert km.makes_meld(card, hand, rules) is holds
+
+
 # ---------------------------------------------------------------- properties
 
 PACK = make_deck(2, 4)

@@ -23,7 +23,7 @@ from carousel_env.games.kaluki.players import (
     simple_discard,
 )
 from carousel_env.games.kaluki.policies import env_action, resolve_policy
-from carousel_env.games.kaluki.rules import PRESETS
+from carousel_env.games.kaluki.rules import PRESETS, KalukiRules
 from carousel_env.games.kaluki.state import Phase
 from tests.games.kaluki.positions import position
 
@@ -49,6 +49,36 @@ def test_simple_discards_its_highest_card_that_melds_with_nothing():
     # The card taken from the pile stays, a joker stays while another card may go.
     state = position(["KD JK 3S 9C 10C", "2C 4D 6H"], taken="KD")
     assert simple_discard(state) == parse_card("3S")
+
+
+@pytest.mark.parametrize(
+    ("top", "opened", "takes"),
+    [
+        ("8C", True, True),  # it makes 8C 9C 10C
+        ("QC", True, False),  # it only melds with 10C: simple would take it
+        ("7H", True, True),  # it fits the run on the table
+        ("7H", False, False),  # but not before its taker has opened
+        ("JK", False, True),  # a joker is always of use
+    ],
+)
+def test_careful_takes_the_piles_top_only_where_it_can_use_it(top, opened, takes):
+    """9C 10C KH 2S in hand, 4H 5H 6H on the table; plain Rummy with two jokers, where the top
+    may be taken freely, opened or not."""
+    rules = KalukiRules.from_options("rummy", jokers=2)
+    state = position(
+        ["9C 10C KH 2S", "3S 4S 6D"],
+        rules=rules,
+        melds=[[], ["4H 5H 6H"]],
+        opened=[opened, True],
+        phase=Phase.DRAW,
+        discards=f"4D {top}",
+    )
+    mask, offers = decision(state, K)
+    assert mask[KalukiAction.TAKE_DISCARD]
+    expected = KalukiAction.TAKE_DISCARD if takes else KalukiAction.DRAW_STOCK
+    assert get_player("careful")(state, offers) == expected
+    if top == "QC":
+        assert simple_action(state, offers) == KalukiAction.TAKE_DISCARD
 
 
 def test_wary_spares_the_cards_that_feed_the_next_player():
