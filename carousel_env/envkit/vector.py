@@ -239,6 +239,29 @@ class VectorDriver:
 
         return self._start_rows(rows, deal)
 
+    def _load(self, rows: Iterable[int], states: Iterable[Any], checked: Callable, write: Callable):
+        """The body of a game's ``load``: ``rows`` checked (in range, distinct, one state each),
+        each state by ``checked(g, state)`` (it raises naming row ``g``, or returns the state to
+        write), all before any row changes; then in each row the state written (``write(g,
+        state)``), its later episodes seeded from the state's seed, and every row's next decision."""
+        rows = [check_row(r, self.num_envs, "load") for r in rows]
+        states = list(states)
+        if len(rows) != len(states) or len(set(rows)) != len(rows):
+            raise ValueError(f"load: rows must be distinct, one state each; got {len(rows)} rows, {len(states)} states")
+        state_of = {g: checked(g, state) for g, state in zip(rows, states)}
+
+        def put(g: int) -> int:
+            state = state_of[g]
+            self._seeds[g] = state.seed
+            self._seed_rngs[g] = random.Random(state.seed)
+            self._over[g] = False
+            write(g, state)
+            return 0  # its forced decisions are the kernel's, counted there
+
+        if not self._ready:  # rows not loaded wait, over, for their own deal
+            self._wait_all()
+        return self._start_rows(rows, put)
+
     def _start_rows(self, rows: list[int], start: Callable[[int], int]):
         """``start(g)`` each row of ``rows`` (a deal, or a position put in it; it returns the
         automatic actions it took), then every row's next decision."""

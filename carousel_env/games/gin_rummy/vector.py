@@ -31,7 +31,6 @@ legal, and makes the moves that end a hand (once per hand, in Python).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import NamedTuple
@@ -41,7 +40,7 @@ import numpy as np
 from carousel_env.core import compiled
 from carousel_env.core.cards import NUM_CARDS
 from carousel_env.envkit.engine_vector import EngineMoveDriver
-from carousel_env.envkit.vector import WAIT, check_row
+from carousel_env.envkit.vector import WAIT
 from carousel_env.games.gin_rummy import kernel
 from carousel_env.games.gin_rummy import melds as gm
 from carousel_env.games.gin_rummy.config import GinEnvConfig, GinEnvConfigError
@@ -179,32 +178,21 @@ class GinVectorEnv(EngineMoveDriver):
         (as dealt) or only the cards left (``stock_top`` 0, as a determinization holds it). The
         row's later hands are dealt from its state's seed. Bad rows or states raise before any
         row changes."""
-        rows = [check_row(r, self.num_envs, "load") for r in rows]
-        if len(rows) != len(states) or len(set(rows)) != len(rows):
-            raise ValueError(f"load: rows must be distinct, one state each; got {len(rows)} rows, {len(states)} states")
-        whole = []
-        for g, state in zip(rows, states):
+
+        def checked(g: int, state: GinState) -> GinState:
             if not isinstance(state, GinState):
                 raise TypeError(f"load: row {g}: a state must be a GinState, got {type(state).__name__}")
             if state.rules != self.rules:
                 raise ValueError(f"load: row {g}: the state's rules {state.rules} are not this env's {self.rules}")
             if state.over:
                 raise ValueError(f"load: row {g}: the state's hand is over (phase {state.phase.value})")
-            whole.append(_whole_deck(g, state))
-        state_of = dict(zip(rows, whole))
+            return _whole_deck(g, state)
 
-        def put(g: int) -> int:
-            state = state_of[g]
-            self._seeds[g] = state.seed
-            self._seed_rngs[g] = random.Random(state.seed)
+        def write(g: int, state: GinState) -> None:
             self._hands[g] = []
-            self._over[g] = False
             self._write(g, state)
-            return 0  # its forced decisions are the kernel's, counted there
 
-        if not self._ready:  # rows not loaded wait, over, for their own deal
-            self._wait_all()
-        return self._start_rows(rows, put)
+        return self._load(rows, states, checked, write)
 
     def _write(self, g: int, state: GinState) -> None:
         """Row ``g`` becomes ``state`` (a hand just dealt, or a finished one)."""

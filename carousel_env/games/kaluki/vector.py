@@ -43,7 +43,6 @@ offers by the engine.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -268,12 +267,9 @@ class KalukiVectorEnv(EngineMoveDriver):
         ends its episode there, with its rewards). The other rows do not move. The row's later
         hands and games are dealt from its state's seed. Bad rows or states raise before any row
         changes."""
-        rows = [check_row(r, self.num_envs, "load") for r in rows]
-        states = list(states)
         pack = _counts(make_deck(self.rules.decks, self.rules.jokers))
-        if len(rows) != len(states) or len(set(rows)) != len(rows):
-            raise ValueError(f"load: rows must be distinct, one state each; got {len(rows)} rows, {len(states)} states")
-        for g, state in zip(rows, states):
+
+        def checked(g: int, state: KalukiState) -> KalukiState:
             if not isinstance(state, KalukiState):
                 raise TypeError(f"load: row {g}: a state must be a KalukiState, got {type(state).__name__}")
             if state.rules != self.rules:
@@ -287,19 +283,9 @@ class KalukiVectorEnv(EngineMoveDriver):
             if len(extra):
                 cards = " ".join(card_str(int(c)) for c in extra)
                 raise ValueError(f"load: row {g}: the state holds cards beyond the pack's: {cards}")
-        state_of = dict(zip(rows, states))
+            return state
 
-        def put(g: int) -> int:
-            state = state_of[g]
-            self._seeds[g] = state.seed
-            self._seed_rngs[g] = random.Random(state.seed)
-            self._over[g] = False
-            self._write(g, state)
-            return 0  # its forced decisions are the kernel's, counted there
-
-        if not self._ready:  # rows not loaded wait, over, for their own deal
-            self._wait_all()
-        return self._start_rows(rows, put)
+        return self._load(rows, states, checked, self._write)
 
     def play_scripted(
         self, name: str, rows: Sequence[int] | None = None, max_steps: int = MAX_SCRIPTED_STEPS

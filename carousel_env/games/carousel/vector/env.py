@@ -43,7 +43,6 @@ Rummy's draws for a player who cannot play are forced actions, counted in
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import NamedTuple
@@ -52,7 +51,7 @@ import numpy as np
 
 from carousel_env.core import compiled
 from carousel_env.core.cards import NUM_CARDS, hand_points
-from carousel_env.envkit.vector import WAIT, VectorDriver, check_row
+from carousel_env.envkit.vector import WAIT, VectorDriver
 from carousel_env.games.carousel.agents.baselines import Policy
 from carousel_env.games.carousel.agents.match import state_action
 from carousel_env.games.carousel.engine.game import GameState, Phase, deal_round, new_game, round_outcome
@@ -151,31 +150,22 @@ class CarouselVectorEnv(VectorDriver):
         its forced decisions, as after a deal, and waits for its next real one. The other
         rows do not move. Each such row's later rounds are dealt from its state's seed, and
         its round history is the state's. Bad rows or states raise before any row changes."""
-        rows = [check_row(r, self.num_envs, "load") for r in rows]
-        if len(rows) != len(states) or len(set(rows)) != len(rows):
-            raise ValueError(f"load: rows must be distinct, one state each; got {len(rows)} rows, {len(states)} states")
-        for g, state in zip(rows, states):
+
+        def checked(g: int, state: GameState) -> GameState:
             if not isinstance(state, GameState):
                 raise TypeError(f"load: row {g}: a state must be a GameState, got {type(state).__name__}")
             if state.rules != self.rules:
                 raise ValueError(f"load: row {g}: the state's rules {state.rules} are not this env's {self.rules}")
             if state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
                 raise ValueError(f"load: row {g}: the state's round is over (phase {state.phase.value})")
-        state_of = dict(zip(rows, states))
+            return state
 
-        def put(g: int) -> int:
-            state = state_of[g]
-            self._seeds[g] = state.seed
-            self._seed_rngs[g] = random.Random(state.seed)
+        def write(g: int, state: GameState) -> None:
             self._rounds[g] = list(state.round_scores)
-            self._over[g] = False
             self._results[g] = None
             self.arrays.write(g, state, state.round_scores[-1] if state.round_scores else None)
-            return 0  # its forced decisions are the kernel's, counted there
 
-        if not self._ready:  # rows not loaded wait, over, for their own deal
-            self._wait_all()
-        return self._start_rows(rows, put)
+        return self._load(rows, states, checked, write)
 
     def game_state(self, g: int) -> GameState:
         """Game ``g`` as an engine state (for view policies, tests and debugging)."""
