@@ -20,7 +20,11 @@ the hidden cards is worth, the ceiling of a search over hidden hands.
 ``--speed S`` times uniform random legal play instead, in agent-steps a second (a decision
 of the player to act), in one process: the wrapped AEC env and ``KalukiVectorEnv(--num-envs)``,
 ``S`` seconds each, alternated for ``--rounds`` rounds so that the machine's drift hits both
-alike. Pin it to one core with ``taskset -c 0``. It prints too the share of the AEC env's time
+alike. Pin it to one core with ``taskset -c 0``. ``--play careful`` times instead the hands a
+trained agent plays: 64 single hands of ``careful`` at every seat are recorded first (seeds 0
+to 63, their decisions with a choice), then replayed in both envs, the player's own time left
+out (``taskset -c 0 python -m benchmarks.bench_kaluki --speed 4 --players 4 --play careful``).
+With random play it prints too the share of the AEC env's time
 that the compiled lay-down search's own work takes (``aec_search_share``: the searches the AEC
 env asked, made again afterwards in one compiled loop, without Python's call to each), which
 every env needs for the same offers, and so the most a vector env could lead by were all else
@@ -159,24 +163,102 @@ def vector_speed(preset: str, players: int, seconds: float, num_envs: int) -> fl
     return random_steps(one_step, seconds)
 
 
+RECORDED_HANDS = 64  # --play: hands recorded, then replayed by both envs in turn
+
+
+def recorded_hands(preset: str, players: int, player: str) -> list[tuple[int, list[int]]]:
+    """Single hands of ``player`` at every seat, seeds 0.. (as both envs deal them): each its
+    seed and its actions at the decisions with more than one legal action (the envs take the
+    others themselves)."""
+    from carousel_env.games.kaluki.config import KalukiEnvConfig
+    from carousel_env.games.kaluki.env import apply_moves, decision, engine_moves
+
+    config = KalukiEnvConfig.from_kwargs(preset=preset, num_players=players, episode="hand")
+    play, hands = get_player(player), []
+    for seed in range(RECORDED_HANDS):
+        state, actions = new_game(config.rules, players, seed), []
+        while not state.over:
+            mask, offers = decision(state, config.k_plays)
+            legal = np.flatnonzero(mask)
+            action = int(legal[0]) if len(legal) == 1 else play(state, offers)
+            if len(legal) > 1:
+                actions.append(action)
+            state = apply_moves(state, engine_moves(state, action, offers))
+        if actions:  # a hand of forced moves alone would end as it is dealt
+            hands.append((seed, actions))
+    return hands
+
+
+def replay_aec(preset: str, players: int, seconds: float, hands: list) -> float:
+    """Agent-steps a second of the wrapped AEC env replaying ``hands``, in turn, until ``seconds`` pass."""
+    from carousel_env.games.kaluki.env import env
+
+    e = env(preset=preset, num_players=players, episode="hand")
+    turn = iter(range(10**9))
+
+    def one_hand(rng: np.random.Generator) -> int:
+        seed, actions = hands[next(turn) % len(hands)]
+        e.reset(seed=seed)
+        moves = iter(actions)
+        for _agent in e.agent_iter():
+            _, _, term, trunc, _ = e.last()
+            e.step(None if term or trunc else next(moves))
+        return len(actions)
+
+    return random_steps(one_hand, seconds)
+
+
+def replay_vector(preset: str, players: int, seconds: float, num_envs: int, hands: list) -> float:
+    """Agent-steps a second of the vector env replaying ``hands``, in turn, ``num_envs`` rows at
+    once: a row whose hand ended is dealt the next (``reset_rows``), as autoreset would."""
+    from carousel_env.games.kaluki.vector import KalukiVectorEnv
+
+    venv = KalukiVectorEnv(num_envs, autoreset=False, preset=preset, num_players=players, episode="hand")
+    playing = list(range(num_envs))  # each row's hand, as an index into ``hands``
+    at = [0] * num_envs  # the next of its actions
+    dealt = num_envs
+    step = venv.reset(seed=[hands[i % len(hands)][0] for i in playing])
+
+    def one_step(rng: np.random.Generator) -> int:
+        nonlocal step, dealt
+        ended = [g for g in range(num_envs) if not step.action_mask[g].any()]
+        if ended:
+            for g in ended:
+                playing[g], at[g], dealt = dealt % len(hands), 0, dealt + 1
+            step = venv.reset_rows(ended, [hands[playing[g]][0] for g in ended])
+        moves = np.array([hands[playing[g]][1][at[g]] for g in range(num_envs)])
+        for g in range(num_envs):
+            at[g] += 1
+        step = venv.step(moves)
+        return num_envs
+
+    return random_steps(one_step, seconds)
+
+
 def speed(args: argparse.Namespace) -> dict:
     aec, vector, shares = [], [], []
+    hands = recorded_hands(args.preset, args.players, args.play) if args.play != "random" else None
     for _ in range(args.rounds):
+        if hands is not None:
+            aec.append(replay_aec(args.preset, args.players, args.speed, hands))
+            vector.append(replay_vector(args.preset, args.players, args.speed, args.num_envs, hands))
+            continue
         problems: list = []
         start = time.perf_counter()
         aec.append(env_speed(args.preset, args.players, args.speed, problems))
         shares.append(search_seconds(problems) / (time.perf_counter() - start))
         vector.append(vector_speed(args.preset, args.players, args.speed, args.num_envs))
-    share = statistics.median(shares)
+    share = statistics.median(shares) if shares else None
     report = {
         "preset": args.preset,
         "players": args.players,
+        "play": args.play,
         "aec_steps_per_s": aec,
         "vector_steps_per_s": vector,
         "ratio_median": statistics.median(v / a for a, v in zip(aec, vector)),
-        "aec_search_share": share,
-        "ceiling": 1 / share if share else float("inf"),
     }
+    if share is not None:
+        report |= {"aec_search_share": share, "ceiling": 1 / share if share else float("inf")}
     print(json.dumps(report) if args.json else "\n".join(f"{k}: {v}" for k, v in report.items()))
     return report
 
@@ -193,6 +275,9 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--speed", type=float, default=0.0, help="seconds a side: time the envs instead")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--num-envs", type=int, default=16)
+    parser.add_argument(
+        "--play", choices=("random", "careful", "simple", "wary"), default="random", help="--speed: whose play"
+    )
     parser.add_argument("--deal", choices=DEALS, default="sifted", help="how a search agent deals (see above)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
