@@ -171,19 +171,17 @@ def recorded_hands(preset: str, players: int, player: str) -> list[tuple[int, li
     seed and its actions at the decisions with more than one legal action (the envs take the
     others themselves)."""
     from carousel_env.games.kaluki.config import KalukiEnvConfig
-    from carousel_env.games.kaluki.env import apply_moves, decision, engine_moves
 
     config = KalukiEnvConfig.from_kwargs(preset=preset, num_players=players, episode="hand")
     play, hands = get_player(player), []
     for seed in range(RECORDED_HANDS):
-        state, actions = new_game(config.rules, players, seed), []
-        while not state.over:
-            mask, offers = decision(state, config.k_plays)
-            legal = np.flatnonzero(mask)
-            action = int(legal[0]) if len(legal) == 1 else play(state, offers)
-            if len(legal) > 1:
-                actions.append(action)
-            state = apply_moves(state, engine_moves(state, action, offers))
+        actions: list[int] = []
+
+        def recording(state: KalukiState, offers: tuple, actions: list[int] = actions) -> int:
+            actions.append(play(state, offers))  # asked only where there is a choice
+            return actions[-1]
+
+        play_hand_or_game([recording] * players, new_game(config.rules, players, seed), config.k_plays, hand_only=True)
         if actions:  # a hand of forced moves alone would end as it is dealt
             hands.append((seed, actions))
     return hands

@@ -9,7 +9,7 @@ legal action in each row is the scripted player's own
 the observation of the player to act: whether it draws, the first offer, whether the pile's
 top melds with the hand (``top_melds``) or fits the table (``top_fits``) and whether it has
 opened, the hand's loose cards and the cards the next player would take (``feeds``); the mask
-leaves out the card taken this turn. ``tests/games/kaluki/test_kaluki_priors.py`` requires
+leaves out the card taken this turn. ``tests/games/kaluki/test_kaluki_scripted.py`` requires
 the same action at every decision of played games.
 """
 

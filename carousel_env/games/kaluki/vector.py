@@ -262,9 +262,9 @@ class KalukiVectorEnv(EngineMoveDriver):
     def load(self, rows: Sequence[int], states: Sequence[KalukiState]) -> KalukiVectorStep:
         """Row ``rows[j]`` becomes the engine state ``states[j]`` (a position within a hand of
         this env's rules and table size, whose cards are the pack's or some of them: a search's
-        determinized position, a recorded one, one made by hand); it
-        then takes its forced decisions, as after a deal, and waits for its next real one (or
-        ends its episode there, with its rewards). The other rows do not move. The row's later
+        determinized position, a recorded one, one made by hand); it then takes its forced
+        decisions, as after a deal, and waits for its next real one (or ends its episode there,
+        with its rewards). The other rows do not move. The row's later
         hands and games are dealt from its state's seed. Bad rows or states raise before any row
         changes."""
         pack = _counts(make_deck(self.rules.decks, self.rules.jokers))
