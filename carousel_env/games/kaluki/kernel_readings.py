@@ -74,17 +74,26 @@ def _add_reading(out, count, kind, low, units, n, jokers, need, first, value) ->
 
 
 @njit(cache=True)
-def _runs_from(out, count, suit, low, high_cell, jokers, pos, card_value) -> int:
+def _walk_buffers():
+    """A run walk's stacks (:func:`_runs_from`): each walk leaves them as it found them."""
+    return (
+        np.full(RUN_MAX, -1, np.int64),  # the units
+        np.zeros(RUN_MAX + 1, np.int64),  # at each length: 0 nothing tried, 1 the natural, 2 both
+        np.zeros(RUN_MAX + 1, np.int64),  # the totals at each length: kinds taken,
+        np.full(RUN_MAX + 1, NUM_CARDS, np.int64),  # lowest card,
+        np.zeros(RUN_MAX + 1, np.int64),  # value,
+        np.zeros(RUN_MAX + 1, np.int64),  # jokers,
+        np.zeros(RUN_MAX + 1, np.int64),  # naturals
+    )
+
+
+@njit(cache=True)
+def _runs_from(out, count, suit, low, high_cell, jokers, pos, card_value, walk) -> int:
     """Every run of ``suit`` from cell ``low`` (the solver's ``_run_readings``): a walk up the
     cells, each a natural held or a joker, kept from 3 cells with a natural. Loops, not
-    recursion: numba's cache cannot hold recursive functions."""
-    units = np.full(RUN_MAX, -1, np.int64)
-    tried = np.zeros(RUN_MAX + 1, np.int64)  # at each length: 0 nothing tried, 1 the natural, 2 both
-    need = np.zeros(RUN_MAX + 1, np.int64)  # the totals at each length
-    first = np.full(RUN_MAX + 1, NUM_CARDS, np.int64)
-    value = np.zeros(RUN_MAX + 1, np.int64)
-    used = np.zeros(RUN_MAX + 1, np.int64)
-    naturals = np.zeros(RUN_MAX + 1, np.int64)
+    recursion: numba's cache cannot hold recursive functions. ``walk``: :func:`_walk_buffers`
+    (only the walk's lengths above 0 are written, and ``tried`` is cleared on the way back)."""
+    units, tried, need, first, value, used, naturals = walk
     n = 0
     while n >= 0:
         cell = low + n
@@ -112,6 +121,26 @@ def _runs_from(out, count, suit, low, high_cell, jokers, pos, card_value) -> int
             value[n + 1], used[n + 1], naturals[n + 1] = value[n] + worth, used[n] + 1, naturals[n]
             n += 1
     return count
+
+
+@njit(cache=True)
+def _some_run_from(pos, suit, low, high_cell, jokers) -> bool:
+    """Whether :func:`_runs_from` finds a run from cell ``low`` (a check that saves the walk's
+    call): cells from ``low`` up, a joker for each card not held, that reach 3 with a natural."""
+    missing, naturals = 0, 0
+    for n in range(RUN_MAX):
+        cell = low + n
+        if cell > high_cell:
+            return False
+        if pos[cell_card(suit, cell)] >= 0:
+            naturals += 1
+        else:
+            missing += 1
+            if missing > jokers:
+                return False
+        if n + 1 >= MELD_MIN and naturals > 0:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -153,9 +182,11 @@ def readings(out, pos, jokers, ace_low, ace_high, card_value) -> int:
                 count = _add_reading(out, count, SET_ENTRY, 0, units, n, used, need, first, value)
     low_cell = LOW_ACE if ace_low else LOW_ACE + 1
     high_cell = HIGH_ACE if ace_high else HIGH_ACE - 1
+    walk = _walk_buffers()
     for suit in range(4):
         for low in range(low_cell, high_cell - MELD_MIN + 2):
-            count = _runs_from(out, count, suit, low, high_cell, jokers, pos, card_value)
+            if _some_run_from(pos, suit, low, high_cell, jokers):
+                count = _runs_from(out, count, suit, low, high_cell, jokers, pos, card_value, walk)
     return count
 
 

@@ -74,7 +74,7 @@ DEBT = 32  # the most jokers a balance may owe to later exchanges, in the memo's
 # ---------------------------------------------------------------- the bound
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _memo_key(counts: np.ndarray, p: int, jokers: int, upfront: int) -> int:
     code = 0
     for q in range(counts.shape[0] - 1, p - 1, -1):
@@ -82,7 +82,7 @@ def _memo_key(counts: np.ndarray, p: int, jokers: int, upfront: int) -> int:
     return ((code * (MAX_KINDS + 1) + p) * 64 + jokers + DEBT) * 2 + upfront
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fits_kinds(need: int, counts: np.ndarray) -> bool:
     for q in range(counts.shape[0]):  # noqa: SIM110 (numba compiles loops, not generators)
         if need >> q & 1 and counts[q] < 1:
@@ -90,7 +90,7 @@ def _fits_kinds(need: int, counts: np.ndarray) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _take_kinds(need: int, counts: np.ndarray, sign: int) -> None:
     for q in range(counts.shape[0]):
         if need >> q & 1:
@@ -103,6 +103,14 @@ def bound(p0, counts, jokers0, upfront, pieces, start, release, sink, joker_valu
     kind ``p0`` on, with a joker balance that may owe what later exchanges release; ``upfront``:
     the balance is the most jokers still laid, releases ignored (solver_search's ``bound``)."""
     kinds = counts.shape[0]
+    p = p0
+    while p < kinds and counts[p] == 0:
+        p += 1
+    if p == kinds:
+        return (jokers0 * joker_value if sink else 0, 0) if jokers0 >= 0 else (NO_WAY, NO_WAY)
+    hit = memo.get(_memo_key(counts, p, jokers0, upfront), -1)
+    if hit >= 0:  # most nodes' bounds were met before: answered without the frames below
+        return (hit >> PACK_BITS) - PACK, (hit & ((1 << PACK_BITS) - 1)) - PACK
     need, jokers_in, jokers_out, value, open_value = (
         pieces[NEED],
         pieces[JOKERS_IN],
@@ -119,7 +127,7 @@ def bound(p0, counts, jokers0, upfront, pieces, start, release, sink, joker_valu
     fopen = np.zeros(size, np.int64)
     fkey = np.zeros(size, np.int64)
     top = 0
-    fp[0], fj[0] = p0, jokers0
+    fp[0], fj[0] = p, jokers0
     got_laid, got_open = 0, 0  # what the frame just left gives back
     while top >= 0:
         p, jokers = fp[top], fj[top]
@@ -182,9 +190,10 @@ def bound(p0, counts, jokers0, upfront, pieces, start, release, sink, joker_valu
 
 
 @njit(cache=True)
-def _opening_reach(st, pb, pieces, chosen) -> int:
-    """The most opening value the new melds taken so far can give with jokers from the hand
-    alone (each meld at its best reading): a knapsack of their jokers."""
+def _opening_reach(p, counts, st, pb, pieces, start, release, sink, memo, budget, chosen) -> int:
+    """The most opening value with jokers from the hand alone: the new melds taken so far with
+    ``j`` of them (each meld at its best reading, a knapsack of their jokers), and those still to
+    take from kind ``p`` on with the rest (the bound, ``upfront``), at the best ``j``."""
     hand = pb[HAND_JOKERS]
     plain = 0
     most = np.zeros(hand + 1, np.int64)  # most[j]: the most value of jokered melds with j jokers or fewer
@@ -198,7 +207,11 @@ def _opening_reach(st, pb, pieces, chosen) -> int:
             continue
         for j in range(hand, need - 1, -1):  # a meld with more jokers than the hand has is left out
             most[j] = max(most[j], most[j - need] + value)
-    return plain + most[hand]
+    reach = NO_WAY
+    for j in range(hand + 1):
+        rest = bound(p, counts, hand - j, 1, pieces, start, release, sink, pb[JOKER_VALUE], memo, budget)[1]
+        reach = max(reach, most[j] + rest)
+    return plain + reach
 
 
 @njit(cache=True)
@@ -216,7 +229,10 @@ def _node_bounds(p, counts, st, pb, pieces, start, release, sink, memo, budget, 
         # who must open and cannot, so, is cut here, before the costlier bound is asked.
         most_open = bound(p, counts, pb[HAND_JOKERS], 1, pieces, start, release, sink, joker_value, memo, budget)[1]
         must = pb[MUST_OPEN] and pb[OPENS_NOW]
-        if must and _opening_reach(st, pb, pieces, chosen) + most_open < pb[THRESHOLD]:
+        if (
+            must
+            and _opening_reach(p, counts, st, pb, pieces, start, release, sink, memo, budget, chosen) < pb[THRESHOLD]
+        ):
             return NO_WAY, NO_WAY
     laid, more_open = bound(p, counts, jokers, 0, pieces, start, release, sink, joker_value, memo, budget)
     if laid <= NO_WAY:
@@ -226,7 +242,7 @@ def _node_bounds(p, counts, st, pb, pieces, start, release, sink, memo, budget, 
     return pb[HAND_VALUE] - st[LAID_VALUE] + joker_value * st[RELEASED] - laid, st[OPEN_VALUE] + more_open
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _keeps(left: int, opening: int, pb, st, best_left, best_jokers) -> bool:
     """Whether a node with these bounds may still give one of the ``limit`` best layouts."""
     if left <= NO_WAY:
@@ -241,7 +257,7 @@ def _keeps(left: int, opening: int, pb, st, best_left, best_jokers) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fits(i: int, counts, pieces, slot_used, run_added, run_room) -> bool:
     slot, run = pieces[SLOT][i], pieces[RUN][i]
     if slot >= 0 and slot_used[slot]:
@@ -251,7 +267,7 @@ def _fits(i: int, counts, pieces, slot_used, run_added, run_room) -> bool:
     return _fits_kinds(pieces[NEED][i], counts)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _take(i: int, sign: int, counts, st, pb, pieces, chosen, slot_used, run_added) -> None:
     """Take piece ``i`` (``sign`` 1) or put it back (-1)."""
     jokers_in, jokers_out = pieces[JOKERS_IN][i], pieces[JOKERS_OUT][i]
@@ -332,7 +348,7 @@ def search(counts, pb, pieces, start, reading_values, reading_jokers, reading_en
     fcount = np.zeros(size, np.int64)
     fchild = np.zeros(size, np.int64)  # the child being visited (a piece; -1 the kind kept)
     fsaved = np.zeros(size, np.int64)
-    which = np.zeros((size, width), np.int64)
+    which = np.empty((size, width), np.int64)  # each node writes its children before reading them
     bounds = np.zeros(width, np.int64)
     top = 0
     while top >= 0:

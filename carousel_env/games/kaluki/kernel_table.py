@@ -193,6 +193,17 @@ def _piece(out, count, need, jokers_in, jokers_out, value, cards, slot, run, add
 
 
 @njit(cache=True)
+def _some_natural_within(cells, ncells: int, held, suit: int, jokers: int) -> bool:
+    """Whether a walk out over ``cells`` (a natural held or a joker each) meets a natural held
+    before it needs more than ``jokers`` jokers: else it lays nothing."""
+    # each cell before the first natural takes a joker
+    for d in range(min(ncells, jokers + 1)):  # noqa: SIM110 (numba compiles loops, not generators)
+        if held[cell_card(suit, cells[d])] > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
 def _run_pieces(
     out, count, nslots, m, meld, held, pos, jokers, swaps, ace_low, ace_high, card_value, joker_value, swap_base
 ):
@@ -206,8 +217,14 @@ def _run_pieces(
     units = np.full(RUN_MAX, -1, np.int64)
     ops = np.full((MAX_OPS, 4), -1, np.int64)
     entry = np.full(ENTRY_WIDTH, -1, np.int64)
+    cells = np.zeros(RUN_MAX, np.int64)
+    # the walk's stacks: the walk below writes only above length 0 and clears ``tried`` on the way back
+    tried = np.zeros(RUN_MAX + 1, np.int64)
+    need = np.zeros(RUN_MAX + 1, np.int64)
+    first = np.full(RUN_MAX + 1, NUM_CARDS, np.int64)  # above every card: none yet
+    value = np.zeros(RUN_MAX + 1, np.int64)
+    used = np.zeros(RUN_MAX + 1, np.int64)
     for end in range(2):
-        cells = np.zeros(RUN_MAX, np.int64)
         ncells = 0
         cell = low - 1 if end == 0 else low + size
         while ncells < room and low_cell <= cell <= high_cell:
@@ -224,12 +241,7 @@ def _run_pieces(
                 _put(js_ops[j, d], OP_LAY, unit, end, -1, -1, -1, -1)
             nslots += 1
         # every run of cells outward: a natural held or a joker each, kept when it holds a natural
-        tried = np.zeros(RUN_MAX + 1, np.int64)
-        need = np.zeros(RUN_MAX + 1, np.int64)
-        first = np.full(RUN_MAX + 1, NUM_CARDS, np.int64)  # above every card: none yet
-        value = np.zeros(RUN_MAX + 1, np.int64)
-        used = np.zeros(RUN_MAX + 1, np.int64)
-        n = 0
+        n = 0 if _some_natural_within(cells, ncells, held, suit, jokers) else -1
         while n >= 0:
             if tried[n] == 0 and need[n]:
                 entry[:] = -1
@@ -331,6 +343,33 @@ def _set_pieces(out, count, nslots, m, meld, held, pos, hand_jokers, swaps, rele
     start = np.zeros(4, np.int64)
     for i in range(size):
         start[meld[UNITS + i] & 3] = 2 if meld[UNITS + i] >= TABLE_JOKER else 1
+    holds_rank = False
+    for s in range(4):
+        holds_rank |= held[card_of(rank, s)] > 0
+    if holds_rank:  # every piece lays a natural of the set's rank
+        count = _set_outcomes(
+            out, count, m, seat, index, rank, start, held, pos, hand_jokers, swaps, release_rule, card_value,
+            joker_value,
+        )  # fmt: skip
+    if size < SET_MAX:
+        s = 0
+        while start[s] != 0:
+            s += 1
+        unit = TABLE_JOKER + card_of(rank, s)
+        j = nslots
+        js_slot[j], js_run[j], js_most[j] = 3 * m + 2, -1, 1
+        _put(js_entries[j, 0], JOKERS_FIRST, LAY_TAG, seat, index, SET_END, 1, unit)
+        _put(js_ops[j, 0], OP_LAY, unit, NO_END, -1, -1, -1, -1)
+        nslots += 1
+    return count, nslots
+
+
+@njit(cache=True)
+def _set_outcomes(
+    out, count, m, seat, index, rank, start, held, pos, hand_jokers, swaps, release_rule, card_value, joker_value
+):
+    """The pieces of a table set (``start``: each suit's unit, 0 none, 1 natural, 2 joker) that
+    the hand's naturals of its ``rank`` make, in the order found."""
     cap = MAX_SET_STATES
     states = np.zeros((cap, 4), np.int64)
     used = np.zeros(cap, np.int64)  # suit mask of the naturals laid
@@ -438,17 +477,7 @@ def _set_pieces(out, count, nslots, m, meld, held, pos, hand_jokers, swaps, rele
             out, count, need, jin[k], jout[k], value, cards + jin[k], 3 * m + 2, -1, 0, entry, depth[k], path[k],
             seat, index,
         )  # fmt: skip
-    if size < SET_MAX:
-        s = 0
-        while start[s] != 0:
-            s += 1
-        unit = TABLE_JOKER + card_of(rank, s)
-        j = nslots
-        js_slot[j], js_run[j], js_most[j] = 3 * m + 2, -1, 1
-        _put(js_entries[j, 0], JOKERS_FIRST, LAY_TAG, seat, index, SET_END, 1, unit)
-        _put(js_ops[j, 0], OP_LAY, unit, NO_END, -1, -1, -1, -1)
-        nslots += 1
-    return count, nslots
+    return count
 
 
 @njit(cache=True)

@@ -191,7 +191,7 @@ class _Walker:
             # An opening is laid before any exchange: its jokers come from the hand alone. A player
             # who must open and cannot, so, is cut here, before the costlier bound is asked.
             most_open = self.bound(p, rest, self.pb.jokers, upfront=True)[1]
-            if self.pb.must_open and self._opening_reach(piece) + most_open < self.pb.threshold:
+            if self.pb.must_open and self._opening_reach(p, rest, piece) < self.pb.threshold:
                 return None
         laid, more_open = self.bound(p, rest, jokers)
         if laid <= NO_WAY // 2:
@@ -201,9 +201,11 @@ class _Walker:
         left = self.pb.hand_value - self.laid_value - value + self.pb.joker_value * (self.released + jokers_out) - laid
         return left, self.open_value + opening + more_open
 
-    def _opening_reach(self, piece: Piece | None) -> int:
-        """The most opening value the new melds taken (and ``piece``) can give with jokers from the
-        hand alone (each meld at its best reading): a knapsack of their jokers."""
+    def _opening_reach(self, p: int, rest: tuple, piece: Piece | None) -> int:
+        """The most opening value with jokers from the hand alone: the new melds taken (and
+        ``piece``) with ``j`` of them (each meld at its best reading, a knapsack of their jokers),
+        and those still to take from kind ``p`` on with the rest (the bound, ``upfront``), at the
+        best ``j``."""
         hand = self.pb.jokers
         plain, most = 0, [0] * (hand + 1)  # most[j]: the most value of jokered melds with j jokers or fewer
         for meld in [*self.chosen, piece] if piece is not None else self.chosen:
@@ -214,7 +216,7 @@ class _Walker:
                 continue
             for j in range(hand, meld.jokers_in - 1, -1):  # a meld with more jokers than the hand has is left out
                 most[j] = max(most[j], most[j - meld.jokers_in] + meld.open_value)
-        return plain + most[hand]
+        return plain + max(most[j] + self.bound(p, rest, hand - j, upfront=True)[1] for j in range(hand + 1))
 
     def _worth(self, p: int) -> bool:
         return self._keeps(self._node_bound(p), self.jokers_laid, self.melds)

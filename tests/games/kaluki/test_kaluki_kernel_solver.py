@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from carousel_env.core.cards import JOKER, parse_card, parse_hand
+from carousel_env.core.cards import JOKER, NUM_CARDS, parse_card, parse_hand
+from carousel_env.games.kaluki import kernel_readings as kr
 from carousel_env.games.kaluki import kernel_solver, solver
-from carousel_env.games.kaluki.rules import KalukiRules
+from carousel_env.games.kaluki import kernel_table as kt
+from carousel_env.games.kaluki.rules import HIGH_ACE, LOW_ACE, MELD_MIN, RUN_MAX, KalukiRules
 from tests.games.kaluki.test_kaluki_solver import dense_hand, played_positions, random_hand, table_position
 
 PRESETS = ("book", "uk40", "uk51", "rummy")
@@ -202,3 +207,40 @@ def test_a_search_past_its_budget_is_left_to_the_solver_and_bad_limits_are_refus
             kernel_solver.best_play(state, limit)
         with pytest.raises(ValueError, match="limit must be"):
             kernel_solver.arrangements(hand, rules, threshold=0, limit=limit)
+
+
+# The checks that spare the compiled search a walk: each must say exactly whether the walk finds something.
+
+held_cards = st.lists(st.integers(0, 51), max_size=16)
+
+
+@settings(max_examples=300, deadline=None)
+@given(held_cards, st.integers(0, 4), st.integers(0, 3), st.booleans(), st.booleans())
+def test_a_run_walk_is_skipped_only_where_it_finds_no_run(cards, jokers, suit, ace_low, ace_high):
+    pos = np.full(NUM_CARDS, -1, np.int64)
+    for k, card in enumerate(sorted(set(cards))):
+        pos[card] = k
+    card_value = kernel_solver.card_values(KalukiRules.from_options("book"))
+    out, walk = kr.reading_buffers(4096), kr._walk_buffers()
+    low_cell, high_cell = (LOW_ACE if ace_low else LOW_ACE + 1), (HIGH_ACE if ace_high else HIGH_ACE - 1)
+    for low in range(low_cell, high_cell - MELD_MIN + 2):
+        found = kr._runs_from(out, 0, suit, low, high_cell, jokers, pos, card_value, walk)
+        assert kr._some_run_from(pos, suit, low, high_cell, jokers) == (found > 0), (low, found)
+
+
+@settings(max_examples=300, deadline=None)
+@given(held_cards, st.integers(0, 4), st.integers(0, 3), st.integers(1, 13), st.integers(0, 12))
+def test_a_lay_off_walk_is_skipped_only_where_it_lays_no_natural(cards, jokers, suit, start, ncells):
+    held = np.zeros(NUM_CARDS + 1, np.int64)
+    for card in cards:
+        held[card] += 1
+    cells = np.array([start + d for d in range(ncells) if start + d <= HIGH_ACE], np.int64)
+    cells = np.concatenate((cells, np.zeros(RUN_MAX - len(cells), np.int64)))
+    ncells = min(ncells, HIGH_ACE - start + 1)
+    # by its definition: some run of cells outward, each a natural held or one of the jokers, holds a natural
+    lays = any(
+        sum(not held[kr.cell_card(suit, c)] for c in cells[:n]) <= jokers
+        and any(held[kr.cell_card(suit, c)] for c in cells[:n])
+        for n in range(1, ncells + 1)
+    )
+    assert kt._some_natural_within(cells, ncells, held, suit, jokers) == lays
