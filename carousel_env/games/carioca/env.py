@@ -61,7 +61,8 @@ each player took from the pile and discarded this round, the round, the stage of
 per seat whether it is down, its hand size, score and the dealer, the stock size, the
 reshuffle, own distance to the contract and, until the observer is down, what its move
 would do to it (while it draws: whether the pile's top brings the contract closer; while it
-discards: the cards whose discard would take it further), and ``K`` slots describing the
+discards: the cards whose discard would take it further), once it is down, while it draws,
+whether the pile's top can be laid off on the table, and ``K`` slots describing the
 arrangements offered. Nothing hidden is in it.
 
 Info (every agent, every step): ``num_auto_actions``, ``rounds_ended``, ``round_penalties``

@@ -324,7 +324,7 @@ _AT = {name: start for name, (start, _) in _LAYOUT.offsets.items()}
 HAND, TOP, PILE, TABLE = _AT["hand"], _AT["top"], _AT["pile"], _AT["table"]
 TAKEN, THROWN = _AT["taken_0"], _AT["thrown_0"]  # relative seat k at + k * 53
 ROUND_AT, STAGE_AT, SEATS, SCALARS, MELDS = _AT["round"], _AT["stage"], _AT["seats"], _AT["scalars"], _AT["melds"]
-NEEDED, TOP_HELPS = _AT["needed"], SCALAR_NAMES.index("top_helps")
+NEEDED, TOP_HELPS, TOP_FITS = _AT["needed"], SCALAR_NAMES.index("top_helps"), SCALAR_NAMES.index("top_fits")
 GLOBAL_SIZE, SLOT_SIZE = _LAYOUT.global_size, _LAYOUT.slot_size
 _SLOT = {name: start for name, (start, _) in _LAYOUT.slot_offsets.items()}
 S_VALID, S_JOKERS, S_KEPT, S_LAID = _SLOT["valid"], _SLOT["jokers"], _SLOT["kept_value"], _SLOT["laid"]
@@ -416,6 +416,13 @@ def encode_rows(out, a, players, slots):
         v[SCALARS + 3] = 1.0 if counts[g] > 0 else 0.0
         v[SCALARS + 4] = lays
         v[SCALARS + 5] = min(value / VALUE_SCALE, 1.0)
+        if a.down[g, seat] and phase == DRAW and a.pile_len[g] > 0:  # the top laid off at once (observation.encode)
+            top = a.pile[g, a.pile_len[g] - 1]
+            for other in range(players):
+                for m in range(a.melds[g, other]):
+                    for end in range(2):
+                        if _lays_off(a, g, other, m, end, top):
+                            v[SCALARS + TOP_FITS] = 1.0
         if not a.down[g, seat]:  # what a draw or a discard does to the distance (observation.encode)
             hand = a.hands[g, seat].copy()
             trios, escaleras = CONTRACT_TRIOS[r], CONTRACT_ESCALERAS[r]

@@ -26,7 +26,7 @@ from carousel_env.games.carioca.rules import (
     NUM_ROUNDS,
     hand_points,
 )
-from carousel_env.games.carioca.solver import distance, offer_of
+from carousel_env.games.carioca.solver import distance, fits_table, offer_of
 
 MELDS_PER_SEAT = max(c.melds for c in CONTRACTS)  # 3
 MELD_SLOTS = MAX_PLAYERS * MELDS_PER_SEAT  # 15
@@ -38,6 +38,9 @@ STAGES = ("draw", "play", "went_down")  # the phase of the player to act
 MELD_FEATURES = ("present", "trio", "escalera", "low", "high", "length", "low_joker", "high_joker", "jokers")
 MELD_SIZE = len(MELD_FEATURES) + 13 + 4
 
+# top_helps: while the observer draws, not down, taking the pile's top would bring the contract closer;
+# top_fits: while the observer draws, down, the pile's top can be laid off on the table.
+SCALARS = ("stock", "reshuffled", "own_distance", "can_go_down", "can_lay_off", "own_value", "top_helps", "top_fits")
 GLOBAL_CHANNELS: tuple[tuple[str, int], ...] = (
     ("hand", CARD_KINDS),  # own hand
     ("top", CARD_KINDS),  # the top of the discard pile
@@ -49,11 +52,9 @@ GLOBAL_CHANNELS: tuple[tuple[str, int], ...] = (
     ("round", NUM_ROUNDS),
     ("stage", len(STAGES)),
     ("seats", MAX_PLAYERS * 6),  # per relative seat: present, to play, dealer, down, hand size, score
-    ("scalars", 7),
+    ("scalars", len(SCALARS)),
     ("melds", MELD_SLOTS * MELD_SIZE),
 )
-# top_helps: while the observer draws, not down, taking the pile's top would bring the contract closer.
-SCALARS = ("stock", "reshuffled", "own_distance", "can_go_down", "can_lay_off", "own_value", "top_helps")
 SLOT_CHANNELS: tuple[tuple[str, int], ...] = (
     ("valid", 1),
     ("jokers", 1),  # jokers laid / 3
@@ -153,8 +154,10 @@ def encode(
         out[at["stage"] + STAGES.index(stage(state))] = 1.0
     contract = state.contract
     value = hand_points(hand)
-    top_helps = False
-    if state.current == seat and not state.over and not state.down[seat]:
+    top_helps = top_fits = False
+    if state.current == seat and not state.over and state.down[seat]:
+        top_fits = state.phase is Phase.DRAW and bool(state.discards) and fits_table(state.top, state.melds)
+    elif state.current == seat and not state.over:
         if state.phase is Phase.DRAW:
             top_helps = bool(state.discards) and distance((*hand, state.top), contract) < own_distance
         else:
@@ -169,6 +172,7 @@ def encode(
         float(can_lay_off),
         min(value / VALUE_SCALE, 1.0),
         float(top_helps),
+        float(top_fits),
     )
     out[at["scalars"] : at["scalars"] + len(scalars)] = scalars
     for k, arrangement in enumerate(suggestions):

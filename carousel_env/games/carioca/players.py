@@ -83,10 +83,9 @@ def simple_wants_top(state: CariocaState) -> bool:
     it can lay off at once."""
     seat = state.current
     hand, top = state.hands[seat], state.top
-    with_top = tuple(sorted((*hand, top)))
-    if state.down[seat]:
-        return any(layoff.card == top for layoff in solver.legal_layoffs(with_top, state.melds))
-    return solver.distance(with_top, state.contract) < solver.distance(hand, state.contract)
+    if state.down[seat]:  # the hand and the top are at least two cards: the top may be laid off
+        return solver.fits_table(top, state.melds)
+    return solver.distance(tuple(sorted((*hand, top))), state.contract) < solver.distance(hand, state.contract)
 
 
 def discard_order(state: CariocaState) -> list[Card]:

@@ -284,6 +284,11 @@ def reference_distance(hand, contract: Contract) -> int:
 # ---------------------------------------------------------------- lay-offs
 
 
+def fits_table(card: Card, table: tuple[tuple[Meld, ...], ...]) -> bool:
+    """Whether ``card`` can be laid off on some meld of ``table`` (per seat, its melds)."""
+    return any(cm.laid_off(meld, card, end) is not None for melds in table for meld in melds for end in End)
+
+
 def legal_layoffs(hand, table: tuple[tuple[Meld, ...], ...]) -> list[LayOff]:
     """Every lay-off ``hand`` can make onto ``table`` (per seat, its melds), in the order seat,
     meld, card, end; none when the hand has a single card (it must be kept to discard)."""

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test
 
-from carousel_env.core.cards import parse_hand
+from carousel_env.core.cards import parse_hand, parse_meld
 from carousel_env.core.errors import IllegalAction
 from carousel_env.games.carioca import engine as ce
 from carousel_env.games.carioca import players as cp
@@ -27,7 +27,7 @@ from carousel_env.games.carioca.env import (
     layoff_of,
     raw_env,
 )
-from carousel_env.games.carioca.melds import End, LayOff
+from carousel_env.games.carioca.melds import End, LayOff, meld_from_units
 from carousel_env.games.carioca.observation import SCALARS, encode, layout
 from carousel_env.games.carioca.rules import MAX_PLAYERS
 from carousel_env.games.carioca.solver import distance
@@ -235,3 +235,26 @@ def test_the_observation_shows_which_draw_and_discards_change_the_distance():
     shown = {card for card in range(53) if obs[needed + card]}
     assert shown == set(parse_hand("7C 7D 7H 9C 9D 9S"))  # throwing any other card keeps both trios
     assert not obs[top_helps]
+
+
+def test_the_observation_shows_a_top_that_a_player_down_can_lay_off():
+    # The observer is down; the table holds a trio of sevens and the escalera 4D-5D-6D-7D.
+    state = ce.new_game(2, 0)
+    seat, lay = state.current, layout(8)
+    table = (meld_from_units(parse_meld("7C 7D 7H")), meld_from_units(parse_meld("4D 5D 6D 7D")))
+    down = tuple(s == seat for s in range(2))
+    melds = tuple(table if s == seat else () for s in range(2))
+    top_fits = lay.offsets["scalars"][0] + SCALARS.index("top_fits")
+    top_helps = lay.offsets["scalars"][0] + SCALARS.index("top_helps")
+
+    def observe(pile, phase=ce.Phase.DRAW, is_down=down):
+        position = replace(state, down=is_down, melds=melds, discards=parse_hand(pile), phase=phase)
+        return encode(position, seat, (), 0, False, lay)
+
+    assert observe("7S")[top_fits] == 1.0  # the trio's fourth seven
+    assert observe("8D")[top_fits] == 1.0  # the escalera's next card
+    assert observe("3D")[top_fits] == 1.0  # ... or the one below it
+    assert observe("KD")[top_fits] == 0.0
+    assert observe("7S")[top_helps] == 0.0  # top_helps is for a player not down
+    assert observe("7S", ce.Phase.PLAY)[top_fits] == 0.0  # only while drawing
+    assert observe("7S", is_down=(False, False))[top_fits] == 0.0
