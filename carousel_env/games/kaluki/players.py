@@ -111,12 +111,19 @@ def simple_discard(state: KalukiState) -> Card:
     return discard_order(state)[0]
 
 
+def _naturals(state: KalukiState) -> list[Card]:
+    """The natural cards of the hand of the player to act."""
+    return [c for c in state.hands[state.current] if c != JOKER]
+
+
+def _top_fits_once_opened(state: KalukiState) -> bool:
+    """Whether the player to act has opened and the pile's top fits a meld on the table."""
+    return state.opened[state.current] and any(fits(meld, state.top, state.rules) for meld in state.table())
+
+
 def _top_helps(state: KalukiState) -> bool:
     """Whether the pile's top melds with the hand or, once opened, fits a meld on the table."""
-    top = state.top
-    if melds_with([c for c in state.hands[state.current] if c != JOKER], top):
-        return True
-    return state.opened[state.current] and any(fits(meld, top, state.rules) for meld in state.table())
+    return melds_with(_naturals(state), state.top) or _top_fits_once_opened(state)
 
 
 def simple_action(state: KalukiState, offers: tuple) -> int:
@@ -152,10 +159,8 @@ def wary_player(seed: int | None = None) -> KalukiPlayer:
 def _top_usable(state: KalukiState) -> bool:
     """Whether the pile's top is a joker, makes a meld with two naturals of the hand, or (once
     opened) fits a meld on the table: ``careful``'s reasons to take it."""
-    top, rules = state.top, state.rules
-    if top == JOKER or makes_meld(top, [c for c in state.hands[state.current] if c != JOKER], rules):
-        return True
-    return state.opened[state.current] and any(fits(meld, top, rules) for meld in state.table())
+    top = state.top
+    return top == JOKER or makes_meld(top, _naturals(state), state.rules) or _top_fits_once_opened(state)
 
 
 def careful_action(state: KalukiState, offers: tuple) -> int:
