@@ -8,7 +8,7 @@ import pytest
 
 from carousel_env.envkit.family import ActionKind
 from training.diagnostics import action_rates, episode_figures
-from training.logger import PLOTTED, panel_series, plot_learning_curves
+from training.logger import PLOTTED, panel_series, plot_learning_curves, plot_runs, running_mean, seconds_at
 
 KNOCK = ActionKind("knock", 3)  # the offer-like slots 3.. of a 6-action space
 TAKE = ActionKind("take", 1, 2)
@@ -84,3 +84,26 @@ def test_a_runs_levels_are_its_first_evaluations_to_reach_them(tmp_path):
         Reached(-20, None, None),
     ]
     assert levels_reached(series, "eval/score_diff", [-35], lower=True) == [Reached(-35, 10, 5.0)]
+
+
+def test_the_running_mean_covers_the_window_before_each_point():
+    points = [(10, 0.0), (20, 1.0), (30, 0.5), (40, 1.5)]
+    assert running_mean(points, 2) == [(10, 0.0), (20, 0.5), (30, 0.75), (40, 1.0)]
+    assert running_mean(points, 1) == points
+    with pytest.raises(ValueError, match="window must be at least 1"):
+        running_mean(points, 0)
+
+
+def test_an_evaluation_is_timed_by_the_last_wall_clock_at_or_before_it():
+    series = {"charts/wall_s": [(10, 5.0), (20, 9.0)]}
+    assert seconds_at(series, [5, 10, 15, 25]) == [None, 5.0, 5.0, 9.0]
+    assert seconds_at({}, [10]) == [None]
+
+
+def test_several_runs_are_drawn_side_by_side_and_a_run_without_the_metric_is_named(tmp_path):
+    run_a = {"eval/win_rate": [(10, 0.1), (20, 0.3)], "charts/wall_s": [(10, 4.0), (20, 8.0)]}
+    run_b = {"eval/win_rate": [(10, 0.2)]}  # no wall clock: drawn by decisions only
+    plot_runs({"a": run_a, "b": run_b}, "eval/win_rate", tmp_path / "runs.png", window=2, levels=(0.5,))
+    assert (tmp_path / "runs.png").stat().st_size > 10_000
+    with pytest.raises(ValueError, match="no 'eval/win_rate' logged in: c"):
+        plot_runs({"a": run_a, "c": {}}, "eval/win_rate", tmp_path / "none.png")

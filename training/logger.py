@@ -7,6 +7,7 @@ twice even if the interrupted run had logged further.
 
 from __future__ import annotations
 
+import bisect
 import csv
 import os
 from collections import defaultdict
@@ -133,6 +134,74 @@ def plot_learning_curves(csv_path: str | Path, png_path: str | Path) -> None:
         ax.set_title(panel + PANEL_NOTES.get(panel, ""), fontsize=9)
         ax.set_xlabel("learner decisions")
         ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(png_path, dpi=100)
+    plt.close(fig)
+
+
+def running_mean(points: list[tuple[int, float]], window: int) -> list[tuple[int, float]]:
+    """Each point's value replaced by the mean of it and the ``window - 1`` before it: evaluations
+    of a few dozen games are noisy, and the mean shows where a run stands."""
+    if window < 1:
+        raise ValueError(f"window must be at least 1, got {window}")
+    out, total = [], 0.0
+    for i, (step, value) in enumerate(points):
+        total += value - (points[i - window][1] if i >= window else 0.0)
+        out.append((step, total / min(i + 1, window)))
+    return out
+
+
+def seconds_at(series: dict[str, list[tuple[int, float]]], steps: list[int]) -> list[float | None]:
+    """The seconds trained (``charts/wall_s``) at each step: the last value logged at or before it."""
+    walls = series.get("charts/wall_s", [])
+    wall_steps = [s for s, _ in walls]
+    out = []
+    for step in steps:
+        i = bisect.bisect_right(wall_steps, step) - 1
+        out.append(walls[i][1] if i >= 0 else None)
+    return out
+
+
+def plot_runs(
+    runs: dict[str, dict[str, list[tuple[int, float]]]],
+    metric: str,
+    png_path: str | Path,
+    window: int = 10,
+    levels: tuple[float, ...] = (),
+) -> None:
+    """Draw ``metric`` of several runs (name -> its :func:`read_metrics`) side by side, against
+    learner decisions and against seconds trained: each run's values as faint points, their
+    :func:`running_mean` over ``window`` as its line, ``levels`` as dashed lines."""
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    missing = [name for name, series in runs.items() if not series.get(metric)]
+    if missing:
+        raise ValueError(f"no {metric!r} logged in: {', '.join(missing)}")
+    fig, (by_decisions, by_seconds) = plt.subplots(1, 2, figsize=(12, 4.2), sharey=True)
+    for i, (name, series) in enumerate(runs.items()):
+        color = f"C{i % 10}"
+        points = series[metric]
+        steps = [s for s, _ in points]
+        mean = [v for _, v in running_mean(points, window)]
+        seconds = seconds_at(series, steps)
+        by_decisions.plot(steps, [v for _, v in points], ".", color=color, alpha=0.25, markersize=3)
+        by_decisions.plot(steps, mean, color=color, label=name)
+        timed = [(t, v, m) for t, (_, v), m in zip(seconds, points, mean) if t is not None]
+        if timed:
+            times, values, means = zip(*timed)
+            by_seconds.plot(times, values, ".", color=color, alpha=0.25, markersize=3)
+            by_seconds.plot(times, means, color=color, label=name)
+    for ax, label in ((by_decisions, "learner decisions"), (by_seconds, "seconds trained")):
+        for level in levels:
+            ax.axhline(level, color="k", linestyle="--", linewidth=0.8)
+        ax.set_xlabel(label)
+        ax.grid(alpha=0.3)
+    by_decisions.set_ylabel(f"{metric} (line: mean of the last {window})")
+    by_decisions.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(png_path, dpi=100)
     plt.close(fig)
