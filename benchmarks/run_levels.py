@@ -31,6 +31,8 @@ def main() -> None:
     p.add_argument("--window", type=int, default=10, help="evaluations in the plot's running mean")
     p.add_argument("--labels", help="comma-separated names of the runs in the plot (default: their paths)")
     args = p.parse_args()
+    if args.window < 1:
+        raise SystemExit(f"--window must be at least 1, got {args.window}")
     labels = [x.strip() for x in args.labels.split(",")] if args.labels else [str(run) for run in args.runs]
     if len(labels) != len(args.runs):
         raise SystemExit(f"--labels names {len(labels)} runs, but {len(args.runs)} were given")

@@ -107,14 +107,21 @@ def panel_series(series: dict[str, list[tuple[int, float]]], panel: str) -> dict
     return {panel: series[panel]} if series.get(panel) else {}
 
 
-def plot_learning_curves(csv_path: str | Path, png_path: str | Path) -> None:
-    """Draw a run's ``metrics.csv`` as one panel per entry of :data:`PLOTTED` (a panel with
-    nothing logged stays empty, titled), learner decisions along every x axis."""
+def _pyplot():
+    """matplotlib's pyplot, drawing to files only (no display needed)."""
     os.environ.setdefault("MPLBACKEND", "Agg")
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    return plt
+
+
+def plot_learning_curves(csv_path: str | Path, png_path: str | Path) -> None:
+    """Draw a run's ``metrics.csv`` as one panel per entry of :data:`PLOTTED` (a panel with
+    nothing logged stays empty, titled), learner decisions along every x axis."""
+    plt = _pyplot()
 
     series = read_metrics(csv_path)
     rows = -(-len(PLOTTED) // PLOT_COLUMNS)
@@ -172,11 +179,7 @@ def plot_runs(
     """Draw ``metric`` of several runs (name -> its :func:`read_metrics`) side by side, against
     learner decisions and against seconds trained: each run's values as faint points, their
     :func:`running_mean` over ``window`` as its line, ``levels`` as dashed lines."""
-    os.environ.setdefault("MPLBACKEND", "Agg")
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = _pyplot()
 
     missing = [name for name, series in runs.items() if not series.get(metric)]
     if missing:
